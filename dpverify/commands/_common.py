@@ -1,0 +1,70 @@
+"""Shared plumbing for CLI sub-commands (no mathematics here)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidParameterError
+from ..numbers import parse_exact
+
+__all__ = ["CommandResult", "add_json_flag", "exact", "format_table", "read_poly_arg"]
+
+
+@dataclass
+class CommandResult:
+    """What a handler returns: the JSON object, the human text, the exit code."""
+
+    data: dict[str, Any]
+    text: str
+    exit_code: int = 0
+    extra_lines: list[str] = field(default_factory=list)
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def exact(text: str, name: str):
+    """Read a command-line number exactly (``1e-3`` is 1/1000, never a float)."""
+    return parse_exact(text, name)
+
+
+def read_poly_arg(text: str, name: str = "--poly") -> list:
+    """``--poly``: comma-separated exact numbers (lowest degree first) or ``@FILE``
+    holding a JSON list of numbers/strings."""
+    import json
+
+    if text.startswith("@"):
+        path = text[1:]
+        try:
+            with open(path, encoding="utf-8") as fh:
+                items = json.load(fh)
+        except OSError as exc:
+            raise InvalidParameterError(f"{name}: cannot read {path!r}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise InvalidParameterError(f"{name}: {path!r} is not valid JSON: {exc}") from None
+        if not isinstance(items, list) or not items:
+            raise InvalidParameterError(f"{name}: {path!r} must hold a non-empty JSON list")
+        out = []
+        for i, v in enumerate(items):
+            if isinstance(v, bool) or not isinstance(v, (str, int)):
+                raise InvalidParameterError(
+                    f"{name}[{i}] must be an exact number string or an integer, got {v!r}"
+                    " (JSON floats are refused: write them as strings)"
+                )
+            out.append(parse_exact(str(v), f"{name}[{i}]"))
+        return out
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in parts):
+        raise InvalidParameterError(f"{name} must be comma-separated numbers, got {text!r}")
+    return [parse_exact(p, f"{name}[{i}]") for i, p in enumerate(parts)]
+
+
+def format_table(rows: list[tuple[str, str]]) -> str:
+    """Two-column key/value table for human output."""
+    if not rows:
+        return ""
+    w = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)

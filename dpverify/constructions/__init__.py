@@ -1,0 +1,26 @@
+"""Constructions: each returns an :class:`~dpverify.approximation.Approximation`,
+never a certificate (``dpverify.certify.certify`` decides the claims)."""
+
+from .chebyshev import (
+    and_chebyshev_form,
+    and_polynomial,
+    chebyshev_t_value,
+    doubled_record,
+    doubled_universe_indices,
+    or_chebyshev_form,
+    or_degree,
+    or_polynomial,
+)
+from .minimax import minimax_least_degree
+
+__all__ = [
+    "and_chebyshev_form",
+    "and_polynomial",
+    "chebyshev_t_value",
+    "doubled_record",
+    "doubled_universe_indices",
+    "minimax_least_degree",
+    "or_chebyshev_form",
+    "or_degree",
+    "or_polynomial",
+]

@@ -1,0 +1,369 @@
+"""Pure functions behind :mod:`dpverify.exact`: validation, affine maps, evaluation
+kernels and exact basis conversions on coefficient lists (lowest index first).
+
+Everything here works on :class:`flint.fmpq` coefficients.  The evaluation kernels
+(:func:`horner`, :func:`clenshaw`, :func:`de_casteljau`, :func:`cosine_sum`) are
+generic: the same code runs on ``fmpq`` (exact), ``arb`` (rigorous balls) and
+``arb_series`` (truncated Taylor series with ball coefficients), because every
+operation they use is a ring operation of those types.  No floats are used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeAlias
+
+from flint import acb, acb_series, arb, arb_series, fmpq, fmpq_poly, fmpz
+
+from ..errors import DomainError, InvalidParameterError, ParameterTypeError
+from ..numbers import MAX_DEGREE, fmpq_str, to_fmpq
+
+__all__ = [
+    "MAX_TENSOR_SIZE",
+    "Point",
+    "read_coeffs",
+    "check_length",
+    "check_domain",
+    "affine_map",
+    "strip",
+    "read_point",
+    "point_kind",
+    "lift",
+    "horner",
+    "clenshaw",
+    "de_casteljau",
+    "cosine_sum",
+    "map_point",
+    "padded",
+    "compose_affine_poly",
+    "cheb_to_poly",
+    "poly_to_cheb",
+    "bern_to_spoly",
+    "spoly_to_bern",
+    "binomials",
+]
+
+#: Largest number of entries of a :class:`~dpverify.exact.TensorPoly`.
+MAX_TENSOR_SIZE = 10_000_000
+
+#: An evaluation point: exact rational, rigorous ball or ball Taylor series.
+Point: TypeAlias = fmpq | arb | arb_series
+
+_ZERO = fmpq(0)
+_ONE = fmpq(1)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def check_length(n: int, name: str = "coeffs") -> None:
+    """Raise unless ``1 <= n <= MAX_DEGREE + 1`` (``n`` is a coefficient count)."""
+    if n < 1:
+        raise InvalidParameterError(f"{name} must have at least one coefficient, got none")
+    if n - 1 > MAX_DEGREE:
+        raise InvalidParameterError(
+            f"{name} has length {n} (degree {n - 1}), above MAX_DEGREE={MAX_DEGREE}"
+        )
+
+
+def read_coeffs(coeffs: Any, name: str = "coeffs") -> list[fmpq]:
+    """Read an iterable of exact numbers into a list of ``fmpq``.
+
+    Raises
+    ------
+    ParameterTypeError
+        If ``coeffs`` is not an iterable (a string is not accepted) or an entry is not
+        a number accepted by :func:`dpverify.numbers.to_fmpq`; the message names
+        ``coeffs[i]``.
+    InvalidParameterError
+        If there is no coefficient or more than ``MAX_DEGREE + 1``.
+    """
+    if isinstance(coeffs, (str, bytes, dict)) or not isinstance(coeffs, Iterable):
+        raise ParameterTypeError(
+            f"{name} must be a sequence of exact numbers, got {type(coeffs).__name__}"
+        )
+    if hasattr(coeffs, "tolist"):  # numpy arrays: read the exact Python scalars
+        coeffs = coeffs.tolist()
+    out: list[fmpq] = []
+    for i, c in enumerate(coeffs):
+        if i > MAX_DEGREE:
+            raise InvalidParameterError(
+                f"{name} has more than MAX_DEGREE + 1 = {MAX_DEGREE + 1} coefficients"
+            )
+        if isinstance(c, (list, tuple)):
+            raise ParameterTypeError(f"{name}[{i}] must be a number, got {type(c).__name__}")
+        out.append(to_fmpq(c, f"{name}[{i}]"))
+    check_length(len(out), name)
+    return out
+
+
+def check_domain(domain: Any, name: str = "domain") -> tuple[fmpq, fmpq]:
+    """Read ``domain`` as an exact pair ``(a, b)`` with ``a < b``.
+
+    Raises
+    ------
+    ParameterTypeError
+        If ``domain`` is not a pair or an endpoint is not an exact number.
+    DomainError
+        If ``a >= b``.
+    """
+    if isinstance(domain, (str, bytes)) or not isinstance(domain, Sequence) or len(domain) != 2:
+        raise ParameterTypeError(f"{name} must be a pair (a, b), got {domain!r}")
+    a = to_fmpq(domain[0], f"{name}[0]")
+    b = to_fmpq(domain[1], f"{name}[1]")
+    if not a < b:
+        raise DomainError(f"{name} must satisfy a < b, got ({fmpq_str(a)}, {fmpq_str(b)})")
+    return (a, b)
+
+
+def affine_map(src: Any, dst: Any) -> tuple[fmpq, fmpq]:
+    """Exact ``(alpha, beta)`` of the increasing affine map ``x -> alpha*x + beta`` that
+    sends the interval ``src`` onto ``dst`` (``alpha*src[0] + beta == dst[0]`` and
+    ``alpha*src[1] + beta == dst[1]``).
+
+    Raises
+    ------
+    DomainError
+        If an interval has ``a >= b``.
+    """
+    a, b = check_domain(src, "src")
+    c, d = check_domain(dst, "dst")
+    alpha = (d - c) / (b - a)
+    return alpha, c - alpha * a
+
+
+def strip(cs: list[fmpq]) -> list[fmpq]:
+    """Drop trailing zeros, keeping at least one coefficient."""
+    n = len(cs)
+    while n > 1 and cs[n - 1] == 0:
+        n -= 1
+    return cs[:n]
+
+
+def padded(p: fmpq_poly, n: int) -> list[fmpq]:
+    """The first ``n`` coefficients of ``p`` (zero padded); ``p`` must have length <= n."""
+    cs = p.coeffs()
+    if len(cs) > n:
+        raise InvalidParameterError(f"polynomial of degree {len(cs) - 1} does not fit length {n}")
+    return cs + [_ZERO] * (n - len(cs))
+
+
+def binomials(k: int) -> list[int]:
+    """``[C(k, 0), ..., C(k, k)]`` as Python ints."""
+    out = [1] * (k + 1)
+    for j in range(1, k + 1):
+        out[j] = out[j - 1] * (k - j + 1) // j
+    return out
+
+
+# --------------------------------------------------------------------------- points
+
+
+def read_point(x: Any, name: str = "x") -> Point:
+    """``arb`` and ``arb_series`` are kept; anything else is read exactly as ``fmpq``.
+
+    Raises
+    ------
+    ParameterTypeError
+        For complex balls or non-numbers.
+    """
+    if isinstance(x, (arb, arb_series)):
+        return x
+    if isinstance(x, (acb, acb_series)):
+        raise ParameterTypeError(
+            f"{name} must be real (fmpq, arb or arb_series), got {type(x).__name__}"
+        )
+    return to_fmpq(x, name)
+
+
+def point_kind(xs: Iterable[Point]) -> str:
+    """``"series"`` if any point is an ``arb_series``, else ``"arb"`` if any is an ``arb``,
+    else ``"exact"``."""
+    kind = "exact"
+    for x in xs:
+        if isinstance(x, arb_series):
+            return "series"
+        if isinstance(x, arb):
+            kind = "arb"
+    return kind
+
+
+def lift(value: Any, kind: str, like: Sequence[Point] = ()) -> Point:
+    """Return ``value`` as the type of ``kind`` (a constant may come back as ``fmpq``)."""
+    if kind == "exact":
+        return value
+    if kind == "arb":
+        return value if isinstance(value, arb) else arb(value)
+    if isinstance(value, arb_series):
+        return value
+    prec = min((x.prec for x in like if isinstance(x, arb_series)), default=None)
+    return arb_series([arb(value)], prec=prec)
+
+
+def map_point(x: Point, alpha: fmpq, beta: fmpq) -> Point:
+    """``alpha*x + beta``, exact for ``fmpq``; rigorous for balls (identity map skipped)."""
+    if alpha == 1 and beta == 0:
+        return x
+    if isinstance(x, fmpq):
+        return alpha * x + beta
+    return x * arb(alpha) + arb(beta)
+
+
+def as_balls(cs: Sequence[Any], x: Point) -> list[Any]:
+    """Coefficients as ``arb`` when ``x`` is not exact, else unchanged."""
+    if isinstance(x, fmpq):
+        return list(cs)
+    return [arb(c) if isinstance(c, (fmpq, fmpz, int)) else c for c in cs]
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+def horner(cs: Sequence[Any], x: Point) -> Any:
+    """``sum cs[i] * x**i`` by Horner's rule (generic ring operations)."""
+    cs = as_balls(cs, x)
+    r = cs[-1]
+    for c in reversed(cs[:-1]):
+        r = r * x + c
+    return r
+
+
+def clenshaw(cs: Sequence[Any], u: Point) -> Any:
+    """``sum cs[n] * T_n(u)`` by Clenshaw's recurrence
+    ``b_n = c_n + 2 u b_{n+1} - b_{n+2}``, result ``c_0 + u b_1 - b_2``
+    (Clenshaw 1955; Mason & Handscomb, *Chebyshev Polynomials*, 2003, Ch. 2)."""
+    cs = as_balls(cs, u)
+    if len(cs) == 1:
+        return cs[0]
+    b1: Any = cs[-1]
+    b2: Any = 0
+    two_u = u * 2
+    for c in reversed(cs[1:-1]):
+        b1, b2 = two_u * b1 - b2 + c, b1
+    return u * b1 - b2 + cs[0]
+
+
+def de_casteljau(cs: Sequence[Any], s: Point) -> Any:
+    """``sum cs[nu] * C(k,nu) s^nu (1-s)^(k-nu)`` by de Casteljau's algorithm
+    ``c_i <- (1-s) c_i + s c_{i+1}`` repeated k times (Farin, *Curves and Surfaces for
+    CAGD*)."""
+    arr = as_balls(cs, s)
+    t = 1 - s
+    k = len(arr) - 1
+    for r in range(k, 0, -1):
+        for i in range(r):
+            arr[i] = t * arr[i] + s * arr[i + 1]
+    return arr[0]
+
+
+def cosine_sum(cs: Sequence[Any], theta: Point) -> Any:
+    """``sum cs[n] * cos(n*theta)`` summed directly (each ``cos`` enclosed by Arb), for ball
+    or series ``theta``.  Direct summation keeps wide balls tight: every term lies in
+    ``[-|c_n|, |c_n|]``."""
+    cs = as_balls(cs, theta)
+    r: Any = cs[0]
+    for n in range(1, len(cs)):
+        if cs[n] != 0:
+            r = r + cs[n] * (theta * n).cos()
+    return r
+
+
+# --------------------------------------------------------------------------- conversions
+
+
+def compose_affine_poly(p: fmpq_poly, alpha: fmpq, beta: fmpq) -> fmpq_poly:
+    """``p(alpha*x + beta)`` exactly (fmpq_poly composition)."""
+    if alpha == 1 and beta == 0:
+        return p
+    return p(fmpq_poly([beta, alpha]))
+
+
+def cheb_to_poly(cs: Sequence[fmpq]) -> fmpq_poly:
+    """Monomial form in ``u`` of ``sum cs[n] T_n(u)``: Clenshaw run on ``fmpq_poly``."""
+    u = fmpq_poly([0, 1])
+    if len(cs) == 1:
+        return fmpq_poly([cs[0]])
+    b1 = fmpq_poly([cs[-1]])
+    b2 = fmpq_poly([])
+    for c in reversed(cs[1:-1]):
+        b1, b2 = 2 * b1.left_shift(1) - b2 + c, b1
+    return u * b1 - b2 + cs[0]
+
+
+def poly_to_cheb(p: fmpq_poly, n: int | None = None) -> list[fmpq]:
+    """Chebyshev coefficients of ``p(u)``: Horner's rule in the Chebyshev basis, with
+    ``u*T_0 = T_1`` and ``u*T_m = (T_{m+1} + T_{m-1})/2`` for ``m >= 1`` (Mason &
+    Handscomb 2003, Ch. 2; numpy ``poly2cheb``).  The vector is carried as an
+    ``fmpq_poly`` so each step is a C-level shift and add.  Result zero padded to
+    length ``n`` (default ``max(1, len(p))``)."""
+    cs = p.coeffs()
+    if n is None:
+        n = max(1, len(cs))
+    if not cs:
+        return [_ZERO] * n
+    half = fmpq(1, 2)
+    v = fmpq_poly([cs[-1]])
+    for c in reversed(cs[:-1]):
+        v0 = v[0]
+        v = (v.left_shift(1) + v.right_shift(1)) * half + fmpq_poly([c, v0 * half])
+        # the right shift moved v_1/2 to T_0 correctly; the left shift gave T_1 only
+        # v_0/2 of the required v_0, fixed by the second coefficient above.
+    return padded(v, n)
+
+
+def bern_to_spoly(cs: Sequence[fmpq]) -> fmpq_poly:
+    """Monomial form in ``s`` of ``sum c_nu C(k,nu) s^nu (1-s)^(k-nu)``.
+
+    With ``d_nu = C(k,nu) c_nu`` and ``D(w) = sum d_nu w^nu`` one has
+    ``p(s) = (1-s)^k D(s/(1-s))``.  Put ``F(w) = D(w-1)``; since
+    ``s/(1-s) = 1/(1-s) - 1``, ``p(s) = G(1-s)`` with ``G(y) = y^k F(1/y)``, the
+    reversal of ``F`` at length ``k+1``.  Two compositions, no Python-level O(k^2) loop.
+    """
+    k = len(cs) - 1
+    bins = binomials(k)
+    d = fmpq_poly([c * b for c, b in zip(cs, bins, strict=True)])
+    f = d(fmpq_poly([-1, 1])) if k else d
+    fc = padded(f, k + 1)
+    g = fmpq_poly(fc[::-1])
+    return g(fmpq_poly([1, -1])) if k else g
+
+
+def spoly_to_bern(p: fmpq_poly, k: int) -> list[fmpq]:
+    """Inverse of :func:`bern_to_spoly`: Bernstein coefficients of order ``k`` of ``p(s)``
+    (requires ``deg p <= k``)."""
+    if p.degree() > k:
+        raise InvalidParameterError(
+            f"k must be >= the degree {p.degree()} of the polynomial, got {k}"
+        )
+    if k == 0:
+        return padded(p, 1)
+    g = p(fmpq_poly([1, -1]))  # G(y) = p(1 - y)
+    gc = padded(g, k + 1)
+    f = fmpq_poly(gc[::-1])  # F(w) = w^k G(1/w)
+    d = padded(f(fmpq_poly([1, 1])), k + 1)  # D(w) = F(w + 1)
+    bins = binomials(k)
+    return [c / b for c, b in zip(d, bins, strict=True)]
+
+
+def apply_along_axis(
+    flat: Sequence[Any],
+    shape: tuple[int, ...],
+    axis: int,
+    func: Callable[[list[Any]], list[Any]],
+    new_len: int | None = None,
+) -> tuple[list[Any], tuple[int, ...]]:
+    """Apply ``func`` to every 1-D fibre of a row-major array along ``axis``."""
+    n = shape[axis]
+    m = n if new_len is None else new_len
+    inner = math.prod(shape[axis + 1:])
+    outer = math.prod(shape[:axis])
+    out: list[Any] = [None] * (outer * m * inner)
+    for o in range(outer):
+        for i in range(inner):
+            fibre = [flat[(o * n + j) * inner + i] for j in range(n)]
+            new = func(fibre)
+            for j in range(m):
+                out[(o * m + j) * inner + i] = new[j]
+    new_shape = shape[:axis] + (m,) + shape[axis + 1:]
+    return out, new_shape

@@ -1,0 +1,109 @@
+"""Exact polynomials in the monomial basis ``1, x, x^2, ...``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flint import fmpq, fmpq_poly
+
+from ..errors import ParameterTypeError
+from ..numbers import to_fmpq
+from ._core import Point, compose_affine_poly, horner
+from .base import ExactPoly
+
+__all__ = ["MonomialPoly"]
+
+
+class MonomialPoly(ExactPoly):
+    """Exact polynomial ``p(x) = sum_i c_i x^i`` (no domain).
+
+    Coefficient convention: lowest degree first, ``(1, 2, 3)`` means ``1 + 2 x + 3 x^2``.
+    Trailing zeros are stripped (down to length 1).
+
+    Parameters
+    ----------
+    coeffs : iterable of exact numbers
+        Anything :func:`dpverify.numbers.to_fmpq` reads (int, fmpq, Fraction, "3/7",
+        "1e-3").
+
+    Notes
+    -----
+    Evaluation uses Horner's rule ``p(x) = c_0 + x (c_1 + x (c_2 + ...))``.  On a wide
+    ``arb`` ball Horner's rule is rigorous but overestimates (the dependency problem);
+    callers bounding ``p`` over a wide interval should subdivide or use a Taylor form
+    (:meth:`taylor_shift`).
+
+    Guarantee
+    ---------
+    Exact (``fmpq``) for rational inputs, conversions and arithmetic; for an ``arb``
+    input the result encloses ``p`` over the whole input ball.
+    """
+
+    basis = "monomial"
+    __slots__ = ()
+
+    def __init__(self, coeffs: Any) -> None:
+        self._init(coeffs, None)
+
+    # -------------------------------------------------------------- fmpq_poly bridge
+
+    def as_fmpq_poly(self) -> fmpq_poly:
+        """The polynomial as a :class:`flint.fmpq_poly` (exact)."""
+        return self._cached_monomial()
+
+    @classmethod
+    def from_fmpq_poly(cls, p: fmpq_poly) -> MonomialPoly:
+        """Build from a :class:`flint.fmpq_poly` (exact)."""
+        if not isinstance(p, fmpq_poly):
+            raise ParameterTypeError(f"p must be an fmpq_poly, got {type(p).__name__}")
+        cs = p.coeffs() or [fmpq(0)]
+        obj = cls._make(cs, None)
+        obj._cache["mono"] = p
+        return obj  # type: ignore[return-value]
+
+    def _monomial_poly(self) -> fmpq_poly:
+        return fmpq_poly(list(self._coeffs))
+
+    @classmethod
+    def _from_monomial(cls, p: fmpq_poly, domain: Any = None) -> MonomialPoly:
+        return cls.from_fmpq_poly(p)
+
+    def to_monomial(self) -> MonomialPoly:
+        """Itself (already monomial)."""
+        return self
+
+    # -------------------------------------------------------------- evaluation
+
+    def _eval(self, x: Point) -> Any:
+        if isinstance(x, fmpq):
+            return self._cached_monomial()(x)
+        return horner(self._coeffs, x)
+
+    # -------------------------------------------------------------- substitutions
+
+    def compose_affine(self, alpha: Any, beta: Any) -> MonomialPoly:
+        """Exact ``p(alpha*x + beta)``."""
+        a = to_fmpq(alpha, "alpha")
+        b = to_fmpq(beta, "beta")
+        return MonomialPoly.from_fmpq_poly(compose_affine_poly(self._cached_monomial(), a, b))
+
+    def taylor_shift(self, m: Any) -> MonomialPoly:
+        """Exact Taylor expansion at ``m``: the polynomial ``t -> p(m + t)``, whose
+        coefficient ``j`` is ``p^{(j)}(m)/j!`` (fmpq_poly composition with ``m + t``)."""
+        mm = to_fmpq(m, "m")
+        return self.compose_affine(1, mm)
+
+    # -------------------------------------------------------------- arithmetic
+
+    def _add(self, other: ExactPoly) -> MonomialPoly:
+        return MonomialPoly.from_fmpq_poly(self._cached_monomial() + other._cached_monomial())
+
+    def _add_scalar(self, q: fmpq) -> MonomialPoly:
+        return MonomialPoly.from_fmpq_poly(self._cached_monomial() + q)
+
+    def _mul(self, other: ExactPoly) -> MonomialPoly:
+        return MonomialPoly.from_fmpq_poly(self._cached_monomial() * other._cached_monomial())
+
+    def derivative(self) -> MonomialPoly:
+        """Exact derivative ``sum i c_i x^(i-1)``."""
+        return MonomialPoly.from_fmpq_poly(self._cached_monomial().derivative())
