@@ -65,7 +65,7 @@ def parse_exact(text: str, name: str = "value") -> fmpq:
     s = text.strip()
     if len(s) > _MAX_LITERAL:
         raise InvalidParameterError(
-            f"{name} is a number literal of {len(s)} characters; the limit is {_MAX_LITERAL}"
+            f"{name} has too many digits ({len(s)} characters; the limit is {_MAX_LITERAL})"
         )
     if not s:
         raise InvalidParameterError(f"{name} must be a number, got an empty string")

@@ -16,9 +16,12 @@ On a piece with centre ``m`` (exact rational) and radii ``r``:
   When ``N > deg p`` the remainder involves ``f`` alone, so the cancellation in
   ``f - p`` never costs precision (this is what lets tiny errors, 1e-280 and
   below, be certified).
-* **d >= 2, mean-value form**: ``|e(m + h)| <= |e(m)| + sum_i |d_i e(X)| r_i``
-  with ``d_i f(X)`` from a first-order ``arb_series`` along axis ``i`` over the
-  box and ``d_i p(X)`` from the exact Taylor expansion of ``p`` at ``m``.
+* **d >= 2, Taylor model of total order N** (``N = clamp(total deg p + 1, 4,
+  10 for d = 2 / 6 for d = 3)``): the same bound with multi-indices,
+  ``sum_{|a|<N} |f_a(m) - p_a| r^a + sum_{|a|=N} |f_a(X) - p_a| r^a +
+  sum_{|a|>N} |p_a| r^a``, where ``f_a`` come from multivariate jets
+  (:mod:`.jets`) at the centre and over the box, and ``p_a`` from the exact
+  tensor Taylor shift of ``p``.
 * Where ``f`` is not analytic on a piece (``abs`` at 0, ``sqrt`` at 0, ...), the
   piece falls back to plain interval evaluation of ``f`` and the exact
   expansion of ``p`` (order 0).
@@ -62,6 +65,7 @@ from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
 __all__ = ["SupNorm", "supnorm", "as_box"]
 
 _MIN_ORDER, _MAX_ORDER = 8, 40
+_MAX_ORDER_ND = {2: 10, 3: 6}
 
 
 @dataclass
@@ -172,6 +176,9 @@ class _Problem:
             self.flat = [to_fmpq(c) for c in mono.coeffs]
             self.deg = max(self.shape) - 1
         self.order = min(max(self.deg + 1, _MIN_ORDER), _MAX_ORDER)
+        # total degree of p bounds the useful jet order; jets cost ~C(N + 2d, 2d)
+        tdeg = sum(s - 1 for s in self.shape) if d > 1 else self.deg
+        self.order_nd = min(max(tdeg + 1, 4), _MAX_ORDER_ND.get(d, 6))
 
     # -- polynomial side (exact) ---------------------------------------------
     def shift1(self, m: fmpq) -> list[fmpq]:
@@ -265,49 +272,47 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
 
 
 def _eval_piece_nd(prob: _Problem, box, prec: int):
+    """Box piece, d >= 2: Taylor model of total order N from jets (see module docstring)."""
     from ..expr import NotAnalytic
+    from .jets import Jet, jet_eval, multi_indices
 
     d = prob.d
+    N = prob.order_nd
     m = tuple((a + b) / 2 for a, b in box)
     r = tuple((b - a) / 2 for a, b in box)
     P = prob.shiftd(m)
     with _Prec(prec):
         X = [_ball(a, b) for a, b in box]
         rr = [arb(ri) for ri in r]
-        q0 = _f_point(prob.f, m) - arb(P.get((0,) * d, fmpq(0)))
 
-        def mono_bound(alpha, skip=None):
-            # |h^alpha| <= r^alpha (optionally after differentiating in axis `skip`)
+        def rpow(alpha):
             v = arb(1)
             for i, ai in enumerate(alpha):
-                e = ai - (1 if i == skip else 0)
-                if e:
-                    v *= rr[i] ** e
+                if ai:
+                    v *= rr[i] ** ai
             return v
 
+        q0 = _f_point(prob.f, m) - arb(P.get((0,) * d, fmpq(0)))
         try:
-            total = abs(q0)
-            for i in range(d):
-                args = [X[j] if j != i else arb_series([X[i], 1], prec=2) for j in range(d)]
-                df = prob.f.eval_arb(*args).coeffs()
-                dfi = df[1] if len(df) > 1 else arb(0)
-                if not dfi.is_finite():
-                    raise NotAnalytic("non-finite derivative")
-                e_i = tuple(1 if j == i else 0 for j in range(d))
-                mid = arb(P.get(e_i, fmpq(0)))
-                spread = arb(0)
-                for alpha, c in P.items():
-                    if alpha[i] >= 1 and alpha != e_i:
-                        spread += abs(arb(c)) * alpha[i] * mono_bound(alpha, skip=i)
-                dpi = mid + arb(0, _upper(spread))
-                total += abs(dfi - dpi) * rr[i]
-            order = 1
+            Fm = jet_eval(prob.f, [Jet.variable(d, N, i, arb(m[i])) for i in range(d)])
+            FX = jet_eval(prob.f, [Jet.variable(d, N, i, X[i]) for i in range(d)])
+            total = arb(0)
+            for k, alpha in enumerate(multi_indices(d, N)):
+                pa = arb(P.get(alpha, fmpq(0)))
+                fa = Fm.c[k] if sum(alpha) < N else FX.c[k]
+                total += abs(fa - pa) * rpow(alpha)
+            for alpha, c in P.items():
+                if sum(alpha) > N:
+                    total += abs(arb(c)) * rpow(alpha)
+            if not total.is_finite():
+                raise NotAnalytic("non-finite Taylor coefficient")
+            order = N
         except (NotAnalytic, DomainError):
             fX = prob.f.eval_arb(*X, clip_to_domain=True)
             spread = arb(0)
             for alpha, c in P.items():
                 if any(alpha):
-                    spread += abs(arb(c)) * mono_bound(alpha)
+                    spread += abs(arb(c)) * rpow(alpha)
             pX = arb(P.get((0,) * d, fmpq(0))) + arb(0, _upper(spread))
             total = abs(fX - pX) if fX.is_finite() else arb("inf")
             order = 0

@@ -200,22 +200,18 @@ def _piece_bound(f, shifted: dict, box, order: int) -> fmpq | None:
             bound += abs(term) * r[0] ** j
         return _hi(bound) if bound.is_finite() else None
     if order >= 1:
+        from .jets import Jet, jet_eval, multi_indices
+
         try:
-            bound = abs(f.eval_arb(*[arb(v) for v in m]) - arb(shifted.get(zero, 0)))
-            for i in range(d):
-                xs = list(X)
-                xs[i] = arb_series([X[i], 1], prec=2)
-                df = f.eval_arb(*xs).coeffs()
-                dfi = df[1] if len(df) > 1 else arb(0)
-                ei = tuple(int(j == i) for j in range(d))
-                rad = arb(0)
-                for alpha, v in shifted.items():
-                    if alpha[i] and alpha != ei:
-                        rad += abs(arb(v)) * alpha[i] * rpow(alpha, minus=i)
-                dpi = arb(shifted.get(ei, 0)) + arb(0, _hi(rad))
-                bound += abs(dfi - dpi) * r[i]
+            at_m = jet_eval(f, [Jet.variable(d, order, i, arb(m[i])) for i in range(d)])
+            on_x = jet_eval(f, [Jet.variable(d, order, i, X[i]) for i in range(d)])
         except (NotAnalytic, DPVerifyError):
             return None
+        bound = arb(0)
+        for k, alpha in enumerate(multi_indices(d, order)):
+            fa = at_m.c[k] if sum(alpha) < order else on_x.c[k]
+            bound += abs(fa - arb(shifted.get(alpha, 0))) * rpow(alpha)
+        bound += sum((abs(arb(v)) * rpow(a) for a, v in shifted.items() if sum(a) > order), arb(0))
         return _hi(bound) if bound.is_finite() else None
     fX = f.eval_arb(*X, clip_to_domain=True)
     rad = arb(0)
