@@ -992,7 +992,7 @@ def _numpy_erf() -> Callable[[np.ndarray], np.ndarray]:
         return erf
     except ImportError:  # pragma: no cover - scipy is optional
         uf = np.frompyfunc(math.erf, 1, 1)  # a Python-level loop over points
-        return lambda a: uf(a).astype(np.float64)
+        return lambda a: np.asarray(uf(a), dtype=np.float64)
 
 
 _NP_FUNCS: dict[str, Callable[[np.ndarray], np.ndarray]] = {

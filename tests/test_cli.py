@@ -140,6 +140,8 @@ BAD = [
     (["--f", "exp(x)**10**10", "--poly", "1", "--interval", "0", "1"], "--f"),
     (["--f", "nan", "--poly", "1", "--interval", "0", "1"], "nan"),
     (["--f", "log(x)", "--poly", "1", "--interval", "-2", "-1"], "log"),
+    (["--f", "x", "--poly", "1", "--interval", "0", "1", "--out", "/nonexistent/dir/c.json"],
+     "cannot write"),
 ]
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
-from ..errors import MalformedCertificate
+from ..errors import InvalidParameterError, MalformedCertificate
 
 __all__ = ["Certificate", "REQUIRED_FIELDS", "CLAIM_KEYS"]
 
@@ -80,9 +80,15 @@ class Certificate:
         return json.dumps(self.data, indent=indent, sort_keys=False)
 
     def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(self.to_json())
-            fh.write("\n")
+        """Write the JSON to ``path``; an unwritable path raises ``InvalidParameterError``."""
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(self.to_json())
+                fh.write("\n")
+        except OSError as exc:
+            raise InvalidParameterError(
+                f"cannot write the certificate to {path!r}: {exc.strerror}"
+            ) from None
 
     @classmethod
     def from_json(cls, text: str) -> Certificate:

@@ -129,19 +129,6 @@ def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
     return tuple(out)
 
 
-class _Prec:
-    def __init__(self, prec: int):
-        self.prec = prec
-
-    def __enter__(self):
-        self.old = ctx.prec
-        ctx.prec = self.prec
-
-    def __exit__(self, *exc):
-        ctx.prec = self.old
-        return False
-
-
 def _ball(a: fmpq, b: fmpq) -> arb:
     """A ball containing the closed interval [a, b]."""
     return arb(a).union(arb(b))
@@ -222,6 +209,22 @@ def _f_point(f, m: tuple[fmpq, ...]) -> arb:
     return f.eval_arb(*[arb(c) for c in m])
 
 
+def _interval_bound(f, X: list[arb], expansion: dict, rpow) -> arb:
+    """Order-0 bound on a piece: ``|f(X) - p(X)|`` by interval evaluation of ``f``,
+    with ``p(X)`` enclosed from its exact expansion at the centre,
+    ``p(m + h) = sum_a p_a h^a`` (``|h^a| <= rpow(a)``).  Infinite when f has no
+    finite enclosure on the piece."""
+    zero = (0,) * len(X)
+    spread = arb(0)
+    for alpha, c in expansion.items():
+        if alpha != zero:
+            spread += abs(arb(c)) * rpow(alpha)
+    fX = f.eval_arb(*X, clip_to_domain=True)
+    if not (fX.is_finite() and spread.is_finite()):
+        return arb("inf")
+    return abs(fX - (arb(expansion.get(zero, fmpq(0))) + arb(0, _upper(spread))))
+
+
 def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
     """(upper bound or None, certified |e(m)| lower bound, order used, e(m) ball)."""
     from ..expr import NotAnalytic
@@ -230,7 +233,7 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
     r = (b - a) / 2
     pj = prob.shift1(m)
     N = prob.order
-    with _Prec(prec):
+    with ctx.workprec(prec):
         rr = arb(r)
         I = _ball(a, b)
         try:
@@ -256,14 +259,8 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
             order = N
         except (NotAnalytic, DomainError):
             q0 = _f_point(prob.f, (m,)) - arb(pj[0])
-            fI = prob.f.eval_arb(I, clip_to_domain=True)
-            spread = arb(0)
-            rpow = arb(1)
-            for j in range(1, len(pj)):
-                rpow = rpow * rr
-                spread += abs(arb(pj[j])) * rpow
-            pI = arb(pj[0]) + arb(0, _upper(spread) if spread.is_finite() else 0)
-            total = abs(fI - pI) if fI.is_finite() else arb("inf")
+            expansion = {(j,): c for j, c in enumerate(pj)}
+            total = _interval_bound(prob.f, [I], expansion, lambda a: rr ** a[0])
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at x = {m}")
@@ -281,7 +278,7 @@ def _eval_piece_nd(prob: _Problem, box, prec: int):
     m = tuple((a + b) / 2 for a, b in box)
     r = tuple((b - a) / 2 for a, b in box)
     P = prob.shiftd(m)
-    with _Prec(prec):
+    with ctx.workprec(prec):
         X = [_ball(a, b) for a, b in box]
         rr = [arb(ri) for ri in r]
 
@@ -308,13 +305,7 @@ def _eval_piece_nd(prob: _Problem, box, prec: int):
                 raise NotAnalytic("non-finite Taylor coefficient")
             order = N
         except (NotAnalytic, DomainError):
-            fX = prob.f.eval_arb(*X, clip_to_domain=True)
-            spread = arb(0)
-            for alpha, c in P.items():
-                if any(alpha):
-                    spread += abs(arb(c)) * rpow(alpha)
-            pX = arb(P.get((0,) * d, fmpq(0))) + arb(0, _upper(spread))
-            total = abs(fX - pX) if fX.is_finite() else arb("inf")
+            total = _interval_bound(prob.f, X, P, rpow)
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
@@ -441,7 +432,7 @@ def supnorm(
         c = tuple(corner)
         prec = 64
         while True:
-            with _Prec(prec):
+            with ctx.workprec(prec):
                 q = _f_point(f, c) - arb(prob.p_exact(c))
             if enough(q, L) or prec >= max_prec:
                 break

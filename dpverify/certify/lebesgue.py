@@ -114,18 +114,6 @@ class LebesgueEnclosure:
         }
 
 
-class _Prec:
-    def __init__(self, prec: int) -> None:
-        self.prec = prec
-
-    def __enter__(self) -> None:
-        self.old = ctx.prec
-        ctx.prec = self.prec
-
-    def __exit__(self, *exc: Any) -> None:
-        ctx.prec = self.old
-
-
 def _bernstein_operator_arb(k: int) -> arb_mat:
     """``A[mu, nu] = b_{nu,k}(mu/k)`` as balls (exact rationals rounded at ctx.prec)."""
     n = k + 1
@@ -149,7 +137,7 @@ def iterated_basis_arb(k: int, h: int, prec: int = 128) -> arb_mat:
     """
     k = check_int(k, "k", minimum=1, maximum=MAX_K)
     h = check_int(h, "h", minimum=1, maximum=MAX_H)
-    with _Prec(prec):
+    with ctx.workprec(prec):
         A = _bernstein_operator_arb(k)
         n = k + 1
         ident = arb_mat(n, n)
@@ -332,7 +320,7 @@ def lebesgue_constant(
 def _run(
     k: int, h: int, tol: fmpq, prec: int, max_pieces: int, basis: arb_mat | None
 ) -> tuple[fmpq, fmpq, fmpq, int] | None:
-    with _Prec(prec):
+    with ctx.workprec(prec):
         M = basis if basis is not None else iterated_basis_arb(k, h, prec)
         mats = _derivative_mats(M, k)
         # U(0) = sum_nu |b^{(h)}_{nu,k}(0)| = 1 (endpoint interpolation; also evaluated)

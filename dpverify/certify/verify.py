@@ -111,12 +111,8 @@ def _check_finite(c: dict, P: fmpq_poly, rep: VerifyReport) -> tuple[fmpq, fmpq]
                 e = abs(v - P(x))
                 elo = ehi = e
             else:
-                old = ctx.prec
-                try:
-                    ctx.prec = 512
+                with ctx.workprec(512):
                     b = abs(f.eval_arb(arb(x)) - arb(P(x)))
-                finally:
-                    ctx.prec = old
                 elo, ehi = _abs_lo(b), _hi(b)
             worst_lo = max(worst_lo, elo)
             ok_all = ok_all and ehi <= up_c
@@ -304,32 +300,28 @@ def _check_box(c: dict, poly, rep: VerifyReport) -> tuple[fmpq, fmpq]:
             return shift(x).get((0,) * d, fmpq(0))
 
     bad = None
-    old = ctx.prec
-    try:
-        for pb, order, prec in pieces:
-            ctx.prec = max(64, min(prec, 1 << 16)) + 16
-            m = tuple((a + b) / 2 for a, b in pb)
+    for pb, order, prec in pieces:
+        m = tuple((a + b) / 2 for a, b in pb)
+        with ctx.workprec(max(64, min(prec, 1 << 16)) + 16):
             bnd = _piece_bound(f, shift(m), pb, order)
-            if bnd is None or bnd > up_c:
-                bad = (pb, bnd)
-                break
-        rep.add(
-            "box: every piece bound <= upper",
-            bad is None,
-            "" if bad is None else f"piece {bad[0]} bound {bad[1]} > {err['upper']}",
-        )
-        w = tuple(_q(x, "error.witness") for x in err.get("witness", []))
-        if len(w) != d or any(not (a <= x <= b) for x, (a, b) in zip(w, box)):
-            rep.add("box: witness", False, "witness missing or outside the box")
-        else:
-            for prec in (128, 512, 4096, 16384):
-                ctx.prec = prec
+        if bnd is None or bnd > up_c:
+            bad = (pb, bnd)
+            break
+    rep.add(
+        "box: every piece bound <= upper",
+        bad is None,
+        "" if bad is None else f"piece {bad[0]} bound {bad[1]} > {err['upper']}",
+    )
+    w = tuple(_q(x, "error.witness") for x in err.get("witness", []))
+    if len(w) != d or any(not (a <= x <= b) for x, (a, b) in zip(w, box)):
+        rep.add("box: witness", False, "witness missing or outside the box")
+    else:
+        for prec in (128, 512, 4096, 16384):
+            with ctx.workprec(prec):
                 val = abs(f.eval_arb(*[arb(x) for x in w]) - arb(p_at(w)))
-                if _abs_lo(val) >= lo_c:
-                    break
-            rep.add("box: |f - p| at witness >= lower", _abs_lo(val) >= lo_c, f"{val}")
-    finally:
-        ctx.prec = old
+            if _abs_lo(val) >= lo_c:
+                break
+        rep.add("box: |f - p| at witness >= lower", _abs_lo(val) >= lo_c, f"{val}")
     return lo_c, up_c
 
 

@@ -1,6 +1,15 @@
 """Constructions: each returns an :class:`~dpverify.approximation.Approximation`,
 never a certificate (``dpverify.certify.certify`` decides the claims)."""
 
+from .bernstein import (
+    bernstein_approx,
+    bernstein_operator_matrix,
+    iterated_basis_matrix,
+    iterated_bernstein,
+    iterated_bernstein_basis,
+    iterated_bernstein_tensor,
+    iterated_operator_matrix,
+)
 from .chebyshev import (
     and_chebyshev_form,
     and_polynomial,
@@ -14,6 +23,13 @@ from .chebyshev import (
 from .minimax import minimax_least_degree
 
 __all__ = [
+    "bernstein_approx",
+    "bernstein_operator_matrix",
+    "iterated_basis_matrix",
+    "iterated_bernstein",
+    "iterated_bernstein_basis",
+    "iterated_bernstein_tensor",
+    "iterated_operator_matrix",
     "and_chebyshev_form",
     "and_polynomial",
     "chebyshev_t_value",

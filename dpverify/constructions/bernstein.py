@@ -496,11 +496,9 @@ def _round_ball(f: Any, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmpq
     """Value on the 2^-ROUND_BITS grid from a ball, and a bound on |value - f(point)|."""
     scale = fmpz(2) ** ROUND_BITS
     tiny = fmpq(1, scale * 256)
-    old = ctx.prec
-    try:
-        prec = ROUND_BITS + 64
-        while prec <= 16 * ROUND_BITS:
-            ctx.prec = prec
+    prec = ROUND_BITS + 64
+    while prec <= 16 * ROUND_BITS:
+        with ctx.workprec(prec):
             ball = f.eval_arb(*[arb(p) for p in point])
             if not ball.is_finite():
                 raise DomainError(f"{where}: f is not finite at {[fmpq_str(p) for p in point]}")
@@ -511,9 +509,7 @@ def _round_ball(f: Any, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmpq
                 val = fmpq(t.p // t.q, scale)  # nearest grid point
                 # |val - f| <= |val - mid| + (hi - lo)/2 <= 2^-(B+1) + 2^-(B+8)
                 return val, fmpq(1, 2 * scale) + tiny
-            prec *= 2
-    finally:
-        ctx.prec = old
+        prec *= 2
     raise PrecisionExhausted(f"{where}: could not evaluate f to 2^-{ROUND_BITS} accuracy")
 
 
