@@ -22,7 +22,12 @@ __all__ = ["main", "build_parser"]
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error and exit code 2."""
+    """argparse with a one-line error and exit code 2; a sub-command may redefine
+    a shared option (conflict_handler="resolve")."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("conflict_handler", "resolve")
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message}\n")
@@ -63,6 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130
+    if getattr(args, "json_out", None):
+        try:
+            with open(args.json_out, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(result.data, indent=2) + "\n")
+        except OSError as exc:
+            where = f"--out {args.json_out!r}"
+            sys.stderr.write(f"{prog}: error: cannot write {where}: {exc.strerror}\n")
+            return 2
     if getattr(args, "json", False):
         sys.stdout.write(json.dumps(result.data, indent=2) + "\n")
     else:

@@ -23,7 +23,13 @@ class CommandResult:
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """``--json`` (JSON on stdout) and ``--out FILE`` (also write the JSON to FILE);
+    both are handled by :func:`dpverify.cli.main` for every sub-command."""
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    # dest differs from "out" so that a command defining its own --out (e.g. a
+    # directory) replaces this option without confusing dpverify.cli.main
+    parser.add_argument("--out", dest="json_out", default=None, metavar="FILE",
+                        help="also write the JSON result (the certificate) to FILE")
 
 
 def exact(text: str, name: str):

@@ -47,7 +47,6 @@ def register(sub) -> None:
     p.add_argument("--claim", default=None, help="also prove or refute sup <= CLAIM")
     p.add_argument("--max-pieces", default="200000", help="work limit (default 200000)")
     p.add_argument("--progress", action="store_true", help="report progress on stderr")
-    p.add_argument("--out", default=None, help="also write the certificate JSON to this file")
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -110,8 +109,6 @@ def run(args) -> CommandResult:
     cert = certify(
         approx, rtol=rtol, max_pieces=max_pieces, progress=progress if args.progress else None
     )
-    if args.out:
-        cert.save(args.out)
     e = cert.error
     rows = [
         ("f", f.canonical),

@@ -20,9 +20,28 @@ from .chebyshev import (
     or_degree,
     or_polynomial,
 )
+from .decision_lists import (
+    DecisionList,
+    certify_exhaustive,
+    certify_per_term,
+    decision_list_polynomial,
+    h_polynomial,
+)
 from .minimax import minimax_least_degree
+from .multivariate_norm import multivariate_norms
+from .release import release_size
+from .sherstov import exact_l_polynomial, rofk_polynomial
 
 __all__ = [
+    "DecisionList",
+    "certify_exhaustive",
+    "certify_per_term",
+    "decision_list_polynomial",
+    "h_polynomial",
+    "multivariate_norms",
+    "release_size",
+    "exact_l_polynomial",
+    "rofk_polynomial",
     "bernstein_approx",
     "bernstein_operator_matrix",
     "iterated_basis_matrix",
