@@ -7,9 +7,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError
-from ..numbers import parse_exact
+from ..numbers import check_int, parse_exact
 
-__all__ = ["CommandResult", "add_json_flag", "exact", "format_table", "read_poly_arg"]
+__all__ = [
+    "CommandResult",
+    "add_json_flag",
+    "exact",
+    "format_table",
+    "int_flag",
+    "read_poly_arg",
+]
 
 
 @dataclass
@@ -28,13 +35,28 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     # dest differs from "out" so that a command defining its own --out (e.g. a
     # directory) replaces this option without confusing dpverify.cli.main
-    parser.add_argument("--out", dest="json_out", default=None, metavar="FILE",
-                        help="also write the JSON result (the certificate) to FILE")
+    parser.add_argument(
+        "--out",
+        dest="json_out",
+        default=None,
+        metavar="FILE",
+        help="also write the JSON result (the certificate) to FILE",
+    )
 
 
 def exact(text: str, name: str):
     """Read a command-line number exactly (``1e-3`` is 1/1000, never a float)."""
     return parse_exact(text, name)
+
+
+def int_flag(text: str, flag: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """Read an integer flag (``"12"``; not ``"12.0"`` or ``"1e3"``), with optional bounds;
+    errors name the flag."""
+    try:
+        v = int(str(text).strip())
+    except ValueError:
+        raise InvalidParameterError(f"{flag} must be an integer, got {text!r}") from None
+    return check_int(v, flag, minimum, maximum)
 
 
 def read_poly_arg(text: str, name: str = "--poly") -> list:

@@ -15,8 +15,8 @@ from ..certify import certify
 from ..certify.lebesgue import lebesgue_constant
 from ..constructions.bernstein import MAX_H, MAX_K, bernstein_approx, iterated_bernstein_basis
 from ..errors import InvalidParameterError
-from ..numbers import check_int, fmpq_str, fmpq_to_decimal
-from ._common import CommandResult, add_json_flag, exact, format_table
+from ..numbers import fmpq_str, fmpq_to_decimal
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
 def register(sub) -> None:
@@ -56,13 +56,6 @@ def register(sub) -> None:
     q.set_defaults(handler=_run_approx)
 
 
-def _int(text: str, name: str, lo: int, hi: int) -> int:
-    try:
-        v = int(str(text).strip())
-    except ValueError:
-        raise InvalidParameterError(f"{name} must be an integer, got {text!r}") from None
-    return check_int(v, name, lo, hi)
-
 
 def _rtol(text: str) -> object:
     r = exact(text, "--rtol")
@@ -72,8 +65,8 @@ def _rtol(text: str) -> object:
 
 
 def _run_basis(args) -> CommandResult:
-    k = _int(args.k, "--k", 1, MAX_K)
-    h = _int(args.h, "--h", 1, MAX_H)
+    k = int_flag(args.k, "--k", 1, MAX_K)
+    h = int_flag(args.h, "--h", 1, MAX_H)
     rtol = _rtol(args.rtol)
     try:
         basis = iterated_bernstein_basis(k, h)
@@ -109,11 +102,11 @@ def _run_basis(args) -> CommandResult:
 
 
 def _run_approx(args) -> CommandResult:
-    k = _int(args.k, "--k", 1, MAX_K)
-    h = _int(args.h, "--h", 1, MAX_H)
-    d = _int(args.dim, "--dim", 1, 3)
+    k = int_flag(args.k, "--k", 1, MAX_K)
+    h = int_flag(args.h, "--h", 1, MAX_H)
+    d = int_flag(args.dim, "--dim", 1, 3)
     rtol = _rtol(args.rtol if args.rtol is not None else ("1e-6" if d == 1 else "1e-2"))
-    max_pieces = _int(args.max_pieces, "--max-pieces", 1, 10_000_000)
+    max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
     approx = bernstein_approx(args.f, k, h, dim=d, name="--f")
     cert = certify(approx, rtol=rtol, max_pieces=max_pieces)
     e = cert.error

@@ -13,7 +13,7 @@ from typing import Any
 from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE, check_open_unit, fmpq_to_decimal, parse_fmpq_str
-from ._common import CommandResult, add_json_flag, exact, format_table
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
 def register(sub: Any) -> None:
@@ -38,14 +38,7 @@ def register(sub: Any) -> None:
 def _run(args: Any) -> CommandResult:
     from ..constructions.decision_lists import h_polynomial
 
-    try:
-        k = int(args.k.strip())
-    except ValueError:
-        raise InvalidParameterError(f"--k must be an integer, got {args.k!r}") from None
-    if k < 1:
-        raise InvalidParameterError(f"--k must be >= 1, got {k}")
-    if k > MAX_DEGREE:
-        raise InvalidParameterError(f"--k must be <= {MAX_DEGREE}, got {k}")
+    k = int_flag(args.k, "--k", 1, MAX_DEGREE)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
     method = args.method.strip()
     if method not in ("chebyshev", "minimax"):

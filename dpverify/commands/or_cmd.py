@@ -13,7 +13,7 @@ from typing import Any
 from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import check_open_unit, fmpq_str, fmpq_to_decimal, parse_fmpq_str
-from ._common import CommandResult, add_json_flag, exact, format_table
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 #: Refuse CLI runs whose exact certification would take minutes: the work of certifying a
 #: degree-t polynomial with ~t*log2(k) bit coefficients at k+1 points is about
@@ -44,17 +44,6 @@ def register(sub: Any) -> None:
         p.set_defaults(handler=_run, which=name)
 
 
-def _int_flag(text: str, flag: str, minimum: int, maximum: int | None = None) -> int:
-    try:
-        v = int(text.strip())
-    except ValueError:
-        raise InvalidParameterError(f"{flag} must be an integer, got {text!r}") from None
-    if v < minimum:
-        raise InvalidParameterError(f"{flag} must be >= {minimum}, got {v}")
-    if maximum is not None and v > maximum:
-        raise InvalidParameterError(f"{flag} must be <= {maximum}, got {v}")
-    return v
-
 
 def _short(q_text: str) -> str:
     q = parse_fmpq_str(q_text)
@@ -66,12 +55,12 @@ def _run(args: Any) -> CommandResult:
     from ..constructions.chebyshev import MAX_K, and_polynomial, or_degree, or_polynomial
     from ..constructions.minimax import MAX_MINIMAX_K
 
-    k = _int_flag(args.k, "--k", 1, MAX_K)
+    k = int_flag(args.k, "--k", 1, MAX_K)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
     method = args.method.strip()
     if method not in ("chebyshev", "minimax"):
         raise InvalidParameterError(f"--method must be 'chebyshev' or 'minimax', got {method!r}")
-    d = None if args.d is None else _int_flag(args.d, "--d", 1)
+    d = None if args.d is None else int_flag(args.d, "--d", 1)
     if method == "minimax" and k > MAX_MINIMAX_K:
         raise InvalidParameterError(f"--k must be <= {MAX_MINIMAX_K} with --method minimax, "
                                     f"got {k}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE
-from ._common import CommandResult, add_json_flag, exact, format_table
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
 def register(sub: Any) -> None:
@@ -53,12 +53,6 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=_run)
 
 
-def _int_flag(text: str, flag: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise InvalidParameterError(f"{flag} must be an integer, got {text!r}") from None
-
 
 def _flagged(fn, *a, **kw):
     """Re-raise parameter errors with the CLI flag names."""
@@ -77,13 +71,13 @@ def _flagged(fn, *a, **kw):
 def _run(args: Any) -> CommandResult:
     from ..constructions.release import release_size
 
-    d = _int_flag(args.d, "--d")
-    k = _int_flag(args.k, "--k")
+    d = int_flag(args.d, "--d")
+    k = int_flag(args.k, "--k")
     if k < 1:
         raise InvalidParameterError(f"--k must be >= 1, got {k}")
     if k > MAX_DEGREE:
         raise InvalidParameterError(f"--k must be <= {MAX_DEGREE}, got {k}")
-    r = None if args.r is None else _int_flag(args.r, "--r")
+    r = None if args.r is None else int_flag(args.r, "--r")
     gammas = None
     if args.gammas is not None:
         parts = [s for s in args.gammas.split(",")]

@@ -12,7 +12,7 @@ from typing import Any
 from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE, check_open_unit, fmpq_to_decimal, parse_fmpq_str
-from ._common import CommandResult, add_json_flag, exact, format_table
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
 def register(sub: Any) -> None:
@@ -43,17 +43,6 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=_run)
 
 
-def _int_flag(text: str, flag: str, minimum: int, maximum: int | None = None) -> int:
-    try:
-        v = int(text.strip())
-    except ValueError:
-        raise InvalidParameterError(f"{flag} must be an integer, got {text!r}") from None
-    if v < minimum:
-        raise InvalidParameterError(f"{flag} must be >= {minimum}, got {v}")
-    if maximum is not None and v > maximum:
-        raise InvalidParameterError(f"{flag} must be <= {maximum}, got {v}")
-    return v
-
 
 def _parse_reading(text: str | None) -> dict[str, str] | None:
     if text is None:
@@ -70,8 +59,8 @@ def _parse_reading(text: str | None) -> dict[str, str] | None:
 def _run(args: Any) -> CommandResult:
     from ..constructions.sherstov import MAX_SHERSTOV_DEGREE, resolve_reading, rofk_polynomial
 
-    k = _int_flag(args.k, "--k", 1, MAX_DEGREE)
-    r = _int_flag(args.r, "--r", 1)
+    k = int_flag(args.k, "--k", 1, MAX_DEGREE)
+    r = int_flag(args.r, "--r", 1)
     if r > k:
         raise InvalidParameterError(f"--r must be <= --k = {k}, got {r}")
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
@@ -82,7 +71,7 @@ def _run(args: Any) -> CommandResult:
     if inter not in ("summary", "full"):
         raise InvalidParameterError(f"--intermediates must be 'summary' or 'full', got {inter!r}")
     max_deg = (MAX_SHERSTOV_DEGREE if args.max_degree is None
-               else _int_flag(args.max_degree, "--max-degree", 1, MAX_DEGREE))
+               else int_flag(args.max_degree, "--max-degree", 1, MAX_DEGREE))
     reading = _parse_reading(args.reading)
     if method == "minimax":
         if reading is not None:

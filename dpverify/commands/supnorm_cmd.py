@@ -9,8 +9,8 @@ from ..certify import certify
 from ..errors import InvalidParameterError
 from ..exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
 from ..expr import parse
-from ..numbers import check_int, fmpq_str
-from ._common import CommandResult, add_json_flag, exact, format_table, read_poly_arg
+from ..numbers import fmpq_str
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag, read_poly_arg
 
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
 
@@ -51,13 +51,6 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def _int(text: str, name: str, lo: int, hi: int) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise InvalidParameterError(f"{name} must be an integer, got {text!r}") from None
-    return check_int(v, name, lo, hi)
-
 
 def run(args) -> CommandResult:
     f = parse(args.f, variables=("x",), name="--f")
@@ -90,7 +83,7 @@ def run(args) -> CommandResult:
         if c < 0:
             raise InvalidParameterError(f"--claim must be >= 0, got {args.claim}")
         claims["max_error"] = fmpq_str(c)
-    max_pieces = _int(args.max_pieces, "--max-pieces", 1, 10_000_000)
+    max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
     approx = Approximation(
         construction="supnorm",
         params={"f": f.canonical, "interval": [fmpq_str(a), fmpq_str(b)], "rtol": fmpq_str(rtol)},
