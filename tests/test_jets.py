@@ -80,3 +80,12 @@ def test_supnorm_3d_product():
     lo = mpmath.mpf(int(r.lower.p)) / int(r.lower.q)
     up = mpmath.mpf(int(r.upper.p)) / int(r.upper.q)
     assert lo <= true <= up and r.converged
+
+
+def test_high_order_jets_are_not_truncated():
+    # coefficient (11, 0) of exp(x) + y at 0 is 1/11! (python-flint's default series cap is 10)
+    e = parse("exp(x) + y", variables=("x", "y"))
+    J = jet_eval(e, [Jet.variable(2, 12, i, arb(0)) for i in range(2)])
+    k = multi_indices(2, 12).index((11, 0))
+    assert _contains(J.c[k], mpmath.mpf(1) / factorial(11))
+    assert not J.c[k].is_zero()

@@ -154,3 +154,21 @@ def test_soundness_against_dense_sampling(f, coeffs, basis):
     xw = _mp(w)
     at_w = abs(e.eval_mpmath(xw) - mpmath.polyval(cm[::-1], xw))
     assert _mp(r.lower) <= at_w * (1 + mpmath.mpf(2) ** -200)
+
+
+@pytest.mark.parametrize("degree", [9, 12, 20, 39])
+def test_taylor_orders_beyond_flint_series_cap(degree):
+    """python-flint truncates power series at ctx.cap (default 10) terms; the certifier
+    must raise the cap (or refuse) rather than read missing terms as zeros.  Reference:
+    e - sum_{i<=n} 1/i! (closed form, mpmath at 256 bits)."""
+    from math import factorial
+
+    from flint import ctx
+
+    assert ctx.cap == 10  # the library default this test is about
+    p = MonomialPoly([fmpq(1, factorial(i)) for i in range(degree + 1)])
+    r = supnorm("exp(x)", p, [(-1, 1)], rtol="1e-6")
+    mpmath.mp.prec = 256
+    true = mpmath.e - sum(mpmath.mpf(1) / mpmath.factorial(i) for i in range(degree + 1))
+    assert _mp(r.lower) <= true <= _mp(r.upper)
+    assert ctx.cap == 10  # restored

@@ -61,6 +61,7 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted
 from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
+from .jets import series_cap, series_coeffs
 
 __all__ = ["SupNorm", "supnorm", "as_box"]
 
@@ -237,10 +238,9 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
         rr = arb(r)
         I = _ball(a, b)
         try:
-            F0 = prob.f.eval_arb(arb_series([arb(m), 1], prec=N)).coeffs()
-            F1 = prob.f.eval_arb(arb_series([I, 1], prec=N + 1)).coeffs()
-            F0 = list(F0) + [arb(0)] * (N - len(F0))
-            fN = F1[N] if len(F1) > N else arb(0)
+            with series_cap(N + 2):
+                F0 = series_coeffs(prob.f.eval_arb(arb_series([arb(m), 1], prec=N)), N)
+                fN = series_coeffs(prob.f.eval_arb(arb_series([I, 1], prec=N + 1)), N + 1)[N]
             if not all(c.is_finite() for c in F0) or not fN.is_finite():
                 raise NotAnalytic("non-finite Taylor coefficient")
             q0 = F0[0] - arb(pj[0])

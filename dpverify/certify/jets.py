@@ -24,14 +24,45 @@ Used by the box certifier and by the independent checker (like
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, arb_series
+from flint import arb, arb_series, ctx
 
-from ..errors import DomainError
+from ..errors import DomainError, PrecisionExhausted
 
-__all__ = ["Jet", "jet_eval", "multi_indices"]
+__all__ = ["Jet", "jet_eval", "multi_indices", "series_cap", "series_coeffs"]
+
+
+@contextmanager
+def series_cap(n: int) -> Iterator[None]:
+    """Raise ``flint.ctx.cap`` to at least ``n`` for the block.
+
+    python-flint silently truncates every ``arb_series`` at ``ctx.cap`` terms
+    (default 10); a Taylor coefficient beyond the cap would otherwise be read
+    as an exact zero.  Use with :func:`series_coeffs`, which refuses a series
+    that came back shorter than requested.
+    """
+    old = ctx.cap
+    ctx.cap = max(old, n)
+    try:
+        yield
+    finally:
+        ctx.cap = old
+
+
+def series_coeffs(s: arb_series, n: int) -> list[arb]:
+    """The first ``n`` coefficients of ``s``; those past its stored length are
+    exact zeros only because ``s.prec >= n`` is checked (else ``PrecisionExhausted``)."""
+    if s.prec < n:
+        raise PrecisionExhausted(
+            f"power series truncated at {s.prec} terms where {n} were needed "
+            "(python-flint ctx.cap); refusing to treat the missing terms as zero"
+        )
+    c = list(s.coeffs())
+    return (c + [arb(0)] * n)[:n]
 
 
 @lru_cache(maxsize=32)
@@ -144,8 +175,9 @@ class Jet:
 
     def compose(self, phi) -> Jet:
         """phi(self) where ``phi`` maps an arb_series at c0 to its series."""
-        s = phi(arb_series([self.c0, 1], prec=self.N + 1))
-        gs = list(s.coeffs()) + [arb(0)] * (self.N + 1)
+        with series_cap(self.N + 2):
+            s = phi(arb_series([self.c0, 1], prec=self.N + 1))
+        gs = series_coeffs(s, self.N + 1)
         delta = Jet(self.d, self.N, [arb(0)] + list(self.c[1:]))
         acc = Jet.constant(self.d, self.N, gs[self.N])
         for k in range(self.N - 1, -1, -1):

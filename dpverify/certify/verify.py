@@ -32,6 +32,7 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DPVerifyError, MalformedCertificate
 from ..numbers import arb_to_fmpq_bounds, parse_fmpq_str
+from .jets import series_cap, series_coeffs
 
 __all__ = ["VerifyReport", "verify_certificate"]
 
@@ -177,12 +178,12 @@ def _piece_bound(f, shifted: dict, box, order: int) -> fmpq | None:
     zero = (0,) * d
     if order >= 1 and d == 1:
         try:
-            s0 = f.eval_arb(arb_series([arb(m[0]), 1], prec=order)).coeffs()
-            s1 = f.eval_arb(arb_series([X[0], 1], prec=order + 1)).coeffs()
+            with series_cap(order + 2):
+                s0 = series_coeffs(f.eval_arb(arb_series([arb(m[0]), 1], prec=order)), order)
+                s1 = series_coeffs(f.eval_arb(arb_series([X[0], 1], prec=order + 1)), order + 1)
         except (NotAnalytic, DPVerifyError):
             return None
-        s0 = list(s0) + [arb(0)] * (order - len(s0))
-        fN = s1[order] if len(s1) > order else arb(0)
+        fN = s1[order]
         bound = arb(0)
         top = max([order] + [k[0] for k in shifted])
         for j in range(top + 1):

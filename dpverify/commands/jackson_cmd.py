@@ -1,0 +1,129 @@
+"""``dpverify jackson`` and ``dpverify jackson-approx`` (wang2013 Section 4).
+
+* ``jackson --t T (--r R | --K K)``: exact ``2 pi a_l`` of ``H_{t,r} = J_{t',r}``
+  (``t' = floor(t/r) + 1``), its degree, and with ``--K`` (``r = ceil((K+3)/2)``) the
+  exact multipliers ``w_0..w_t`` of ``I_{t,K}`` on ``cos(n .)``.
+* ``jackson-approx --f EXPR --t T --K K [--dim D]``: ``I^D_{t,K} g_f`` as a damped
+  Chebyshev series on ``[-1,1]^D`` with a certified enclosure of ``sup |f - p|``.
+"""
+
+from __future__ import annotations
+
+from ..certify import certify
+from ..constructions.jackson import (
+    MAX_K,
+    MAX_R,
+    MAX_T,
+    jackson_approx,
+    jackson_coefficients_2pi,
+    jackson_kernel_degree,
+    jackson_multipliers,
+    jackson_r,
+)
+from ..errors import InvalidParameterError
+from ..numbers import fmpq_str, fmpq_to_decimal
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "jackson",
+        help="exact generalized Jackson kernel H_{t,r} and the I_{t,K} multipliers",
+        description="Exact 2*pi*a_l (l = 0..deg) of H_{t,r}(s) = a_0 + sum a_l cos(ls), "
+        "H_{t,r} = J_{t',r}, t' = floor(t/r)+1, J normalised to integral 1 over [-pi,pi] "
+        "(wang2013 Def. 4.1, eq. (1)). With --K: r = ceil((K+3)/2) and the exact "
+        "multipliers w_0..w_t with I_{t,K} cos(n.) = w_n cos(n.) (eq. (2)).",
+    )
+    p.add_argument("--t", required=True, help="degree parameter t >= 1")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--r", help="kernel power r >= 1")
+    g.add_argument("--K", help="smoothness order K >= 0 (r = ceil((K+3)/2))")
+    add_json_flag(p)
+    p.set_defaults(handler=_run_kernel)
+
+    q = sub.add_parser(
+        "jackson-approx",
+        help="I^D_{t,K} g_f as a damped Chebyshev series, with a certified error",
+        description="The trigonometric approximation I^D_{t,K} g_f of wang2013 written in "
+        "x = cos(theta): sum_n prod_i w_{n_i} c_n T_n(x) on [-1,1]^D (c_n the Chebyshev "
+        "coefficients of f), with a certified enclosure of sup |f - p| over [-1,1]^D. "
+        "Variables x (D=1), x, y (D=2), x, y, z (D=3).",
+    )
+    q.add_argument("--f", required=True, help='function, e.g. "exp(-(x-0.5)^2/2)"')
+    q.add_argument("--t", required=True, help="degree parameter t >= 1")
+    q.add_argument("--K", required=True, help="smoothness order K >= 0")
+    q.add_argument("--dim", default="1", help="dimension D in {1, 2, 3} (default 1)")
+    q.add_argument("--rtol", default="1e-3", help="relative width of the error enclosure")
+    q.add_argument("--max-pieces", default="200000", help="certifier work limit")
+    add_json_flag(q)
+    q.set_defaults(handler=_run_approx)
+
+
+
+def _run_kernel(args) -> CommandResult:
+    t = int_flag(args.t, "--t", 1, MAX_T)
+    if args.K is not None:
+        K = int_flag(args.K, "--K", 0, MAX_K)
+        r = jackson_r(K)
+    else:
+        K = None
+        r = int_flag(args.r, "--r", 1, MAX_R)
+    try:
+        coeffs = jackson_coefficients_2pi(t, r)
+        mult = jackson_multipliers(t, K) if K is not None else None
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"--t/--r: {exc}") from None
+    data = {
+        "construction": "jackson/kernel",
+        "t": t,
+        "r": r,
+        "t_prime": t // r + 1,
+        "degree": jackson_kernel_degree(t, r),
+        "normalisation": "H(s) = a_0 + sum_{l>=1} a_l cos(l s), integral over [-pi,pi] = 1; "
+        "coefficients_2pi[l] = 2*pi*a_l",
+        "coefficients_2pi": [fmpq_str(c) for c in coeffs],
+    }
+    rows = [("t, r, t'", f"{t}, {r}, {t // r + 1}"), ("degree", str(data["degree"]))]
+    if K is not None:
+        data["K"] = K
+        data["multipliers"] = [fmpq_str(w) for w in mult]
+        rows.append(("K", str(K)))
+    if len(coeffs) <= 24:
+        for i, c in enumerate(coeffs):
+            rows.append((f"2*pi*a_{i}", fmpq_str(c)))
+    if mult is not None and len(mult) <= 24:
+        for i, w in enumerate(mult):
+            rows.append((f"w_{i}", f"{fmpq_str(w)}  (~{fmpq_to_decimal(w, 8)})"))
+    return CommandResult(data=data, text=format_table(rows), exit_code=0)
+
+
+def _run_approx(args) -> CommandResult:
+    t = int_flag(args.t, "--t", 1, MAX_T)
+    K = int_flag(args.K, "--K", 0, MAX_K)
+    d = int_flag(args.dim, "--dim", 1, 3)
+    rtol = exact(args.rtol, "--rtol")
+    if not 0 < rtol < 1:
+        raise InvalidParameterError(f"--rtol must be in (0, 1), got {args.rtol}")
+    max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
+    try:
+        approx = jackson_approx(args.f, t, K, dim=d, name="--f")
+    except InvalidParameterError as exc:
+        msg = str(exc)
+        raise InvalidParameterError(msg if msg.startswith("--") else f"--t: {msg}") from None
+    cert = certify(approx, rtol=rtol, max_pieces=max_pieces)
+    e = cert.error
+    info = approx.extra["jackson"]
+    rows = [
+        ("f", approx.target["expr"]),
+        ("t, K, r, t', dim", f"{t}, {K}, {info['r']}, {info['t_prime']}, {d}"),
+        ("degree per axis", str(cert["degree"])),
+        ("sup |f - p| >=", e["lower"]),
+        ("sup |f - p| <=", e["upper"]),
+        ("relative width", str(e.get("relative_width"))),
+        ("max |coefficient| (Lemma 4.3)", fmpq_to_decimal(exact(info["max_abs_coefficient"],
+                                                                "max"), 12, "up")),
+        ("coefficient norm (chebyshev)", fmpq_to_decimal(exact(cert["coefficient_norm"],
+                                                               "coefficient_norm"), 12, "up")),
+    ]
+    ok = bool(e.get("converged", True))
+    return CommandResult(data=cert.data, text=format_table(rows), exit_code=0 if ok else 1)
