@@ -1,0 +1,503 @@
+"""TUV polynomial release (thaler2012 Theorems 3.1 / 3.2): sanitizer and evaluator.
+
+A row ``x in {0,1}^d`` defines ``p_x(y) = g(sum_j y_j x_j)`` where ``g`` is a certified
+univariate polynomial approximating ``1[count >= r]`` on ``{0..k}`` (``r = 1``: the Chebyshev
+OR polynomial, thaler2012 Fact 4.2; ``r >= 2``: Sherstov's r-of-k, Lemma 4.5).  The
+sanitizer releases ``p_D = (1/n) sum_x p_x + Z``; the evaluator answers ``q_y(D)`` by
+``p_D(y)``.
+
+**Universe.** ``"monotone"``: ``m = d`` variables, answers monotone disjunctions (and
+r-of-k) over attribute sets.  ``"doubled"``: the record becomes ``x' = (x, 1 - x)``
+(``m = 2d``, literal ``NOT x_j`` is variable ``d + j``), answering disjunctions / r-of-k over
+any literals and conjunctions through ``AND_{l in S} l = 1 - OR_{l in S} NOT l``
+(thaler2012 Section 4.1, corrected reading in :mod:`dpverify.constructions.chebyshev`).
+
+**Representations** (keys are sorted tuples of variable indices):
+``"multilinear"`` -- one coordinate per set ``S`` (``y_j^2 = y_j``), coefficient
+``a_|S| * N(S)`` with ``a_s = sum_i c_i s! S2(i, s)``; ``"full"`` -- one coordinate per
+multiset ``alpha`` (an index repeated = a power, the paper's monomial vector), coefficient
+``c_|alpha| * (|alpha|!/prod alpha_j!) * N(supp alpha)``.  In both, ``N(S) = #{rows x' :
+x'_j = 1 for all j in S}`` -- only **support counts** of sets of size ``<= t`` are needed,
+computed exactly with integer numpy (int64) products of columns, extending only sets with a
+non-zero count (sparse: a set that no row contains is never extended).
+
+**Identically zero coordinates** -- monomials whose coefficient is 0 for *every* database
+(``c_i = 0`` / ``a_s = 0``; in the doubled universe any set containing both ``j`` and
+``d + j``) -- are never stored nor noised (omitting them is data-independent).  Every other
+coordinate receives noise even if this database gives it count 0 (omitting those would
+leak).  The constant coefficient ``g(0)`` is the same for every row and is released
+exactly.
+
+**Exact lattice.** All coefficients of ``sum_x p_x`` are integers times ``1/Q``
+(``Q`` = lcm of the coefficient denominators), so ``V = Q sum_x p_x`` is an integer vector
+with integer L1 sensitivity ``Q S1``; the release is ``(V + Z)/(n Q)`` with ``Z`` discrete
+Laplace of scale ``Q n b`` (:mod:`dpverify.noise`) -- no rounding, no floats, exact
+rational outputs, and exactly the requested epsilon.
+
+**Accuracy** (certified ``alpha(beta)``): with ``m_beta`` the least integer with
+``K P[|Z| >= m_beta] <= beta`` (``P[|Z| >= m] = 2 r^m/(1 + r)``, ``r = exp(-1/b)``, decided
+in arb), with probability ``>= 1 - beta`` every noise coordinate is ``< m_beta`` in lattice
+units, and then every query of size ``<= k`` is answered within
+``gamma_exact + K_read (m_beta - 1)/(n Q)`` (``K_read`` = non-constant coordinates a query
+reads; ``gamma_exact`` = the certified exact error of ``g``).
+
+Guarantee
+---------
+``g`` is certified (exact error on ``{0..k}``) before use, else ``CertificationFailed``;
+sensitivities and the noise scale are exact (:mod:`dpverify.mechanisms.privacy`); noise is
+integer-only; answers are exact rationals; ``alpha(beta)`` is a rigorous upper bound.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+from collections.abc import Sequence
+from math import factorial, gcd
+from typing import Any
+
+import numpy as np
+from flint import arb, fmpq
+
+from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
+from ..noise import RandomSource, discrete_laplace_vector
+from ..numbers import (
+    arb_to_fmpq_bounds,
+    check_int,
+    check_open_unit,
+    check_rational,
+    fmpq_str,
+    fmpq_to_decimal,
+    parse_fmpq_str,
+)
+from .privacy import REPRESENTATIONS, UNIVERSES, tuv_privacy, tuv_scale_times_n
+
+__all__ = [
+    "TUVSummary",
+    "tuv_polynomial",
+    "tuv_release",
+    "tuv_answer",
+    "read_binary_csv",
+    "MAX_COORDINATES",
+]
+
+#: Largest number of noised coordinates accepted (memory/time guard).
+MAX_COORDINATES = 5_000_000
+QUERY_KINDS = ("or", "and", "rofk")
+
+
+def read_binary_csv(path: str) -> np.ndarray:
+    """Read a CSV of 0/1 columns (an optional header row of non-numeric names is skipped)
+    into an ``(n, d)`` int8 array; errors name the file, line and column."""
+    rows: list[list[int]] = []
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            for ln, rec in enumerate(csv.reader(fh), start=1):
+                cells = [c.strip() for c in rec]
+                if not cells or all(c == "" for c in cells):
+                    continue
+                if ln == 1 and any(c not in ("0", "1") for c in cells) and not any(
+                        c in ("0", "1") for c in cells):
+                    continue  # header
+                bad = [j for j, c in enumerate(cells) if c not in ("0", "1")]
+                if bad:
+                    raise InvalidParameterError(
+                        f"--data {path!r} line {ln} column {bad[0] + 1}: expected 0 or 1, "
+                        f"got {cells[bad[0]]!r}")
+                if rows and len(cells) != len(rows[0]):
+                    raise InvalidParameterError(
+                        f"--data {path!r} line {ln}: {len(cells)} columns, expected "
+                        f"{len(rows[0])}")
+                rows.append([int(c) for c in cells])
+    except OSError as exc:
+        raise InvalidParameterError(f"--data: cannot read {path!r}: {exc.strerror}") from None
+    if not rows:
+        raise InvalidParameterError(f"--data {path!r} has no data rows")
+    return np.array(rows, dtype=np.int8)
+
+
+def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
+    """Build and certify ``g`` (``r = 1``: OR, Chebyshev/minimax; ``r >= 2``: r-of-k,
+    minimax by default, or Sherstov).  Returns ``(approx, certificate)``; raises
+    ``CertificationFailed`` if the claim ``max_error <= gamma`` is not proven."""
+    from ..certify import certify
+
+    k = check_int(k, "k", minimum=1, maximum=10_000)
+    r = check_int(r, "r", minimum=1, maximum=k)
+    gamma = check_open_unit(gamma, "gamma")
+    if r == 1:
+        from ..constructions.chebyshev import or_polynomial
+
+        approx = or_polynomial(k, gamma, method=method or "chebyshev")
+    else:
+        from ..constructions.sherstov import rofk_polynomial
+
+        # default minimax: least degree, and the printed Sherstov steps are undefined
+        # for small k (DomainError); method="sherstov" selects the paper's construction
+        meth = method or "minimax"
+        kw = {"intermediates": "summary"} if meth == "sherstov" else {}
+        approx = rofk_polynomial(r, k, gamma, method=meth, **kw)
+    cert = certify(approx)
+    if not cert.verified:
+        raise CertificationFailed(
+            f"the polynomial for r={r}, k={k}, gamma={fmpq_str(gamma)} misses gamma "
+            f"(exact error {cert.data['error'].get('upper')}); try method 'minimax'")
+    return approx, cert
+
+
+def _lcm(values: Sequence[int]) -> int:
+    out = 1
+    for v in values:
+        out = out * v // gcd(out, v)
+    return out
+
+
+def _multiset_coef(key: tuple[int, ...]) -> int:
+    """``|alpha|!/prod alpha_j!`` for the multiset ``key``."""
+    den = 1
+    for _, grp in itertools.groupby(key):
+        den *= factorial(len(list(grp)))
+    return factorial(len(key)) // den
+
+
+def _support_counts(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[tuple, int]:
+    """``N(S)`` for every set ``S`` (sorted tuple) of size ``1..t`` with ``N(S) > 0``.
+
+    Exact: the counts are inner products of 0/1 vectors of length ``n``.  They are computed
+    with float64 BLAS products, which is exact here because every partial sum is an integer
+    ``<= n < 2^52`` (all such integers are doubles, so no rounding ever happens); the result
+    is converted back to Python ints.  Only sets with a non-zero count are extended."""
+    n = X.shape[0]
+    if n >= 2**52:
+        raise InvalidParameterError("too many rows for exact counting (n >= 2^52)")
+    Xf = X.astype(np.float64)
+    counts: dict[tuple, int] = {}
+    col = X.astype(np.int64).sum(axis=0)
+    m = X.shape[1]
+    frontier_keys = [(j,) for j in range(m) if col[j] > 0]
+    for key in frontier_keys:
+        counts[key] = int(col[key[0]])
+    P = Xf[:, [k[0] for k in frontier_keys]].T if frontier_keys else None  # (F, n)
+    for s in range(2, t + 1):
+        if not frontier_keys:
+            break
+        C = np.rint(P @ Xf).astype(np.int64)  # (F, m) exact counts of S + {j}
+        new_keys: list[tuple] = []
+        rows: list[np.ndarray] = []
+        for fi, key in enumerate(frontier_keys):
+            last = key[-1]
+            for j in (np.nonzero(C[fi, last + 1:])[0] + last + 1).tolist():
+                if doubled and j >= d and (j - d) in key:
+                    continue  # {j', d + j'} never both 1
+                nk = key + (j,)
+                counts[nk] = int(C[fi, j])
+                if s < t:
+                    new_keys.append(nk)
+                    rows.append(P[fi] * Xf[:, j])
+        frontier_keys = new_keys
+        P = np.stack(rows) if rows else None
+    return counts
+
+
+def _allowed_sets(m: int, d: int, s: int, doubled: bool):
+    for S in itertools.combinations(range(m), s):
+        if doubled:
+            low = {j for j in S if j < d}
+            if any((j - d) in low for j in S if j >= d):
+                continue
+        yield S
+
+
+class TUVSummary:
+    """A released TUV summary: exact noisy coefficients + everything needed to answer.
+
+    Attributes: ``data`` (the JSON-able dict; coefficients as integer numerators over the
+    lattice denominator ``n Q``).  Build with :func:`tuv_release` or :meth:`from_json`.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        if not isinstance(data, dict) or data.get("mechanism") != "tuv-release":
+            raise InvalidParameterError("summary must be a dict produced by tuv_release")
+        self.data = data
+        try:
+            self.d = int(data["d"])
+            self.k = int(data["k"])
+            self.r = int(data["r"])
+            self.t = int(data["polynomial"]["degree"])
+            self.representation = data["representation"]
+            self.universe = data["universe"]
+            self.denominator = int(data["lattice_denominator"])
+            self.constant = parse_fmpq_str(data["constant"], "constant")
+            self.coefficients = {
+                tuple(int(v) for v in key.split(",")): int(val)
+                for key, val in data["coefficients"].items()
+            }
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InvalidParameterError(f"malformed summary: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> TUVSummary:
+        return cls(obj)
+
+    def _literal_indices(self, query: Sequence[int | tuple[int, bool]]) -> list[int]:
+        idx = []
+        for n, q in enumerate(query):
+            if isinstance(q, tuple):
+                j, pos = q
+                j = check_int(j, f"query[{n}]", minimum=0, maximum=self.d - 1)
+                if not pos and self.universe != "doubled":
+                    raise InvalidParameterError(
+                        "negated literals need a release with universe 'doubled'")
+                idx.append(j if pos else self.d + j)
+            else:
+                idx.append(check_int(q, f"query[{n}]", minimum=0, maximum=self.d - 1))
+        if len(set(idx)) != len(idx):
+            raise InvalidParameterError(f"query repeats a literal: {list(query)!r}")
+        if len(idx) > self.k:
+            raise InvalidParameterError(
+                f"query has {len(idx)} literals, more than k={self.k} of the release")
+        return sorted(idx)
+
+    def _poly_value(self, S: list[int]) -> fmpq:
+        """Noisy ``p_D(1_S)`` (exact)."""
+        acc = 0
+        for i in range(1, self.t + 1):
+            it = (itertools.combinations(S, i) if self.representation == "multilinear"
+                  else itertools.combinations_with_replacement(S, i))
+            for key in it:
+                acc += self.coefficients.get(key, 0)
+        return self.constant + fmpq(acc, self.denominator)
+
+    def answer(self, query: Sequence[Any], kind: str = "or", r: Any = None) -> fmpq:
+        """Answer a query from the summary (exact rational, post-processing only).
+
+        Parameters
+        ----------
+        query : attribute indices (0-based; positive literals) or ``(j, positive)`` pairs.
+        kind : ``"or"`` (disjunction; the release must have ``r = 1``), ``"and"``
+            (conjunction, ``1 - OR`` of the negated literals; needs universe ``"doubled"``
+            unless the query has one literal), ``"rofk"`` (at least ``r`` literals true;
+            ``r`` must equal the release's ``r``).
+        """
+        if kind not in QUERY_KINDS:
+            raise InvalidParameterError(f"kind must be one of {QUERY_KINDS}, got {kind!r}")
+        if kind == "rofk":
+            rr = check_int(r, "r", minimum=1)
+            if rr != self.r:
+                raise InvalidParameterError(
+                    f"r={rr} differs from the release's r={self.r} (one release per r)")
+        elif r is not None:
+            raise InvalidParameterError("r applies only to kind 'rofk'")
+        elif self.r != 1:
+            raise InvalidParameterError(
+                f"kind {kind!r} needs a release with r=1 (this release has r={self.r})")
+        if kind == "and":
+            lits = [q if isinstance(q, tuple) else (q, True) for q in query]
+            if len(lits) == 1:
+                return self.answer(lits, "or")
+            if self.universe != "doubled":
+                raise InvalidParameterError("conjunctions need a release with universe 'doubled'")
+            neg = [(check_int(j, "query", minimum=0), not pos) for j, pos in lits]
+            return 1 - self._poly_value(self._literal_indices(neg))
+        return self._poly_value(self._literal_indices(query))
+
+
+def tuv_release(
+    rows: Any,
+    k: Any,
+    gamma: Any,
+    epsilon: Any,
+    *,
+    delta: Any = None,
+    r: Any = 1,
+    representation: str = "multilinear",
+    universe: str = "monotone",
+    method: str | None = None,
+    beta: Any = "1/20",
+    insecure_seed: int | None = None,
+) -> TUVSummary:
+    """Sanitizer of thaler2012 Theorem 3.1 (``delta=None``) / 3.2 on a 0/1 database.
+
+    Parameters
+    ----------
+    rows : ``(n, d)`` array-like of 0/1.
+    k : int -- largest query size;  gamma : exact in (0, 1) -- polynomial error.
+    epsilon : exact > 0;  delta : exact in (0, 1), optional.
+    r : int -- threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
+    representation : {"multilinear", "full"};  universe : {"monotone", "doubled"}.
+    method : construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
+    beta : exact in (0, 1) -- failure probability of the accuracy report.
+    insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
+
+    Returns
+    -------
+    TUVSummary -- ``.data`` holds the JSON: params, polynomial, privacy certificate
+    (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
+
+    Guarantee
+    ---------
+    See the module docstring.  thaler2012 Theorem 3.1/3.2 with the exact L1 sensitivity
+    (the printed sanitizer scale ``2T/(epsilon n)`` is not used: docs/mechanisms.md).
+    """
+    if representation not in REPRESENTATIONS:
+        raise InvalidParameterError(
+            f"representation must be one of {REPRESENTATIONS}, got {representation!r}")
+    if universe not in UNIVERSES:
+        raise InvalidParameterError(f"universe must be one of {UNIVERSES}, got {universe!r}")
+    try:
+        X = np.asarray(rows)
+    except (ValueError, TypeError):
+        raise ParameterTypeError("rows must be a 2-D array of 0/1") from None
+    if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
+        raise InvalidParameterError(f"rows must be a non-empty 2-D array, got shape {X.shape}")
+    if X.dtype.kind not in "iub" or not np.isin(X, (0, 1)).all():
+        raise InvalidParameterError("rows must contain only the integers 0 and 1")
+    n, d = (int(v) for v in X.shape)
+    if n >= 2**62:
+        raise InvalidParameterError("too many rows")
+    k = check_int(k, "k", minimum=1, maximum=d if universe == "monotone" else 2 * d)
+    r = check_int(r, "r", minimum=1, maximum=k)
+    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    beta_q = check_open_unit(beta, "beta")
+    approx, cert = tuv_polynomial(k, gamma, r, method)
+    cs = list(approx.poly.to_monomial().coeffs)
+    while len(cs) > 1 and cs[-1] == 0:
+        cs.pop()
+    t = len(cs) - 1
+    doubled = universe == "doubled"
+    m = 2 * d if doubled else d
+
+    priv = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=representation,
+                       universe=universe)
+    K = int(priv["sensitivity"]["n_coordinates"])
+    if K > MAX_COORDINATES:
+        raise InvalidParameterError(
+            f"the release has {K} coordinates, more than {MAX_COORDINATES}; lower k or "
+            "gamma's precision, or use the multilinear representation")
+
+    # per-size coefficient (before the count): a_s (multilinear) or c_i (full, times multinom)
+    from .privacy import _multilinear
+
+    a = _multilinear(cs)
+    weights = a if representation == "multilinear" else cs
+    Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
+    Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
+    counts = _support_counts(Xd, min(t, m), d, doubled)
+
+    sens_int = priv["sensitivity"]["l1_times_n"]  # S1 (times n), exact
+    scale_int = tuv_scale_times_n(priv) * Q  # lattice units: (Q n b)
+    src = RandomSource(insecure_seed)
+    coeffs: dict[str, int] = {}
+
+    def sizes():
+        for i in range(1, t + 1):
+            if weights[i] == 0:
+                continue
+            if representation == "multilinear":
+                if i <= m:
+                    yield i, _allowed_sets(m, d, i, doubled)
+            else:
+                yield i, _full_keys(m, d, i, doubled)
+
+    for i, keys in sizes():
+        keys = list(keys)
+        noise = discrete_laplace_vector(len(keys), scale_int, rng=src)
+        wq = weights[i] * Q  # integer
+        for key, z in zip(keys, noise, strict=True):
+            S = key if representation == "multilinear" else tuple(sorted(set(key)))
+            base = counts.get(S, 0)
+            mult = 1 if representation == "multilinear" else _multiset_coef(key)
+            v = wq * mult * base
+            coeffs[",".join(map(str, key))] = int(v.p) + z
+    if len(coeffs) != K:
+        raise CertificationFailed(f"internal: {len(coeffs)} coordinates, expected {K}")
+
+    # accuracy: least m_beta with K * P[|Z| >= m_beta] <= beta
+    b = arb(scale_int)
+    rr = (-1 / b).exp()
+    lnr = arb(2 * K) / (arb(beta_q) * (1 + rr))
+    guess = arb_to_fmpq_bounds(b * lnr.log())[1]
+    mb = max(1, int(-((-int(guess.p)) // int(guess.q))))
+    while not bool(K * 2 * (-arb(mb) / b).exp() / (1 + rr) <= arb(beta_q)):
+        mb += 1
+    K_read = int(priv["sensitivity"]["n_read_per_query"])
+    gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
+    noise_bound = fmpq(K_read * (mb - 1), n * Q)
+    alpha = gamma_exact + noise_bound
+    privacy = dict(priv)
+    privacy["noise"] = {
+        "sampler": "discrete Laplace (Canonne-Kamath-Steinke 2020 Alg. 2), integer-only",
+        "lattice_step": fmpq_str(fmpq(1, n * Q)),
+        "scale_lattice_units": fmpq_str(scale_int),
+        "integer_sensitivity_l1": fmpq_str(_sens_parse(sens_int) * Q),
+        "rounding_inflation": "0 (exact lattice)",
+        "secure_randomness": src.secure,
+    }
+    data: dict[str, Any] = {
+        "mechanism": "tuv-release",
+        "paper": "thaler2012 Theorem 3.1" + ("" if delta is None else " / 3.2"),
+        "n": n,
+        "d": d,
+        "k": k,
+        "r": r,
+        "representation": representation,
+        "universe": universe,
+        "polynomial": {
+            "construction": approx.construction,
+            "coefficients": [fmpq_str(c) for c in cs],
+            "degree": t,
+            "error_exact": fmpq_str(gamma_exact),
+            "gamma": fmpq_str(check_open_unit(gamma, "gamma")),
+            "certified": cert.verified,
+        },
+        "privacy": privacy,
+        "accuracy": {
+            "beta": fmpq_str(beta_q),
+            "alpha": fmpq_str(alpha),
+            "alpha_decimal": fmpq_to_decimal(alpha, 8, rounding="up"),
+            "gamma_exact": fmpq_str(gamma_exact),
+            "noise_bound": fmpq_str(noise_bound),
+            "noise_per_coordinate_lattice_units": mb - 1,
+            "n_read_per_query": K_read,
+            "statement": "with probability >= 1 - beta every query of size <= k is "
+            "answered within alpha (union bound over all noised coordinates)",
+            "paper_alpha_theorem_3_1": _paper_alpha(priv, gamma_exact, n, eps, beta_q),
+        },
+        "lattice_denominator": str(n * Q),
+        "constant": fmpq_str(cs[0] if representation == "full" else a[0]),
+        "n_coordinates": K,
+        "n_nonzero_counts": len(counts),
+        "coefficients": coeffs,
+        "secure_randomness": src.secure,
+    }
+    return TUVSummary(data)
+
+
+def _sens_parse(s: str) -> fmpq:
+    return parse_fmpq_str(s, "sensitivity")
+
+
+def _paper_alpha(priv: dict, gamma: fmpq, n: int, eps: fmpq, beta: fmpq) -> str:
+    """thaler2012 Theorem 3.1: ``gamma + 4 T K^2 ln(K/beta)/(epsilon n)`` (rounded up)."""
+    T = parse_fmpq_str(priv["sensitivity"]["T_paper_norm"], "T")
+    K = int(priv["sensitivity"]["n_coordinates_paper"])
+    v = arb(gamma) + 4 * arb(T) * arb(K) ** 2 * (arb(K) / arb(beta)).log() / (arb(eps) * n)
+    return fmpq_to_decimal(arb_to_fmpq_bounds(v)[1], 8, rounding="up")
+
+
+def _full_keys(m: int, d: int, i: int, doubled: bool):
+    for key in itertools.combinations_with_replacement(range(m), i):
+        if doubled:
+            sup = set(key)
+            if any(j >= d and (j - d) in sup for j in sup):
+                continue
+        yield key
+
+
+def tuv_answer(summary: Any, query: Sequence[Any], kind: str = "or", r: Any = None) -> fmpq:
+    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict)."""
+    s = summary if isinstance(summary, TUVSummary) else TUVSummary(summary)
+    return s.answer(query, kind, r)

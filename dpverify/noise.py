@@ -1,0 +1,407 @@
+"""Exact discrete noise, safe against floating-point attacks (Mironov 2012).
+
+Textbook Laplace noise drawn in floating point (numpy's Laplace sampler) leaks: the set of
+doubles a sampler can output depends on the true value, so the output can reveal it
+(Mironov, *On significance of the least significant bits for differential privacy*, CCS
+2012).  Every sampler here works on **integers** and exact rationals only (Canonne, Kamath,
+Steinke, *The discrete Gaussian for differential privacy*, NeurIPS 2020, "CKS" below):
+
+* :func:`bernoulli_exp` -- ``Bernoulli(exp(-gamma))`` for rational ``gamma >= 0``
+  (CKS Algorithm 1: for ``gamma in [0, 1]`` draw ``A_j ~ Bernoulli(gamma/j)`` until the first
+  failure and return whether the number of draws is odd; for ``gamma > 1`` multiply
+  ``floor(gamma)`` copies of ``Bernoulli(exp(-1))`` with one ``Bernoulli(exp(-frac))``).
+* :func:`discrete_laplace` -- ``P[Z = z] = (1 - r)/(1 + r) r^|z|``, ``r = exp(-1/b)``, for a
+  rational scale ``b`` (CKS Algorithm 2: uniform remainder + geometric by Bernoulli trials).
+* :func:`discrete_gaussian` -- ``P[Z = z] ∝ exp(-z^2 / (2 sigma^2))`` for rational
+  ``sigma^2`` (CKS Algorithm 3: rejection from a discrete Laplace of scale
+  ``floor(sigma) + 1``).
+
+The only primitive is ``randbelow(m)`` (a uniform integer in ``0..m-1``).  By default it is
+:func:`secrets.randbelow` (the OS CSPRNG).  ``insecure_seed=`` switches to
+``random.Random(seed).randrange`` -- reproducible, **not private**, for tests and
+experiments only; only its integer output is used, never ``random()``.
+
+Releasing real (rational) values on a grid
+------------------------------------------
+:func:`release_on_grid` releases ``f(D)`` (a vector of exact rationals) as
+``step * (round(f(D)/step) + Z)`` with ``Z`` integer (discrete Laplace) noise.  Rounding is a
+data-dependent post-step *before* the noise, so it enters the sensitivity:
+``|round(a) - round(b)| <= ceil(|a - b|)`` (for ``round(v) = floor(v + 1/2)``:
+``floor(x) - floor(y) < x - y + 1``), hence the integer vector ``round(f/step)`` has L1
+sensitivity at most ``S1/step + m`` where ``S1`` is the L1 sensitivity of ``f`` and ``m`` the
+number of coordinates that can change between neighbours (**rounding inflation**: at most
+``m * step`` in the units of ``f``).  The noise is calibrated to the inflated integer
+sensitivity ``ceil(S1/step) + m``, so the release is exactly ``epsilon``-DP.  When every
+value of ``f`` already lies on the grid (``f(D) * (1/step)`` integral for every ``D``, e.g.
+the TUV coefficient sums on the lattice ``1/(n Q)``, see :mod:`dpverify.mechanisms.tuv`),
+pass ``exact_grid=True``: no rounding, no inflation (checked: a value off the grid raises).
+
+Guarantee
+---------
+Sampling uses integer arithmetic only; the output distributions are exactly the stated pmfs
+(up to the quality of the random source).  The pmfs are returned as rigorous ``arb`` balls;
+log-pmf differences are exact rationals.  Bad parameters raise ``InvalidParameterError``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from math import isqrt
+from typing import Any
+
+from flint import arb, fmpq
+
+from .errors import InvalidParameterError, ParameterTypeError
+from .numbers import check_int, check_rational, fmpq_str, to_fmpq
+
+__all__ = [
+    "RandomSource",
+    "bernoulli",
+    "bernoulli_exp",
+    "discrete_laplace",
+    "discrete_gaussian",
+    "discrete_laplace_vector",
+    "discrete_gaussian_vector",
+    "discrete_laplace_pmf",
+    "discrete_gaussian_pmf",
+    "discrete_laplace_tail",
+    "discrete_laplace_log_ratio",
+    "discrete_gaussian_log_ratio",
+    "release_on_grid",
+]
+
+#: Largest vector length drawn in one call (memory/time guard).
+MAX_VECTOR = 10**7
+
+
+class RandomSource:
+    """Uniform integers ``randbelow(m)``; the OS CSPRNG unless ``insecure_seed`` is given.
+
+    Guarantee
+    ---------
+    Default: :func:`secrets.randbelow` (suitable for privacy).  With ``insecure_seed`` the
+    Mersenne twister of :class:`random.Random` (integer draws only) -- reproducible and
+    **not private**; ``self.secure`` records which.
+    """
+
+    def __init__(self, insecure_seed: int | None = None) -> None:
+        if insecure_seed is None:
+            self._below: Callable[[int], int] = secrets.randbelow
+            self.secure = True
+        else:
+            seed = check_int(insecure_seed, "insecure_seed")
+            self._below = random.Random(seed).randrange
+            self.secure = False
+
+    def randbelow(self, m: int) -> int:
+        """Uniform integer in ``0..m-1`` (``m >= 1``)."""
+        return self._below(m)
+
+
+def _source(rng: RandomSource | None, insecure_seed: int | None) -> RandomSource:
+    if rng is not None:
+        if insecure_seed is not None:
+            raise InvalidParameterError("give rng or insecure_seed, not both")
+        if not isinstance(rng, RandomSource):
+            raise ParameterTypeError(f"rng must be a RandomSource, got {type(rng).__name__}")
+        return rng
+    return RandomSource(insecure_seed)
+
+
+def _pq(value: Any, name: str, positive: bool = True) -> tuple[int, int]:
+    q = check_rational(value, name, 0, None, low_open=positive)
+    return int(q.p), int(q.q)
+
+
+def bernoulli(p: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None) -> int:
+    """``Bernoulli(p)`` for an exact rational ``p in [0, 1]``: ``randbelow(den) < num``.
+
+    Guarantee
+    ---------
+    Exact probability ``p`` (integer arithmetic).
+    """
+    q = check_rational(p, "p", 0, 1)
+    src = _source(rng, insecure_seed)
+    return int(src.randbelow(int(q.q)) < int(q.p))
+
+
+def _bern_frac(num: int, den: int, src: RandomSource) -> bool:
+    return src.randbelow(den) < num
+
+
+def _bern_exp_unit(num: int, den: int, src: RandomSource) -> bool:
+    """Bernoulli(exp(-num/den)) for 0 <= num/den <= 1 (CKS Algorithm 1, first part)."""
+    j = 1
+    while _bern_frac(num, den * j, src):  # A_j ~ Bernoulli(gamma / j)
+        j += 1
+    return j % 2 == 1
+
+
+def _bern_exp(num: int, den: int, src: RandomSource) -> bool:
+    whole = num // den
+    for _ in range(whole):
+        if not _bern_exp_unit(1, 1, src):
+            return False
+    return _bern_exp_unit(num - whole * den, den, src)
+
+
+def bernoulli_exp(
+    gamma: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+) -> int:
+    """``Bernoulli(exp(-gamma))`` for an exact rational ``gamma >= 0`` (CKS Algorithm 1).
+
+    Guarantee
+    ---------
+    Exact: for ``gamma in [0, 1]`` the number ``K`` of the first failing draw
+    ``A_K ~ Bernoulli(gamma/K)`` satisfies ``P[K > k] = gamma^k/k!``, so
+    ``P[K odd] = sum_k (-gamma)^k/k! = exp(-gamma)``.  Integer arithmetic only.
+    """
+    num, den = _pq(gamma, "gamma", positive=False)
+    return int(_bern_exp(num, den, _source(rng, insecure_seed)))
+
+
+def _dlap(t: int, s: int, src: RandomSource) -> int:
+    """Discrete Laplace with scale t/s (pmf ∝ exp(-|z| s/t)); CKS Algorithm 2."""
+    while True:
+        u = src.randbelow(t)
+        if not _bern_exp(u, t, src):
+            continue
+        v = 0
+        while _bern_exp_unit(1, 1, src):
+            v += 1
+        x = u + t * v  # geometric with ratio exp(-1/t)
+        y = x // s  # geometric with ratio exp(-s/t)
+        b = src.randbelow(2)
+        if b == 1 and y == 0:
+            continue
+        return -y if b else y
+
+
+def discrete_laplace(
+    scale: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+) -> int:
+    """One draw of the discrete Laplace distribution with exact rational ``scale = b > 0``.
+
+    ``P[Z = z] = (1 - r)/(1 + r) * r^|z|`` with ``r = exp(-1/b)``, ``z`` an integer.
+
+    Guarantee
+    ---------
+    Exact distribution (CKS 2020 Algorithm 2), integer arithmetic only; default randomness
+    from the OS.  Adding it to an integer-valued function with L1 sensitivity ``Delta`` is
+    ``Delta/b``-DP (see :func:`dpverify.mechanisms.privacy.laplace_privacy`).
+    """
+    t, s = _pq(scale, "scale")
+    return _dlap(t, s, _source(rng, insecure_seed))
+
+
+def _floor_sqrt(p: int, q: int) -> int:
+    # floor(sqrt(p/q)) = floor(isqrt(p*q)/q)
+    return isqrt(p * q) // q
+
+
+def _sample_dgaussian(p: int, q: int, src: RandomSource) -> int:
+    """Discrete Gaussian with sigma^2 = p/q (CKS Algorithm 3)."""
+    t = _floor_sqrt(p, q) + 1
+    while True:
+        y = _dlap(t, 1, src)
+        # accept with exp(-(|y| - sigma^2/t)^2 / (2 sigma^2)), sigma^2 = p/q
+        # (|y| - p/(q t))^2 / (2 p/q) = (|y| q t - p)^2 / (2 p q t^2)
+        num = (abs(y) * q * t - p) ** 2
+        den = 2 * p * q * t * t
+        if _bern_exp(num, den, src):
+            return y
+
+
+def discrete_gaussian(
+    sigma2: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+) -> int:
+    """One draw of the discrete Gaussian ``N_Z(0, sigma^2)``, exact rational ``sigma2 > 0``.
+
+    ``P[Z = z] = exp(-z^2/(2 sigma^2)) / sum_{w in Z} exp(-w^2/(2 sigma^2))``.
+
+    Guarantee
+    ---------
+    Exact distribution (CKS 2020 Algorithm 3: rejection sampling from a discrete Laplace of
+    scale ``floor(sigma) + 1``), integer arithmetic only.
+    """
+    p, q = _pq(sigma2, "sigma2")
+    return _sample_dgaussian(p, q, _source(rng, insecure_seed))
+
+
+def _check_len(n: Any) -> int:
+    return check_int(n, "n", minimum=0, maximum=MAX_VECTOR)
+
+
+def discrete_laplace_vector(
+    n: Any, scale: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+) -> list[int]:
+    """``n`` independent draws of :func:`discrete_laplace` (same guarantee)."""
+    n = _check_len(n)
+    t, s = _pq(scale, "scale")
+    src = _source(rng, insecure_seed)
+    return [_dlap(t, s, src) for _ in range(n)]
+
+
+def discrete_gaussian_vector(
+    n: Any, sigma2: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+) -> list[int]:
+    """``n`` independent draws of :func:`discrete_gaussian` (same guarantee)."""
+    n = _check_len(n)
+    p, q = _pq(sigma2, "sigma2")
+    src = _source(rng, insecure_seed)
+    return [_sample_dgaussian(p, q, src) for _ in range(n)]
+
+
+# ---------------------------------------------------------------------------- exact pmfs
+
+
+def discrete_laplace_pmf(z: Any, scale: Any) -> arb:
+    """``P[Z = z]`` for the discrete Laplace of scale ``b``: ``(1-r)/(1+r) r^|z|``,
+    ``r = exp(-1/b)`` (rigorous arb ball)."""
+    z = check_int(z, "z")
+    b = check_rational(scale, "scale", 0, None, low_open=True)
+    r = (-arb(1 / b)).exp()
+    return (1 - r) / (1 + r) * (-arb(abs(z) / b)).exp()
+
+
+def discrete_laplace_tail(m: Any, scale: Any) -> arb:
+    """``P[|Z| >= m]`` for the discrete Laplace of scale ``b``: ``2 r^m/(1 + r)`` for
+    ``m >= 1`` (sum of the geometric series), 1 for ``m <= 0``.  Rigorous arb ball."""
+    m = check_int(m, "m")
+    b = check_rational(scale, "scale", 0, None, low_open=True)
+    if m <= 0:
+        return arb(1)
+    r = (-arb(1 / b)).exp()
+    return 2 * (-arb(fmpq(m) / b)).exp() / (1 + r)
+
+
+def _gauss_normaliser(s2: fmpq) -> arb:
+    """``sum_{w in Z} exp(-w^2/(2 s2))`` with a rigorous tail bound."""
+    # terms w = 1..W, tail sum_{w > W} exp(-w^2/(2s2)) <= exp(-W^2/(2 s2)) * 1/(1 - e^{-W/s2})
+    if s2 > 10**12:
+        raise InvalidParameterError("sigma2 too large for the exact normaliser (> 10^12)")
+    w_max = 12 * _floor_sqrt(int(s2.p), int(s2.q)) + 2
+    total = arb(1)
+    for w in range(1, w_max + 1):
+        total += 2 * (-arb(fmpq(w * w) / (2 * s2))).exp()
+    x = -arb(fmpq((w_max + 1) ** 2) / (2 * s2))
+    tail = 2 * x.exp() / (1 - (-arb(fmpq(w_max + 1) / s2)).exp())
+    return total + arb(0, tail.upper())
+
+
+def discrete_gaussian_pmf(z: Any, sigma2: Any) -> arb:
+    """``P[Z = z]`` for the discrete Gaussian with ``sigma^2 = sigma2`` (rigorous arb ball:
+    finite sum plus a geometric bound on the tail of the normaliser)."""
+    z = check_int(z, "z")
+    s2 = check_rational(sigma2, "sigma2", 0, None, low_open=True)
+    return (-arb(fmpq(z * z) / (2 * s2))).exp() / _gauss_normaliser(s2)
+
+
+def discrete_laplace_log_ratio(v: Any, mu: Any, mu2: Any, scale: Any) -> fmpq:
+    """Exact ``ln(P[mu + Z = v] / P[mu2 + Z = v])`` for discrete Laplace noise:
+    ``(|v - mu2| - |v - mu|)/b`` (the normalisers cancel); ``<= |mu - mu2|/b``."""
+    v, mu, mu2 = (check_int(a, n) for a, n in ((v, "v"), (mu, "mu"), (mu2, "mu2")))
+    b = check_rational(scale, "scale", 0, None, low_open=True)
+    return fmpq(abs(v - mu2) - abs(v - mu)) / b
+
+
+def discrete_gaussian_log_ratio(v: Any, mu: Any, mu2: Any, sigma2: Any) -> fmpq:
+    """Exact ``ln(P[mu + Z = v] / P[mu2 + Z = v])`` for discrete Gaussian noise:
+    ``((v - mu2)^2 - (v - mu)^2)/(2 sigma^2)``."""
+    v, mu, mu2 = (check_int(a, n) for a, n in ((v, "v"), (mu, "mu"), (mu2, "mu2")))
+    s2 = check_rational(sigma2, "sigma2", 0, None, low_open=True)
+    return fmpq((v - mu2) ** 2 - (v - mu) ** 2) / (2 * s2)
+
+
+# ---------------------------------------------------------------------------- grid release
+
+
+def _round_half_up(q: fmpq) -> int:
+    """``floor(q + 1/2)`` exactly."""
+    num = 2 * int(q.p) + int(q.q)
+    return num // (2 * int(q.q))
+
+
+def release_on_grid(
+    values: Sequence[Any],
+    step: Any,
+    sensitivity_l1: Any,
+    epsilon: Any,
+    *,
+    changing_coordinates: Any = None,
+    exact_grid: bool = False,
+    rng: RandomSource | None = None,
+    insecure_seed: int | None = None,
+) -> dict[str, Any]:
+    """Release rational values on the grid ``step * Z`` with discrete Laplace noise.
+
+    Parameters
+    ----------
+    values : sequence of exact numbers -- ``f(D)``.
+    step : exact rational > 0 -- the grid.
+    sensitivity_l1 : exact >= 0 -- L1 sensitivity ``S1`` of ``f`` (one row replaced).
+    epsilon : exact > 0.
+    changing_coordinates : int, optional
+        How many coordinates can differ between neighbours (default ``len(values)``); it
+        bounds the rounding inflation.
+    exact_grid : bool
+        The caller guarantees ``f(D)/step`` is an integer vector for *every* database, so no
+        rounding is needed (checked on this ``D``; an off-grid value raises).
+
+    Returns
+    -------
+    dict with ``released`` (list of fmpq), ``integer_sensitivity`` (``ceil(S1/step) + m``, or
+    ``S1/step`` on an exact grid), ``rounding_inflation`` (``m*step`` or 0), ``noise_scale``
+    (in grid units, ``integer_sensitivity/epsilon``), ``epsilon`` (achieved, exactly the
+    requested one), ``secure_randomness``.
+
+    Guarantee
+    ---------
+    ``epsilon``-DP exactly (discrete Laplace on the integer vector ``round(f/step)`` whose L1
+    sensitivity is bounded as in the module docstring); integer noise only; outputs exact.
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise ParameterTypeError(f"values must be a sequence, got {type(values).__name__}")
+    if len(values) > MAX_VECTOR:
+        raise InvalidParameterError(f"values has {len(values)} entries, more than {MAX_VECTOR}")
+    h = check_rational(step, "step", 0, None, low_open=True)
+    s1 = check_rational(sensitivity_l1, "sensitivity_l1", 0, None)
+    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    m = len(values) if changing_coordinates is None else check_int(
+        changing_coordinates, "changing_coordinates", minimum=0, maximum=len(values))
+    vals = [to_fmpq(v, f"values[{i}]") for i, v in enumerate(values)]
+    ints: list[int] = []
+    if exact_grid:
+        for i, v in enumerate(vals):
+            u = v / h
+            if u.q != 1:
+                raise InvalidParameterError(
+                    f"values[{i}] = {fmpq_str(v)} is not on the grid {fmpq_str(h)} * Z")
+            ints.append(int(u.p))
+        isens = s1 / h
+        inflation = fmpq(0)
+    else:
+        ints = [_round_half_up(v / h) for v in vals]
+        c = s1 / h
+        isens = fmpq(-((-int(c.p)) // int(c.q)) + m)
+        inflation = m * h
+    src = _source(rng, insecure_seed)
+    if isens == 0:
+        noise = [0] * len(ints)
+        scale = fmpq(0)
+    else:
+        scale = isens / eps
+        noise = [_dlap(int(scale.p), int(scale.q), src) for _ in ints]
+    return {
+        "released": [h * (a + z) for a, z in zip(ints, noise, strict=True)],
+        "step": h,
+        "integer_sensitivity": isens,
+        "rounding_inflation": inflation,
+        "noise_scale": scale,
+        "noise_scale_units": "grid steps (multiply by step for the value scale)",
+        "epsilon": eps,
+        "secure_randomness": src.secure,
+        "sampler": "discrete Laplace, Canonne-Kamath-Steinke 2020 Algorithm 2",
+    }

@@ -1,0 +1,151 @@
+"""Privacy accounting (dpverify.mechanisms.privacy) against hand-derived values and brute
+force over all pairs of neighbouring rows."""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import pytest
+import sympy as sp
+from flint import arb, fmpq
+
+from dpverify.cli import main
+from dpverify.errors import InvalidParameterError
+from dpverify.mechanisms.privacy import (
+    gaussian_privacy,
+    gaussian_sigma2,
+    laplace_advanced_composition,
+    laplace_privacy,
+    laplace_scale,
+    tuv_privacy,
+    tuv_sensitivity,
+)
+
+
+def q(s: str) -> fmpq:
+    p, _, d = s.partition("/")
+    return fmpq(int(p), int(d or 1))
+
+
+def test_laplace_hand_values():
+    assert laplace_privacy(2, 4)["epsilon"] == "1/2"
+    assert laplace_scale(3, fmpq(1, 2)) == 6
+    assert laplace_privacy(fmpq(3, 7), fmpq(3, 7))["epsilon"] == "1"
+
+
+def test_gaussian_hand_values():
+    # rho = 2 / (2 * 3) = 1/3; eps = 1/3 + 2 sqrt(ln(10^5)/3)
+    g = gaussian_privacy(2, 3, fmpq(1, 10**5))
+    assert g["rho_zcdp"] == "1/3"
+    hand = arb(fmpq(1, 3)) + 2 * (arb(10**5).log() / 3).sqrt()
+    e = q(g["epsilon"])
+    assert e >= hand.upper() - fmpq(1, 10**12) and e - hand.mid() < fmpq(1, 10**9) + 0 * e
+    s2 = gaussian_sigma2(1, 1, fmpq(1, 10**5))
+    assert q(gaussian_privacy(1, s2, fmpq(1, 10**5))["epsilon"]) <= 1 + fmpq(1, 10**9)
+
+
+def test_advanced_composition_single():
+    # K = 1: sqrt(2 ln(1/delta)) e0 + e0 (e^e0 - 1), e0 = 1/2
+    r = laplace_advanced_composition(1, 2, 1, fmpq(1, 100))
+    hand = (2 * arb(100).log()).sqrt() / 2 + (arb(fmpq(1, 2)).exp() - 1) / 2
+    assert q(r["epsilon"]) >= hand.upper() - fmpq(1, 10**12)
+    assert q(r["epsilon"]) - hand.mid() < fmpq(1, 10**9)
+
+
+def test_k1_hand_sensitivity():
+    # g(x) = x: p_x(y) = sum_j x_j y_j, N(w) = w.  Monotone: max a + b - 2c with
+    # a + b - c <= d is d; doubled: 2 N(d) = 2d.  T = 1; box scale 2/eps gives eps d/2.
+    for d in (1, 3, 7):
+        s = tuv_sensitivity([0, 1], d, 1, "multilinear", "monotone")
+        assert s["S1"] == d and s["Sinf"] == 1 and s["n_coordinates"] == d
+        s = tuv_sensitivity([0, 1], d, 1, "full", "doubled")
+        assert s["S1"] == 2 * d and s["n_coordinates"] == 2 * d
+        p = tuv_privacy([0, 1], d, 1, 1)
+        assert p["paper"]["theorem_3_1_box_epsilon"] == str(fmpq(d, 2)).replace(" ", "")
+
+
+def _coeff_vector(g, x, representation):
+    """Brute-force expansion of g(sum_j y_j x_j) with sympy (multilinear: reduce y^2 = y)."""
+    m = len(x)
+    ys = sp.symbols(f"y0:{m}")
+    expr = sp.expand(sum(sp.Rational(str(c)) * sp.Add(*[xi * y for xi, y in zip(x, ys,
+                     strict=True)]) ** i for i, c in enumerate(g)))
+    poly = sp.Poly(expr, *ys) if expr != 0 else None
+    out = {}
+    if poly is None:
+        return out
+    for mon, c in poly.terms():
+        if sum(mon) == 0:
+            continue  # the constant cancels between neighbours
+        key = tuple(min(e, 1) for e in mon) if representation == "multilinear" else mon
+        out[key] = out.get(key, 0) + c
+    return {k: v for k, v in out.items() if v != 0}
+
+
+@pytest.mark.parametrize("representation", ["full", "multilinear"])
+@pytest.mark.parametrize("universe", ["monotone", "doubled"])
+def test_sensitivity_brute_force(representation, universe):
+    # g of degree 3 with generic coefficients; d = 3 (doubled: 6 variables)
+    g = [fmpq(1, 5), fmpq(-3, 2), fmpq(2, 3), fmpq(-1, 4)]
+    d = 3
+    rows = list(itertools.product((0, 1), repeat=d))
+    if universe == "doubled":
+        rows = [r + tuple(1 - b for b in r) for r in rows]
+    vecs = [_coeff_vector(g, r, representation) for r in rows]
+    best_l1, best_inf, keys = 0, 0, set()
+    for a, b in itertools.product(vecs, repeat=2):
+        diff = [abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b)]
+        best_l1 = max(best_l1, sum(diff))
+        best_inf = max([best_inf] + diff)
+    for v in vecs:
+        keys |= set(v)
+    s = tuv_sensitivity(g, d, 2, representation, universe)
+    assert s["S1"] == fmpq(str(best_l1)) and s["Sinf"] == fmpq(str(best_inf))
+    assert s["S1_exact"]
+    # every coordinate some row can make non-zero is counted (and no more)
+    assert s["n_coordinates"] == len(keys)
+    m = d if universe == "monotone" else 2 * d
+    assert s["n_coordinates_paper"] == comb(m + 3, 3)
+
+
+def test_matches_release_calculator():
+    # cross-check with dpverify.constructions.release (another engineer's derivation)
+    from dpverify.constructions.chebyshev import or_polynomial
+    from dpverify.constructions.release import release_size
+
+    cs = list(or_polynomial(4, fmpq(1, 100)).poly.coeffs)
+    for rep in ("full", "multilinear"):
+        rs = release_size(12, "disjunction", 4, 1, fmpq(1, 5), fmpq(1, 20),
+                          gamma=fmpq(1, 100), representation=rep)["best"]
+        s = tuv_sensitivity(cs, 12, 4, rep, "monotone")
+        assert q(rs["sensitivity_l1_times_n"]) == s["S1"]
+        assert q(rs["sensitivity_linf_times_n"]) == s["Sinf"]
+
+
+def test_delta_route_certified():
+    cs = [0, fmpq(45, 26), fmpq(-12, 13), fmpq(2, 13)]  # OR, k = 3, gamma = 1/10
+    p = tuv_privacy(cs, 50, 3, 1, delta=fmpq(1, 10**6), universe="doubled")
+    assert p["lemma_2_4"]["certifies_epsilon"]
+    assert q(p["achieved"]["epsilon"]) <= 1
+    # with a huge epsilon advanced composition no longer certifies: pure L1 route
+    p = tuv_privacy(cs, 50, 3, 10**6, delta=fmpq(1, 10**6))
+    assert p["achieved"]["delta"] == "0"
+    with pytest.raises(InvalidParameterError):
+        tuv_sensitivity(cs, 5, 2, "dense", "monotone")
+
+
+def test_cli_privacy(capsys):
+    import json
+
+    assert main(["privacy", "tuv", "--d", "10", "--k", "2", "--gamma", "1/10",
+                 "--epsilon", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["achieved"]["epsilon"] == "1"
+    assert main(["privacy", "tuv", "--d", "10", "--k", "x", "--gamma", "1/10",
+                 "--epsilon", "1"]) == 2
+    assert "--k" in capsys.readouterr().err
+    assert main(["privacy", "tuv", "--d", "10", "--k", "2", "--gamma", "1/10",
+                 "--epsilon", "0"]) == 2
+    assert main(["privacy", "tuv", "--d", "2", "--k", "3", "--gamma", "1/10",
+                 "--epsilon", "1"]) == 2
