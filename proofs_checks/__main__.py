@@ -1,0 +1,48 @@
+"""``python -m proofs_checks [--quick] [--json] [--only ID ...] [--output PATH] [--no-write]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import run_all
+from .report import render_markdown
+
+DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "claims.md"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m proofs_checks",
+                                description="Check the papers' checkable claims (issue 7).")
+    p.add_argument("--quick", action="store_true", help="small ranges (CI, < 2 min)")
+    p.add_argument("--json", action="store_true", help="print the records as JSON")
+    p.add_argument("--only", action="append", metavar="ID",
+                   help="claim id or paper key (repeatable); docs are not written")
+    p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="markdown path")
+    p.add_argument("--no-write", action="store_true", help="do not write the markdown file")
+    args = p.parse_args(argv)
+    t0 = time.perf_counter()
+    records = run_all(quick=args.quick, only=args.only)
+    total = time.perf_counter() - t0
+    if not records:
+        print(f"no claim matches {args.only}", file=sys.stderr)
+        return 2
+    if not args.only and not args.no_write:
+        args.output.write_text(render_markdown(records, quick=args.quick, seconds=total))
+    if args.json:
+        print(json.dumps({"mode": "quick" if args.quick else "full",
+                          "seconds": round(total, 1), "claims": records}, indent=1))
+    else:
+        for r in records:
+            print(f"{r['status']:<12} {r['id']}  ({r['seconds']:.2f} s)")
+        counts = {s: sum(r["status"] == s for r in records) for s in ("PASS", "DISCREPANCY",
+                                                                     "OPEN")}
+        print(f"{len(records)} claims: {counts}; {total:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,267 @@
+"""Tests of the claims ledger (proofs_checks, issue 7).
+
+The quick ledger must run and list >= 30 claims with valid records.  Every DISCREPANCY the
+ledger reports must have a verifier here that re-derives its counterexample independently
+(sympy exact arithmetic, Fractions, mpmath interval arithmetic) without calling the ledger's
+own code -- a new discrepancy without a verifier fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as Fr
+
+import mpmath
+import pytest
+import sympy as sp
+
+from proofs_checks import PAPERS, STATUSES, run_all
+from proofs_checks.__main__ import main
+from proofs_checks.report import render_markdown
+
+iv = mpmath.iv
+iv.prec = 80
+
+
+@pytest.fixture(scope="module")
+def ledger():
+    return run_all(quick=True)
+
+
+# ----------------------------------------------------------------------- verifiers
+def _least_power(base: int, target: Fr) -> int:
+    d = 0
+    while Fr(base) ** d < target:
+        d += 1
+    return d
+
+
+def v_appb_symbols():
+    # Delta = ceil(log(k/gamma)/log n) depends on the undefined n: k = 16, gamma = 1/10
+    assert _least_power(2, Fr(160)) == 8
+    assert _least_power(16, Fr(160)) == 2
+
+
+def v_appb_step6():
+    k, ell = 16, 0
+    delta = _least_power(k, Fr(k) / Fr(1, 10))
+    assert delta == 2
+    t = sp.Symbol("t")
+    q1 = sp.prod([t - (k - ell - i) for i in range(-(delta - 1), delta) if i != 0])
+    assert q1.subs(t, k - ell) == -1  # |q1(k-l)| = 1, not > 1
+
+
+def _or_poly_k2():
+    """Chebyshev OR polynomial for k = 2, gamma = 1/1000, built here with sympy."""
+    x = sp.Symbol("x")
+    k, gamma = 2, sp.Rational(1, 1000)
+    u = (2 * x - (k + 1)) / sp.Integer(k - 1)  # maps [1, k] onto [-1, 1]
+    t = 1
+    while 1 / abs(sp.chebyshevt(t, u.subs(x, 0))) > gamma:
+        t += 1
+    g = sp.expand(1 - sp.chebyshevt(t, u) / sp.chebyshevt(t, u.subs(x, 0)))
+    # it is a valid Fact 4.2 polynomial: g(0) = 0, |g - 1| <= gamma on {1, 2}
+    assert g.subs(x, 0) == 0
+    assert all(abs(g.subs(x, v) - 1) <= gamma for v in (1, 2))
+    return x, g, t
+
+
+def v_lemma43():
+    x, g, t = _or_poly_k2()
+    c = sp.Poly(g, x).all_coeffs()[::-1]
+    claimed = max(abs(sp.Integer(2) ** i * c[i]) for i in range(len(c)))
+    ys = sp.symbols("y1:5")
+    px = sp.expand(g.subs(x, sum(ys)))  # row x = (1,1,1,1): p_x(y) = g(y1+..+y4)
+    coef = sp.Poly(px, *ys).coeff_monomial(sp.Mul(*ys))
+    assert coef == 24 * c[4]  # 4! c_4, and 4! > 2^4
+    assert abs(coef) > claimed
+
+
+def v_and_identity():
+    x, y = (1, 1), (1, 0)
+    lhs = int(all(a * b for a, b in zip(x, y)))
+    rhs = 1 - int(any((1 - a) * b for a, b in zip(x, y)))
+    assert (lhs, rhs) == (0, 1)
+
+
+def v_thm31_box():
+    eps, n = sp.symbols("epsilon n", positive=True)
+    T = 1
+    b = 2 * T / (eps * n)  # printed Laplace parameter
+    mu, mu2 = [sp.Rational(0)] * 3, [1 / n] * 3  # coefficient vectors of x' = 000, x = 111
+    z = [-1, -2, -3]  # any point with all coordinates <= 0
+    log_ratio = (sum(abs(zi - m2) for zi, m2 in zip(z, mu2))
+                 - sum(abs(zi - m1) for zi, m1 in zip(z, mu))) / b
+    # density of A(D') over A(D) on {z <= 0}: exp(-(|z|)/b) / exp(-(|z - 1/n|)/b)
+    assert sp.simplify(log_ratio - sp.Rational(3, 2) * eps) == 0  # 3 eps / 2 > eps
+
+
+def _laurent_kernel(t: int, r: int) -> dict[int, sp.Integer]:
+    """Coefficients (frequency in s -> coefficient) of (sin(ts/2)/sin(s/2))^(2r)."""
+    z = sp.Symbol("z")  # z = exp(i s/2)
+    base = sum(z ** (t - 1 - 2 * j) for j in range(t))  # (z^t - z^-t)/(z - 1/z)
+    poly = sp.Poly(sp.expand((base ** (2 * r)) * z ** (2 * r * (t - 1))), z)
+    out: dict[int, sp.Integer] = {}
+    for (e,), c in poly.terms():
+        f2 = e - 2 * r * (t - 1)  # exponent of z = twice the frequency
+        assert f2 % 2 == 0
+        out[abs(f2) // 2] = c  # symmetric
+    return out
+
+
+def _multiplier(t: int, K: int, n: int) -> sp.Rational:
+    r = (K + 4) // 2
+    c = _laurent_kernel(t // r + 1, r)
+    return -sum((-1) ** ell * sp.binomial(K + 1, ell) * sp.Rational(c.get(ell * n, 0), c[0])
+                for ell in range(1, K + 2))
+
+
+def v_wang_ranges():
+    c = _laurent_kernel(2, 2)  # H_{2,2} for K = 1, t = 2: 6 + 8 cos s + 2 cos 2s
+    assert c == {0: 6, 1: 4, 2: 1}
+    assert _multiplier(2, 1, 2) == sp.Rational(1, 3)  # c_2 != 0 but Algorithm 1 stops at t-1
+
+
+def v_wang_thm41():
+    K = 1
+    vals = []
+    for N in (4, 8, 16):
+        t = N - 1
+        c = _laurent_kernel(t // 2 + 1, 2)
+        assert max(c) <= t  # deg H <= t < N
+        assert _multiplier(t, K, N) == 0  # so g - I g = cos(N th)/N^K exactly
+        vals.append(sp.Rational(t ** (K + 1), N**K))
+    assert vals == sorted(vals) and vals[-1] > 14  # t^{K+1} * error grows without bound
+
+
+def v_tables():
+    d, K = 1, 2
+    theorem = Fr(3 * d * K + 5 * d, 4 * d + 2 * K)
+    table = d * (Fr(3, 2) - Fr(1, 2 * (K // d)))
+    assert theorem == Fr(11, 8) and table == Fr(5, 4) and theorem > table
+
+
+def v_jin_a1():
+    for t, N in ((10, 16), (100, 158)):
+        J = int(sp.floor(sp.Integer(N) / sp.pi))
+        assert 2 * J >= t
+        assert sp.Integer(J) * sp.pi / N < 1  # alternation points inside [-1, 1]
+        for j in range(-J, J + 1):
+            assert sp.cos(N * (j * sp.pi / N)) == (-1) ** abs(j)
+    assert Fr(100**2, 158) > Fr(10**2, 16)  # t^2 * (1/N) grows
+
+
+def v_def9():
+    y1, y2 = sp.symbols("y1 y2")
+    b = [1 - y1, y1], [1 - y2, y2]
+    literal = sum(b[0][n] * b[1][0] for n in range(2)) + sum(b[0][0] * b[1][n] for n in range(2))
+    assert literal.subs({y1: 0, y2: 0}) == 2
+    tensor = sp.expand(sum(b[0][i] * b[1][j] for i in range(2) for j in range(2)))
+    assert tensor == 1
+
+
+def _tail_fails(corners: int):
+    z0, z1, y = sp.symbols("z0 z1 y", real=True)
+    f = z0 * (1 - y) + z1 * y
+    assert sp.diff(f, y, 2) == 0  # affine in y: the max of |f| sits at y in {0, 1}
+    for C in (2, 10, 100):
+        t = iv.mpf(1) / C**2
+        p = 1 - (1 - iv.exp(-t)) ** corners
+        rhs = iv.exp(-t / C)
+        assert p.a > rhs.b  # certified strict inequality
+
+
+def v_prop11():
+    _tail_fails(2)
+
+
+def v_prop4():
+    _tail_fails(4)
+
+
+def v_thm8():
+    V, ell = 2, 1
+    N = (V + 9) ** ell
+    assert all(N - j + 8 > N - 1 for j in range(1, 9))
+
+
+def v_naive_bayes():
+    p, xi = Fr(2), Fr(1, 2)
+    assert (p + xi) ** 2 > p * p + 3 * xi
+    dens = 1 / (iv.sqrt(2 * iv.pi) * iv.mpf("0.1"))
+    assert dens.a > 1
+
+
+VERIFIERS = {
+    "thaler2012/Appendix B (symbols)": v_appb_symbols,
+    "thaler2012/Appendix B step 6": v_appb_step6,
+    "thaler2012/Lemma 4.3 (proof: coefficient bound)": v_lemma43,
+    "thaler2012/Section 4.1 (AND identity)": v_and_identity,
+    "thaler2012/Theorem 3.1 (sanitizer noise)": v_thm31_box,
+    "wang2013/Fact 4.2 (index ranges)": v_wang_ranges,
+    "wang2013/Theorem 4.1": v_wang_thm41,
+    "jin/Table 1": v_tables,
+    "wang_slides/Performance tables (synthetic DB)": v_tables,
+    "jin/Theorem A.1": v_jin_a1,
+    "alda2017/Definition 9": v_def9,
+    "alda2017/Proposition 11 (max over y)": v_prop11,
+    "alda2017/Proposition 4": v_prop4,
+    "alda2017/Theorem 8 (proof indices)": v_thm8,
+    "alda2017/Appendix F (naive Bayes sensitivity)": v_naive_bayes,
+}
+
+
+# ----------------------------------------------------------------------- tests
+def test_ledger_records(ledger):
+    assert len(ledger) >= 30
+    ids = [r["id"] for r in ledger]
+    assert len(ids) == len(set(ids)), "claim ids must be unique"
+    for r in ledger:
+        assert r["status"] in STATUSES
+        assert r["id"].split("/", 1)[0] in PAPERS, r["id"]
+        for key in ("statement", "evidence", "method"):
+            assert isinstance(r[key], str) and r[key].strip(), (r["id"], key)
+        if r["status"] == "DISCREPANCY":
+            assert r.get("counterexample"), r["id"]
+        json.dumps(r)  # JSON-able
+    papers = {r["id"].split("/", 1)[0] for r in ledger}
+    assert papers == set(PAPERS)
+
+
+def test_every_discrepancy_has_an_independent_verifier(ledger):
+    disc = {r["id"] for r in ledger if r["status"] == "DISCREPANCY"}
+    missing = disc - set(VERIFIERS)
+    assert not missing, f"add a verifier for {missing}"
+
+
+@pytest.mark.parametrize("rid", sorted(VERIFIERS))
+def test_discrepancy_counterexample(rid, ledger):
+    rec = {r["id"]: r for r in ledger}.get(rid)
+    assert rec is not None and rec["status"] == "DISCREPANCY", rid
+    VERIFIERS[rid]()  # independent exact / interval re-derivation
+
+
+def test_known_pass_claims(ledger):
+    st = {r["id"]: r["status"] for r in ledger}
+    for rid in ("thaler2012/Fact B.2 (1)", "alda2017/Definition 8 (iterates of y^2)",
+                "alda2017/Proposition 11 (eq. (12) U(y) <= 2^h - 1)",
+                "wang_slides/Gaussian smoothness", "jin/Lemma A.3"):
+        assert st[rid] == "PASS", rid
+
+
+def test_markdown(ledger, tmp_path):
+    text = render_markdown(ledger, quick=True, seconds=1.0)
+    for r in ledger:
+        assert r["id"] in text
+    n_disc = sum(r["status"] == "DISCREPANCY" for r in ledger)
+    assert text.count("**Counterexample.**") == n_disc
+
+
+def test_cli_only_json(capsys, tmp_path):
+    out = tmp_path / "claims.md"
+    code = main(["--quick", "--json", "--only", "alda2017/Definition 9", "--output", str(out)])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in data["claims"]] == ["alda2017/Definition 9"]
+    assert not out.exists()  # --only never writes the docs
+    assert main(["--quick", "--only", "nosuchpaper/x"]) == 2
