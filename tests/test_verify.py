@@ -125,3 +125,22 @@ def test_cli_verify_exit_codes(tmp_path, capsys):
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
+
+
+def test_or_certificate_accepted_and_tampered_copy_rejected(tmp_path, capsys):
+    """issue 3 acceptance: `dpverify or --k 25 --gamma 1e-3 --json` verifies, a tampered
+    copy does not.  The exact error 1/T_19(13/12) is recomputed by the checker."""
+    out = tmp_path / "or.json"
+    assert main(["or", "--k", "25", "--gamma", "1e-3", "--json", "--out", str(out)]) == 0
+    capsys.readouterr()
+    c = json.loads(out.read_text())
+    assert c["verified"] and c["error"]["exact"] and c["degree"] == 19
+    assert main(["verify", str(out)]) == 0
+    # change the constant coefficient by 1e-30: the exact maximum error changes
+    bad = copy.deepcopy(c)
+    bad["coefficients"][1] = fmpq_str(parse_exact(bad["coefficients"][1]) + fmpq(1, 10**30))
+    _renorm(bad)
+    badf = tmp_path / "bad.json"
+    badf.write_text(json.dumps(bad))
+    assert main(["verify", str(badf)]) == 1
+    assert "finite: exact maximum" in capsys.readouterr().out
