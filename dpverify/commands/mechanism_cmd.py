@@ -1,0 +1,344 @@
+"""``dpverify release`` / ``dpverify answer``: Bernstein mechanism and Wang summary.
+
+``dpverify release bernstein --data FILE.csv --function kde|priestley-chao|linear-mean
+[--bandwidth B] [--label-bound B] [--gap C] --k K --h H --epsilon E [--delta D]
+[--beta BETA] [--insecure-seed S] [--no-check] --out summary.json``
+(alda2017 Algorithm 1; KDE/linear-mean: every CSV column is a coordinate in [0, 1];
+Priestley-Chao: columns ``d, label``).
+
+``dpverify release wang-summary --data FILE.csv --t T [--K K] --epsilon E [--delta D]
+[--insecure-seed S] --out s.json`` (wang2013 Algorithm 1; columns in [-1, 1], d <= 4).
+
+``dpverify release jin-synthetic --data FILE.csv --t T --N N [--m M] [--grid-subset C]
+--epsilon E [--delta D] --out syn.json`` (jin Algorithm 1; LP needs scipy).
+
+``dpverify answer --summary FILE (--at "0.3,0.5[;0.1,0.2]" | --query EXPR [--K K])
+[--beta B] [--no-certify]``: evaluates a Bernstein release at points (exact) or answers a
+smooth query from a Wang summary with its certified alpha(beta).
+Exit codes: 0 success, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidParameterError
+from ..numbers import fmpq_str, fmpq_to_decimal
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "release",
+        help="private release of a CSV: bernstein (alda2017) or wang-summary (wang2013)",
+        description="Run a release mechanism on a numeric CSV (optional header row) and "
+        "write the published summary with its privacy certificate (sensitivity, noise "
+        "scale, achieved epsilon, comparison with the paper's printed scale).",
+    )
+    msub = p.add_subparsers(dest="mechanism", metavar="MECHANISM", parser_class=type(p))
+    b = msub.add_parser("bernstein", help="Bernstein mechanism (alda2017 Algorithm 1)",
+                        description="Noisy lattice values of F(D, y) + iterated Bernstein "
+                        "evaluator.")
+    b.add_argument("--data", required=True, type=str, help="CSV file")
+    b.add_argument("--function", required=True, type=str,
+                   help="kde, priestley-chao or linear-mean")
+    b.add_argument("--bandwidth", default=None, type=str, help="kernel bandwidth b > 0")
+    b.add_argument("--label-bound", dest="label_bound", default="1", type=str,
+                   help="Priestley-Chao label bound B")
+    b.add_argument("--gap", default=None, type=str,
+                   help="Priestley-Chao c: consecutive gaps <= c/n (public domain)")
+    b.add_argument("--k", required=True, type=str, help="lattice order k >= 1")
+    b.add_argument("--h", default="1", type=str, help="iteration order h >= 1")
+    b.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
+    b.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
+    b.add_argument("--beta", default="1/20", type=str, help="failure probability for alpha")
+    b.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
+                   help="reproducible NON-PRIVATE noise (testing only)")
+    b.add_argument("--no-check", dest="no_check", action="store_true",
+                   help="skip the sensitivity check on public random neighbours")
+    add_json_flag(b)
+    b.set_defaults(handler=_release_bernstein)
+
+    w = msub.add_parser("wang-summary", help="smooth-query summary (wang2013 Algorithm 1)",
+                        description="Noisy Chebyshev moments b_m, ||m||_inf <= t-1.")
+    w.add_argument("--data", required=True, type=str, help="CSV file, values in [-1, 1]")
+    w.add_argument("--t", required=True, type=str, help="moments per axis t >= 2")
+    w.add_argument("--K", default="2", type=str, help="smoothness order (recorded)")
+    w.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
+    w.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
+    w.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
+                   help="reproducible NON-PRIVATE noise (testing only)")
+    add_json_flag(w)
+    w.set_defaults(handler=_release_wang)
+
+    j = msub.add_parser("jin-synthetic", help="synthetic database (jin Algorithm 1)",
+                        description="Noisy moments of the grid-discretised data, L1 LP "
+                        "(scipy HiGHS, pip install \"dpverify[lp]\"), sampled synthetic rows.")
+    j.add_argument("--data", required=True, type=str, help="CSV file, values in [-1, 1]")
+    j.add_argument("--t", required=True, type=str, help="moments per axis t >= 1")
+    j.add_argument("--N", required=True, type=str, help="grid points per axis N >= 1")
+    j.add_argument("--m", default=None, type=str, help="synthetic size (default n)")
+    j.add_argument("--grid-subset", dest="grid_subset", default=None, type=str,
+                   help="practical variant: random subset of this many grid points")
+    j.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
+    j.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
+    j.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
+                   help="reproducible NON-PRIVATE noise (testing only)")
+    add_json_flag(j)
+    j.set_defaults(handler=_release_jin)
+
+    a = sub.add_parser(
+        "answer",
+        help="answer from a release summary (bernstein: --at; wang-summary: --query)",
+        description="Post-processing of a published summary; no data access.",
+    )
+    a.add_argument("--summary", required=True, type=str, help="summary JSON")
+    a.add_argument("--at", default=None, type=str,
+                   help="bernstein: point(s) 'y1,y2' separated by ';' (exact numbers)")
+    a.add_argument("--query", default=None, type=str, help="wang-summary: expression f")
+    a.add_argument("--K", default="2", type=str, help="smoothness order K of the query")
+    a.add_argument("--beta", default="1/20", type=str, help="failure probability")
+    a.add_argument("--no-certify", dest="no_certify", action="store_true",
+                   help="skip certifying sup|f - p| (alpha then covers noise only)")
+    add_json_flag(a)
+    a.set_defaults(handler=_answer)
+
+
+def read_csv(path: str, flag: str = "--data") -> np.ndarray:
+    """Numeric CSV (optional header) -> float array (n, c); errors name the flag."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    except OSError as exc:
+        raise InvalidParameterError(f"{flag}: cannot read {path!r}: {exc.strerror}") from None
+    if rows:
+        try:
+            [float(c) for c in rows[0]]
+        except ValueError:
+            rows = rows[1:]  # header
+    if not rows:
+        raise InvalidParameterError(f"{flag}: {path!r} has no data rows")
+    width = len(rows[0])
+    out = []
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise InvalidParameterError(f"{flag}: row {i + 1} has {len(r)} columns, not {width}")
+        try:
+            out.append([float(c) for c in r])
+        except ValueError:
+            raise InvalidParameterError(f"{flag}: row {i + 1} is not numeric: {r!r}") from None
+    return np.asarray(out, dtype=np.float64)
+
+
+def _eps_delta(args: Any) -> tuple[Any, Any]:
+    eps = exact(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
+    delta = None
+    if args.delta is not None:
+        delta = exact(args.delta, "--delta")
+        if not 0 < delta < 1:
+            raise InvalidParameterError(f"--delta must be in (0, 1), got {args.delta!r}")
+    return eps, delta
+
+
+def _seed(args: Any) -> int | None:
+    if args.insecure_seed is None:
+        return None
+    return int_flag(args.insecure_seed, "--insecure-seed", minimum=0)
+
+
+def _release_bernstein(args: Any) -> CommandResult:
+    from ..mechanisms import bernstein_mech as bm
+
+    X = read_csv(args.data)
+    k = int_flag(args.k, "--k", minimum=1, maximum=1000)
+    h = int_flag(args.h, "--h", minimum=1, maximum=64)
+    eps, delta = _eps_delta(args)
+    beta = exact(args.beta, "--beta")
+    if not 0 < beta < 1:
+        raise InvalidParameterError(f"--beta must be in (0, 1), got {args.beta!r}")
+    fn = args.function.strip().lower()
+    if fn in ("kde", "priestley-chao") and args.bandwidth is None:
+        raise InvalidParameterError(f"--bandwidth is required for --function {fn}")
+    if fn == "kde":
+        bw = exact(args.bandwidth, "--bandwidth")
+        if bw <= 0:
+            raise InvalidParameterError(f"--bandwidth must be > 0, got {args.bandwidth!r}")
+        if X.shape[1] > 4:
+            raise InvalidParameterError(f"--data has {X.shape[1]} columns; kde needs <= 4")
+        q = bm.kde_query(bw, X.shape[1])
+    elif fn == "priestley-chao":
+        bw = exact(args.bandwidth, "--bandwidth")
+        lb = exact(args.label_bound, "--label-bound")
+        if args.gap is None:
+            raise InvalidParameterError("--gap is required for --function priestley-chao")
+        gap = exact(args.gap, "--gap")
+        for flag, v in (("--bandwidth", bw), ("--label-bound", lb), ("--gap", gap)):
+            if v <= 0:
+                raise InvalidParameterError(f"{flag} must be > 0, got {fmpq_str(v)}")
+        if X.shape[1] != 2:
+            raise InvalidParameterError("--data must have 2 columns (d, label) for "
+                                        "priestley-chao")
+        q = bm.priestley_chao_query(bw, lb, gap)
+    elif fn == "linear-mean":
+        if X.shape[1] > 4:
+            raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
+        q = bm.linear_mean_query(X.shape[1])
+    else:
+        raise InvalidParameterError(
+            f"--function must be kde, priestley-chao or linear-mean, got {args.function!r}")
+    if (k + 1) ** q.dim > bm.MAX_LATTICE:
+        raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
+    rel = bm.release_bernstein(X, q, k, h, eps, delta=delta, check=not args.no_check,
+                               insecure_seed=_seed(args))
+    data = rel.to_json()
+    acc = bm.bernstein_accuracy(rel, beta, query=q, n=len(X))
+    data["accuracy"] = acc
+    rows = [
+        ("mechanism", "bernstein (alda2017 Algorithm 1)"),
+        ("function", q.name),
+        ("n, k, h, l", f"{len(X)}, {k}, {h}, {q.dim}"),
+        ("S(F)", rel.privacy["function_sensitivity"]),
+        ("lattice L1 sensitivity", rel.privacy["lattice_sensitivity"]["l1"]),
+        ("noise scale", rel.privacy["scale"]),
+        ("paper scale (Alg. 1)", rel.privacy["paper_scale_algorithm1"]),
+        ("achieved epsilon", rel.privacy["achieved_epsilon"]),
+        ("alpha(beta) noise part", acc["noise_term"]),
+        ("alpha(beta)", acc["alpha_decimal"] + ("" if acc["approximation_certified"]
+                                                else " (noise only)")),
+    ]
+    return CommandResult(data=data, text=format_table(rows))
+
+
+def _release_wang(args: Any) -> CommandResult:
+    from ..mechanisms.wang_summary import release_summary
+
+    X = read_csv(args.data)
+    if X.shape[1] > 4:
+        raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
+    if X.min() < -1 or X.max() > 1:
+        raise InvalidParameterError("--data values must lie in [-1, 1]")
+    t = int_flag(args.t, "--t", minimum=2, maximum=1000)
+    K = int_flag(args.K, "--K", minimum=0, maximum=100)
+    if t ** X.shape[1] > 200_000:
+        raise InvalidParameterError(f"--t: t^d = {t ** X.shape[1]} moments exceed 200000")
+    eps, delta = _eps_delta(args)
+    s = release_summary(X, t, eps, delta=delta, insecure_seed=_seed(args))
+    data = s.to_json()
+    data["K"] = K
+    pp = s.privacy["paper"]
+    rows = [
+        ("mechanism", "wang-summary (wang2013 Algorithm 1)"),
+        ("n, d, t", f"{s.n}, {s.d}, {s.t}"),
+        ("L1 sensitivity", s.privacy["l1_sensitivity"]),
+        ("sensitivity lower bound", s.privacy["moment_sensitivity"]["lower"]),
+        ("noise scale", s.privacy["scale"]),
+        ("achieved epsilon", s.privacy["achieved_epsilon"]),
+        ("paper scale t^d/(n eps)", pp["wang2013_algorithm1_scale"]),
+        ("paper scale achieves eps <=", pp["wang2013_achieved_epsilon_upper"]),
+    ]
+    return CommandResult(data=data, text=format_table(rows))
+
+
+def _release_jin(args: Any) -> CommandResult:
+    from ..mechanisms.jin_synthetic import release_synthetic
+
+    X = read_csv(args.data)
+    if X.shape[1] > 4:
+        raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
+    if X.min() < -1 or X.max() > 1:
+        raise InvalidParameterError("--data values must lie in [-1, 1]")
+    t = int_flag(args.t, "--t", minimum=1, maximum=1000)
+    N = int_flag(args.N, "--N", minimum=1, maximum=10_000)
+    m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
+    sub = None if args.grid_subset is None else int_flag(
+        args.grid_subset, "--grid-subset", minimum=1, maximum=N ** X.shape[1])
+    if t ** X.shape[1] > 200_000:
+        raise InvalidParameterError(f"--t: t^d = {t ** X.shape[1]} moments exceed 200000")
+    eps, delta = _eps_delta(args)
+    syn = release_synthetic(X, t, N, eps, m=m, delta=delta, grid_subset=sub,
+                            insecure_seed=_seed(args))
+    data = {
+        "mechanism": "jin-synthetic",
+        "reference": "jin Algorithm 1",
+        **syn.info,
+        "privacy": syn.privacy,
+        "rows": [[repr(float(v)) for v in r] for r in syn.rows],
+    }
+    rows = [
+        ("mechanism", "jin-synthetic (jin Algorithm 1)"),
+        ("n, d, t, N, m", f"{len(X)}, {X.shape[1]}, {t}, {N}, {len(syn.rows)}"),
+        ("noise scale", syn.privacy["scale"]),
+        ("achieved epsilon", syn.privacy["achieved_epsilon"]),
+        ("LP objective", f"{syn.info['lp_objective']:.6g}"),
+    ]
+    return CommandResult(data=data, text=format_table(rows))
+
+
+def _answer(args: Any) -> CommandResult:
+    try:
+        with open(args.summary, encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except OSError as exc:
+        raise InvalidParameterError(
+            f"--summary: cannot read {args.summary!r}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidParameterError(f"--summary: not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise InvalidParameterError("--summary: not a release summary")
+    mech = obj.get("mechanism")
+    if mech == "bernstein":
+        return _answer_bernstein(obj, args)
+    if mech == "wang-summary":
+        return _answer_wang(obj, args)
+    raise InvalidParameterError(f"--summary: unknown mechanism {mech!r}")
+
+
+def _answer_bernstein(obj: dict, args: Any) -> CommandResult:
+    from ..mechanisms.bernstein_mech import BernsteinRelease
+
+    if args.at is None:
+        raise InvalidParameterError("--at is required for a bernstein summary")
+    rel = BernsteinRelease.from_json(obj)
+    out = []
+    for j, part in enumerate(args.at.split(";")):
+        coords = [c.strip() for c in part.split(",")]
+        if len(coords) != rel.dim or not all(coords):
+            raise InvalidParameterError(
+                f"--at point {j + 1} must have {rel.dim} comma-separated numbers, got {part!r}")
+        ys = [exact(c, "--at") for c in coords]
+        for y in ys:
+            if not 0 <= y <= 1:
+                raise InvalidParameterError(f"--at coordinates must lie in [0, 1], got {part!r}")
+        v = rel.evaluate_exact(ys)
+        out.append({"at": [fmpq_str(y) for y in ys], "value": fmpq_str(v),
+                    "value_decimal": fmpq_to_decimal(v, 15)})
+    data = {"mechanism": "bernstein", "answers": out}
+    rows = [(",".join(a["at"]), a["value_decimal"]) for a in out]
+    return CommandResult(data=data, text=format_table(rows))
+
+
+def _answer_wang(obj: dict, args: Any) -> CommandResult:
+    from ..mechanisms.wang_summary import WangSummary
+
+    if args.query is None:
+        raise InvalidParameterError("--query is required for a wang-summary summary")
+    s = WangSummary.from_json(obj)
+    K = int_flag(args.K, "--K", minimum=0, maximum=100)
+    beta = exact(args.beta, "--beta")
+    if not 0 < beta < 1:
+        raise InvalidParameterError(f"--beta must be in (0, 1), got {args.beta!r}")
+    res = s.answer(args.query, K, beta=beta, certify_error=not args.no_certify, name="--query")
+    rows = [
+        ("query", res["query"]),
+        ("answer", res["answer_decimal"]),
+        ("approximation error <=", str(res["approximation_error"])),
+        ("noise term", fmpq_to_decimal(exact(res["noise_term"], "noise"), 8, rounding="up")),
+        (f"alpha(beta={res['beta']})", res["alpha_decimal"]),
+    ]
+    return CommandResult(data=res, text=format_table(rows))

@@ -1,0 +1,485 @@
+"""Smooth-query summary of wang2013 (Algorithms 1 and 2) with exact privacy accounting.
+
+Summary (Algorithm 1)
+---------------------
+For data ``D`` in ``([-1,1]^d)^n`` and every multi-index ``m`` with ``||m||_inf <= t-1``
+the moment ``b_m = (1/n) sum_{x in D} prod_i cos(m_i arccos x_i) = (1/n) sum_x prod_i
+T_{m_i}(x_i)`` (``cos(m arccos x) = T_m(x)``, DESIGN.md).  ``T_0..T_{t-1}`` come from the
+three-term recurrence ``T_{m+1} = 2 x T_m - T_{m-1}`` (vectorised, one ``(n, t)`` table per
+axis); the moment tensor is one GEMM per chunk of rows: the Khatri-Rao product of axes
+``1..d-1`` (``(rows, t^{d-1})``) times the table of axis ``d`` (``(rows, t)``).  Moments are
+computed in float64 (utility only); the *release* is exact: each moment is rounded to a
+grid ``g Z`` and discrete Laplace noise ``g * DLap(lambda/g)`` is added (exact sampler,
+:mod:`dpverify.noise`).  ``b_0 = 1`` for every database and is published without noise.
+
+Sensitivity (derived here; one row replaced, same n)
+----------------------------------------------------
+Each per-row moment ``prod_i T_{m_i}(x_i)`` lies in ``[-1, 1]``, so replacing a row moves
+``b_m`` by at most ``2/n``; ``b_0`` never moves.  Hence the L1 sensitivity of the noisy
+part is ``Delta_1 <= 2 (t^d - 1)/n`` (plus ``2g`` per coordinate for rounding and a float
+error below ``g/2``, checked by an a-priori bound ``4 (d t^2 + n) u``, ``u = 2^-53``).
+This bound is not attained exactly (no pair of rows moves every moment by 2), but
+:func:`moment_sensitivity` gives a certified *lower* bound from an explicit rational pair
+of rows (exact fmpq evaluation), which exceeds ``t^d/n`` for ``t >= 4`` (d = 1):
+
+* wang2013 Algorithm 1 prints ``Lap(t^d/(n epsilon))``: with the true sensitivity
+  ``> t^d/n`` this is **not** epsilon-DP; the achieved privacy is ``n Delta_1 epsilon /
+  t^d``, between the certified witness ratio and ``2 (t^d-1)/t^d`` times epsilon.
+* the slides print ``Lap(epsilon^d/(n epsilon))`` (``epsilon^d`` for ``t^d``, a misprint).
+* jin's (epsilon, delta) variant ``Lap(sqrt(t^d ln(1/delta))/(n epsilon))``: per-coordinate
+  ``eps0 = 2 epsilon / sqrt(t^d ln(1/delta))``; advanced composition gives ``>= 2 sqrt(2)
+  epsilon`` (the first term alone), so it is not (epsilon, delta)-DP by that theorem.
+
+The mechanism uses ``lambda = Delta_1/epsilon`` (pure), or the smallest scale certified by
+advanced composition (``delta`` given), whichever is smaller.
+
+Answering (Algorithm 2)
+-----------------------
+For a query ``q_f(D) = (1/n) sum_x f(x)``, ``p = I^d_{t-1,K} g_f`` is the damped Chebyshev
+series of :func:`dpverify.constructions.jackson.jackson_approx` with degree ``<= t-1`` per
+axis; the answer is ``sum_m c_m b~_m`` (exact rational).  Error: ``|q_f(D) - answer| <=
+sup |f - p| + ||c_{m != 0}||_1 (max_m |Z_m| + g)``; ``sup |f - p|`` is certified by
+:func:`dpverify.certify.certify` (box ``[-1,1]^d``) and ``P(max |Z_m| >= j g) <= beta`` for
+the ``j`` returned by :meth:`WangSummary.noise_bound` (exact discrete-Laplace tail, union
+bound), simultaneously for all queries.
+
+Guarantee
+---------
+Sensitivity bounds and scales are exact rationals; achieved epsilons exact (pure) or
+rigorous upper bounds (advanced composition).  Expression queries get a certified
+``alpha(beta)``; numpy-callable queries are heuristic (float Chebyshev coefficients, no
+certificate).  d <= 3 for expressions (jackson_approx), d <= 4 for callables.
+References: wang2013 Algorithms 1-2, eq. (2), Fact 4.2; jin Algorithm 1 step 9 and the
+(epsilon, delta) variant; wang_slides Algorithm (step 9).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+import numpy as np
+from flint import arb, ctx, fmpq
+
+from ..errors import InvalidParameterError
+from ..noise import discrete_laplace_tail
+from ..numbers import (
+    arb_to_fmpq_bounds,
+    check_int,
+    fmpq_str,
+    fmpq_to_decimal,
+    parse_exact,
+    parse_fmpq_str,
+    to_fmpq,
+)
+from .bernstein_mech import (
+    _rng,
+    advanced_composition_epsilon,
+    delta_scale,
+    round_to_grid,
+    sample_discrete_laplace,
+)
+from .privacy import laplace_advanced_composition, laplace_privacy
+
+__all__ = [
+    "MAX_MOMENTS",
+    "chebyshev_table",
+    "chebyshev_moments",
+    "summary_grid",
+    "moment_sensitivity",
+    "paper_scales",
+    "WangSummary",
+    "release_summary",
+]
+
+#: Largest number of moments t^d released.
+MAX_MOMENTS = 200_000
+_U = fmpq(1, 2**53)
+_VARS = ("x", "y", "z", "w")
+
+
+def chebyshev_table(x: Any, t: int) -> np.ndarray:
+    """``T[i, m] = T_m(x_i)`` for ``m < t`` by the three-term recurrence (float64)."""
+    x = np.asarray(x, dtype=np.float64)
+    T = np.empty((x.size, t))
+    T[:, 0] = 1.0
+    if t > 1:
+        T[:, 1] = x
+    for m in range(2, t):
+        T[:, m] = 2.0 * x * T[:, m - 1] - T[:, m - 2]
+    return T
+
+
+def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536) -> np.ndarray:
+    """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64).
+
+    GEMM-shaped: for each chunk of rows, the Khatri-Rao (row-wise Kronecker) product of the
+    tables of axes ``1..d-1`` times the table of axis ``d``.  Heuristic float64 (error below
+    ``4 (d t^2 + n) 2^-53`` per moment, see :func:`summary_grid`).  wang2013 Algorithm 1.
+    """
+    X = _check_data(data)
+    t = check_int(t, "t", minimum=1)
+    n, d = X.shape
+    if t**d > MAX_MOMENTS:
+        raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
+    acc = np.zeros((t ** (d - 1), t))
+    for i0 in range(0, n, chunk):
+        Xc = X[i0 : i0 + chunk]
+        tabs = [chebyshev_table(Xc[:, j], t) for j in range(d)]
+        left = np.ones((len(Xc), 1))
+        for j in range(d - 1):
+            left = (left[:, :, None] * tabs[j][:, None, :]).reshape(len(Xc), -1)
+        acc += left.T @ tabs[d - 1]
+    return (acc / n).reshape((t,) * d)
+
+
+def _check_data(data: Any) -> np.ndarray:
+    X = np.asarray(data, dtype=np.float64)
+    if X.ndim == 1:
+        X = X.reshape(-1, 1)
+    if X.ndim != 2 or X.shape[0] < 1:
+        raise InvalidParameterError("data must be a non-empty (n, d) array")
+    if not 1 <= X.shape[1] <= 4:
+        raise InvalidParameterError(f"data dimension d must be 1..4, got {X.shape[1]}")
+    if not np.all(np.isfinite(X)) or X.min() < -1 or X.max() > 1:
+        raise InvalidParameterError("data values must lie in [-1, 1]")
+    return X
+
+
+def summary_grid(n: int, t: int, d: int) -> fmpq:
+    """Largest ``g = 2^-j`` (j <= 40) with ``g/2 >= 4 (d t^2 + n) u``: the rounding grid.
+
+    The a-priori float error of a moment (recurrence ``~ t^2 u`` per factor, summation
+    ``n u``) is assumed below ``4 (d t^2 + n) u``; privacy accounting adds ``2g`` per moment.
+    """
+    err = 4 * (d * t * t + n) * _U
+    j = 40
+    while j > 1 and fmpq(1, 2**j) / 2 < err:
+        j -= 1
+    return fmpq(1, 2**j)
+
+
+def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
+    """L1 sensitivity of the moment vector (``m != 0``) for one replaced row.
+
+    Returns the exact upper bound ``2 (t^d - 1)/n`` and a certified lower bound: the exact
+    value ``(1/n) sum_{m != 0} |prod T_{m_i}(x_i) - prod T_{m_i}(x'_i)|`` at the best rational
+    pair found by a float search over ``x = (1,...,1)`` and ``x' = (c_1, c_2, ..., c_2)`` with
+    ``c_i`` on a grid of ``search + 1`` points of [-1, 1], evaluated in fmpq.
+
+    Guarantee
+    ---------
+    ``lower <= true sensitivity <= upper``; both exact fmpq.
+    """
+    t = check_int(t, "t", minimum=1)
+    d = check_int(d, "d", minimum=1, maximum=4)
+    n = check_int(n, "n", minimum=1)
+    M = t**d
+    upper = fmpq(2 * (M - 1), n)
+    cand = [fmpq(2 * i - search, search) for i in range(search + 1)]
+    xs = np.array([float(c) for c in cand])
+    T = chebyshev_table(xs, t)  # (search+1, t)
+    pairs = [(i, i) for i in range(len(xs))]
+    if d > 1 and len(xs) ** 2 * M <= 2 * 10**7:
+        pairs = [(i, j) for i in range(len(xs)) for j in range(len(xs))]
+    best, arg = -1.0, (0, 0)
+    for i, j in pairs:
+        # x = (1,...,1), x' = (c_i, c_j, ..., c_j): sum_{m != 0} |1 - prod_a T_{m_a}(x'_a)|
+        vals = T[i]
+        for _ in range(d - 1):
+            vals = np.outer(vals, T[j]).ravel()
+        tot = float(np.abs(1.0 - vals).sum())
+        if tot > best:
+            best, arg = tot, (i, j)
+    xprime = [cand[arg[0]]] + [cand[arg[1]]] * (d - 1)
+    tabs = []
+    for c in xprime:
+        Tq = [fmpq(1), c]
+        for _ in range(2, t):
+            Tq.append(2 * c * Tq[-1] - Tq[-2])
+        tabs.append(Tq[:t])
+    lower = fmpq(0)
+    for m in product(range(t), repeat=d):
+        v = fmpq(1)
+        for a, mi in enumerate(m):
+            v *= tabs[a][mi]
+        lower += abs(1 - v)
+    lower /= n
+    return {
+        "upper": fmpq_str(upper),
+        "lower": fmpq_str(lower),
+        "witness": {"x": ["1"] * d, "x_prime": [fmpq_str(c) for c in xprime]},
+        "paper_implied": fmpq_str(fmpq(M, n)),
+        "note": "upper = 2(t^d-1)/n (each per-row moment in [-1,1], b_0 constant); lower "
+        "exact at the witness pair",
+    }
+
+
+def paper_scales(t: int, d: int, n: int, epsilon: Any, delta: Any = None) -> dict:
+    """Printed scales and what they achieve with the derived sensitivity (comparison only)."""
+    eps = to_fmpq(epsilon, "epsilon")
+    M = t**d
+    sens = moment_sensitivity(t, d, n)
+    up, lo = parse_fmpq_str(sens["upper"]), parse_fmpq_str(sens["lower"])
+    wang = fmpq(M) / (n * eps)
+    out: dict[str, Any] = {
+        "wang2013_algorithm1_scale": fmpq_str(wang),
+        "wang2013_achieved_epsilon_upper": fmpq_str(up / wang),
+        "wang2013_achieved_epsilon_lower": fmpq_str(lo / wang),
+        "wang2013_valid": bool(up / wang <= eps),
+        "slides_scale": "epsilon^d/(n epsilon) (misprint for t^d/(n epsilon))",
+    }
+    if delta is not None:
+        dl = to_fmpq(delta, "delta")
+        with ctx.workprec(128):
+            js = arb(M) * (1 / arb(dl)).log()
+            jin = arb_to_fmpq_bounds(js.sqrt() / (arb(n) * arb(eps)))[0]  # rounded down
+        eps_jin = advanced_composition_epsilon(fmpq(2, n) / jin, M - 1, dl)
+        out.update(
+            {
+                "jin_delta_scale": fmpq_str(jin),
+                "jin_achieved_epsilon_advanced_composition": fmpq_str(eps_jin),
+                "jin_valid": bool(eps_jin <= eps),
+            }
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class WangSummary:
+    """Published summary: noisy moments (exact multiples of ``grid``), ``b_0 = 1``.
+
+    ``moments`` is row-major over ``{0..t-1}^d``.
+    """
+
+    t: int
+    d: int
+    n: int
+    grid: fmpq
+    moments: tuple[fmpq, ...]
+    privacy: dict
+    info: dict = field(default_factory=dict)
+
+    def moment(self, m: tuple[int, ...]) -> fmpq:
+        idx = 0
+        for mi in m:
+            idx = idx * self.t + mi
+        return self.moments[idx]
+
+    def noise_bound(self, beta: Any) -> fmpq:
+        """``s`` with ``P(max_{m != 0} |Z_m| >= s) <= beta`` (union bound, exact discrete
+        Laplace tail, rigorous).  Includes nothing for rounding (see :meth:`answer`)."""
+        b = to_fmpq(beta, "beta")
+        if not 0 < b < 1:
+            raise InvalidParameterError(f"beta must be in (0, 1), got {fmpq_str(b)}")
+        scale_units = parse_fmpq_str(self.privacy["scale"], "scale") / self.grid
+        cnt = self.t**self.d - 1
+        with ctx.workprec(128):
+            j = int(math.ceil(float(scale_units) * math.log(2 * cnt / float(b)))) + 1
+            while not (cnt * discrete_laplace_tail(j, scale_units)).upper() <= arb(b):
+                j = j * 11 // 10 + 1
+        return self.grid * j
+
+    def _answer_from_coeffs(self, flat: list[fmpq], deg: int) -> tuple[fmpq, fmpq]:
+        """(sum c_m b~_m, ||c_{m != 0}||_1) for coefficients on {0..deg}^d (row-major)."""
+        if deg > self.t - 1:
+            raise InvalidParameterError(f"query degree {deg} exceeds summary t-1 = {self.t - 1}")
+        total, l1 = fmpq(0), fmpq(0)
+        for idx, c in zip(product(range(deg + 1), repeat=self.d), flat, strict=True):
+            if c == 0:
+                continue
+            total += c * self.moment(idx)
+            if any(idx):
+                l1 += abs(c)
+        return total, l1
+
+    def answer(self, f: Any, K: Any = 2, *, beta: Any = "1/20", certify_error: bool = True,
+               rtol: Any = None, name: str = "f") -> dict:
+        """Answer ``q_f`` (f an expression in x, y, z) with a certified ``alpha(beta)``.
+
+        Guarantee
+        ---------
+        ``answer`` exact (fmpq) given the summary; with probability ``>= 1 - beta`` over the
+        noise (simultaneously for all queries) ``|q_f(D) - answer| <= alpha`` where
+        ``alpha = upper(sup |f - p|) + ||c||_1 (noise_bound(beta) + grid)`` and the sup is
+        certified by :func:`dpverify.certify.certify`.  ``certify_error=False`` skips it
+        (``alpha`` then has ``approximation_certified: false`` and covers noise only).
+        wang2013 Algorithm 2.
+        """
+        from ..constructions.jackson import jackson_approx
+
+        if self.d > 3:
+            raise InvalidParameterError("expression queries need d <= 3; use answer_callable")
+        if self.t < 2:
+            raise InvalidParameterError("the summary needs t >= 2 to answer queries")
+        K = check_int(K, "K", minimum=0)
+        approx = jackson_approx(f, self.t - 1, K, self.d, name=name)
+        poly = approx.poly
+        deg = poly.shape[0] - 1 if self.d > 1 else len(poly.coeffs) - 1
+        flat = list(poly.coeffs)
+        if self.d == 1 and len(flat) < deg + 1:
+            flat += [fmpq(0)] * (deg + 1 - len(flat))
+        value, l1 = self._answer_from_coeffs(flat, deg)
+        s = self.noise_bound(beta)
+        noise = l1 * (s + self.grid)
+        out: dict[str, Any] = {
+            "query": approx.params["f"],
+            "K": K,
+            "jackson_t": self.t - 1,
+            "answer": fmpq_str(value),
+            "answer_decimal": fmpq_to_decimal(value, 15),
+            "coefficient_l1": fmpq_str(l1),
+            "noise_term": fmpq_str(noise),
+            "beta": fmpq_str(to_fmpq(beta, "beta")),
+        }
+        if certify_error:
+            from ..certify import certify
+
+            rt = rtol if rtol is not None else ("1e-3" if self.d == 1 else "1e-1")
+            cert = certify(approx, rtol=rt)
+            up = parse_exact(cert.data["error"]["upper"], "error.upper")
+            out["approximation_error"] = cert.data["error"]["upper"]
+            out["approximation_certified"] = True
+            alpha = up + noise
+        else:
+            out["approximation_error"] = None
+            out["approximation_certified"] = False
+            alpha = noise
+        out["alpha"] = fmpq_str(alpha)
+        out["alpha_decimal"] = fmpq_to_decimal(alpha, 12, rounding="up")
+        return out
+
+    def answer_callable(self, func: Callable[..., Any], K: Any = 2) -> float:
+        """Heuristic answer for a numpy callable ``func(x1, ..., xd)`` (d <= 4): float
+        Chebyshev coefficients on a Chebyshev-Gauss grid, damped by the exact multipliers
+        ``w_n`` of ``I_{t-1,K}``.  No certificate (float64 throughout)."""
+        from ..constructions.jackson import jackson_multipliers
+
+        K = check_int(K, "K", minimum=0)
+        t = self.t
+        w = np.array([float(v) for v in jackson_multipliers(t - 1, K)])[:t]
+        N = max(2 * t, 16)
+        theta = (np.arange(N) + 0.5) * np.pi / N
+        nodes = np.cos(theta)
+        grids = np.meshgrid(*([nodes] * self.d), indexing="ij")
+        vals = np.asarray(func(*grids), dtype=np.float64) * np.ones(grids[0].shape)
+        C = vals
+        basis = np.cos(np.outer(np.arange(t), theta)) * (2.0 / N)  # (t, N)
+        basis[0] /= 2.0
+        for ax in range(self.d):
+            C = np.moveaxis(np.tensordot(basis, np.moveaxis(C, ax, 0), axes=(1, 0)), 0, ax)
+        damp = w
+        for _ in range(self.d - 1):
+            damp = np.multiply.outer(damp, w)
+        Cd = C * damp
+        mom = np.array([float(v) for v in self.moments]).reshape((t,) * self.d)
+        return float((Cd * mom).sum())
+
+    def to_json(self) -> dict:
+        return {
+            "mechanism": "wang-summary",
+            "reference": "wang2013 Algorithm 1",
+            "t": self.t,
+            "d": self.d,
+            "n": self.n,
+            "grid": fmpq_str(self.grid),
+            "moments_order": "row-major over {0..t-1}^d; T_m(x) = cos(m arccos x)",
+            "moments": [fmpq_str(v) for v in self.moments],
+            "privacy": self.privacy,
+            **self.info,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict) -> WangSummary:
+        try:
+            t, d, n = int(obj["t"]), int(obj["d"]), int(obj["n"])
+            grid = parse_fmpq_str(obj["grid"], "grid")
+            mom = tuple(parse_fmpq_str(v, "moments") for v in obj["moments"])
+            priv = dict(obj["privacy"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidParameterError(f"not a wang-summary file: {exc}") from None
+        if len(mom) != t**d:
+            raise InvalidParameterError("summary: wrong number of moments")
+        return cls(t, d, n, grid, mom, priv)
+
+
+def release_summary(
+    data: Any,
+    t: Any,
+    epsilon: Any,
+    *,
+    delta: Any = None,
+    grid: Any = None,
+    insecure_seed: Any = None,
+) -> WangSummary:
+    """wang2013 Algorithm 1 with the derived sensitivity (see the module docstring).
+
+    Parameters
+    ----------
+    data : array (n, d), values in [-1, 1], d <= 4
+    t : int
+        Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
+    epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
+    grid : exact > 0, optional (default :func:`summary_grid`).
+    insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
+
+    Guarantee
+    ---------
+    epsilon-DP (or (epsilon, delta)-DP) under the float-error assumption of
+    :func:`summary_grid`; exact noise; the privacy record states sensitivity, scale and
+    achieved epsilon, and compares with the printed scales.
+    """
+    X = _check_data(data)
+    n, d = X.shape
+    t = check_int(t, "t", minimum=1)
+    eps = to_fmpq(epsilon, "epsilon")
+    if eps <= 0:
+        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    M = t**d
+    if M > MAX_MOMENTS:
+        raise InvalidParameterError(f"t^d = {M} moments exceed {MAX_MOMENTS}")
+    g = summary_grid(n, t, d) if grid is None else to_fmpq(grid, "grid")
+    if g <= 0 or g > fmpq(1, 1024):
+        raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    mom = chebyshev_moments(X, t).ravel()
+    cnt = M - 1
+    per = fmpq(2, n) + 2 * g
+    privacy: dict[str, Any] = {
+        "neighbouring": "same n, one row replaced",
+        "moment_sensitivity": moment_sensitivity(t, d, n),
+        "per_coordinate": fmpq_str(per),
+        "l1_sensitivity": fmpq_str(cnt * per),
+        "noisy_coordinates": cnt,
+        "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
+        "paper": paper_scales(t, d, n, eps, delta),
+    }
+    if delta is None:
+        scale = cnt * per / eps if cnt else fmpq(1)
+        privacy.update({"epsilon": fmpq_str(eps), "scale": fmpq_str(scale),
+                        "achieved_epsilon": fmpq_str(cnt * per / scale),
+                        "certificate": laplace_privacy(cnt * per, scale)})
+    else:
+        dl = to_fmpq(delta, "delta")
+        if not 0 < dl < 1:
+            raise InvalidParameterError(f"delta must be in (0, 1), got {fmpq_str(dl)}")
+        ds = delta_scale(per, max(cnt, 1), eps, dl)
+        scale = ds.pop("scale")
+        ach = ds.pop("achieved_epsilon_upper")
+        privacy.update(ds)
+        privacy.update({"epsilon": fmpq_str(eps), "delta": fmpq_str(dl),
+                        "scale": fmpq_str(scale), "achieved_epsilon": fmpq_str(ach)})
+        privacy["certificate"] = (
+            laplace_privacy(cnt * per, scale) if ds["used"] == "pure"
+            else laplace_advanced_composition(per, scale, max(cnt, 1), dl)
+        )
+    rng = _rng(insecure_seed)
+    out = [fmpq(1)]
+    for v in mom[1:]:
+        out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
+    info: dict[str, Any] = {}
+    if insecure_seed is not None:
+        info["insecure_seed"] = int(insecure_seed)
+    return WangSummary(t, d, n, g, tuple(out), privacy, info)
