@@ -68,6 +68,18 @@ def bench_tables() -> list[tuple[str, float, float, float, float]]:
     rows.append(("OR Chebyshev, k in {10,100,1000} x gamma in {1e-3,1e-6,1e-12}",
                  *timed(exact_or)[1:], *timed(fast_or)[1:]))
 
+    # the benchmark case: k = 10^4, gamma = 1e-12 (exact build is FLINT-bound here,
+    # not Python-overhead-bound as for the small grid above)
+    def exact_or_big():
+        or_polynomial(10**4, "1e-12")
+
+    def fast_or_big():
+        fast.or_chebyshev_coeffs(10**4, "1e-12")
+        fast.or_values(10**4, "1e-12", np.arange(10**4 + 1.0))
+
+    rows.append(("OR Chebyshev, k = 10^4, gamma = 1e-12 (degree 1417; coefficients + values "
+                 "on 0..k)", *timed(exact_or_big)[1:], *timed(fast_or_big)[1:]))
+
     h_grid = [(k, g) for k in (5, 10, 20, 50) for g in ("1e-1", "1e-3")]
 
     def exact_h():

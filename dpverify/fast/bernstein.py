@@ -7,7 +7,7 @@ orientation: ``M[mu, nu]`` is the coefficient of ``b^{(h)}_{nu,k}`` on ``b_{mu,k
 Does NOT promise
 ----------------
 Heuristic float64.  ``A`` is built from ``exp(log C(k,nu) + nu log(mu/k) + ...)``
-(direct products for ``k <= 1000``, log space with ``gammaln`` above), a few ulps
+(direct products for ``k <= 1000``, log space (cumulative log-factorials) above), a few ulps
 (``k <= 1000``) or about ``eps |log C(k,nu)|`` relative per entry; ``M`` by Horner's rule
 ``M <- I + (I - A) M`` in float matrix products (the entries of ``M`` grow like ``2^h`` and
 cancellation inside ``(I - A)^j`` costs a few more digits).  Evaluation by de Casteljau is
@@ -21,7 +21,6 @@ from math import comb
 from typing import Any
 
 import numpy as np
-from scipy.special import gammaln
 
 from ..numbers import check_int
 from .chebyshev import as_points
@@ -52,7 +51,8 @@ def bernstein_basis_values(k: Any, s: Any) -> np.ndarray:
         return lc[None, :] * s[:, None] ** nu[None, :] * (1.0 - s)[:, None] ** (k - nu)[None, :]
     # log space: log C(k,nu) + nu log s + (k-nu) log(1-s); 0 log 0 = 0 (xlogy/xlog1py);
     # one exp per entry, relative error about eps * |log C(k,nu)|
-    lc = gammaln(k + 1.0) - gammaln(nu + 1.0) - gammaln(k - nu + 1.0)
+    logfact = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1.0, k + 1.0)))))
+    lc = logfact[k] - logfact[:k + 1] - logfact[k::-1]
     with np.errstate(divide="ignore"):
         ls = np.log(s)[:, None]
         l1 = np.log1p(-s)[:, None]
