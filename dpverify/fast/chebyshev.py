@@ -164,6 +164,21 @@ def _inv_t(k: int, t: int) -> float:
     return 1.0 / math.cosh(t * math.log1p(d + math.sqrt(d * (2.0 + d))))
 
 
+def _degree_and_inverse(k: Any, gamma: Any, t: Any) -> tuple[int, int, float]:
+    """Validated ``k``, the degree ``t`` (from :func:`or_degree_float` unless given) and
+    ``1/T_t((k+1)/(k-1))`` in float64; ``k = 1`` returns ``(1, 1, 0.0)``."""
+    k = check_int(k, "k", minimum=1)
+    if k == 1:
+        check_open_unit(gamma, "gamma")
+        return 1, 1, 0.0
+    if t is None:
+        t, inv = or_degree_float(k, gamma)
+    else:
+        t = check_int(t, "t", minimum=1)
+        inv = _inv_t(k, t)
+    return k, t, inv
+
+
 def or_chebyshev_coeffs(k: Any, gamma: Any, t: Any = None) -> tuple[np.ndarray, tuple[int, int]]:
     """float64 Chebyshev form of the OR polynomial: ``(coeffs, domain)``.
 
@@ -175,15 +190,9 @@ def or_chebyshev_coeffs(k: Any, gamma: Any, t: Any = None) -> tuple[np.ndarray, 
     Does NOT promise: float64 (relative error of ``c_t`` about ``t acosh(a) eps``); ``t``
     from :func:`or_degree_float` unless given.
     """
-    k = check_int(k, "k", minimum=1)
+    k, t, inv = _degree_and_inverse(k, gamma, t)
     if k == 1:
-        check_open_unit(gamma, "gamma")
         return np.array([0.5, 0.5]), (0, 1)
-    if t is None:
-        t, inv = or_degree_float(k, gamma)
-    else:
-        t = check_int(t, "t", minimum=1)
-        inv = _inv_t(k, t)
     c = np.zeros(t + 1)
     c[0] = 1.0
     c[t] = -((-1.0) ** t) * inv
@@ -194,15 +203,9 @@ def and_chebyshev_coeffs(k: Any, gamma: Any, t: Any = None) -> tuple[np.ndarray,
     """float64 Chebyshev form of ``AND(x) = 1 - g(k - x)``: single coefficient
     ``1/T_t(a)`` at index ``t`` on the domain ``(0, k - 1)``; ``k = 1``: ``x`` on ``(0, 1)``.
     Same promises as :func:`or_chebyshev_coeffs` (none beyond float64)."""
-    k = check_int(k, "k", minimum=1)
+    k, t, inv = _degree_and_inverse(k, gamma, t)
     if k == 1:
-        check_open_unit(gamma, "gamma")
         return np.array([0.5, 0.5]), (0, 1)
-    if t is None:
-        t, inv = or_degree_float(k, gamma)
-    else:
-        t = check_int(t, "t", minimum=1)
-        inv = _inv_t(k, t)
     c = np.zeros(t + 1)
     c[t] = inv
     return c, (0, k - 1)
