@@ -52,6 +52,7 @@ valid, only wider).  It never returns a bound it has not proven.
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -159,9 +160,8 @@ class _Problem:
             self.P = mono.as_fmpq_poly()
             self.deg = max(self.P.degree(), 0)
         else:
-            mono = poly.to_monomial() if poly.basis != "monomial" else poly
-            self.shape = tuple(mono.shape)
-            self.flat = [to_fmpq(c) for c in mono.coeffs]
+            self.mono = poly.to_monomial() if poly.basis != "monomial" else poly
+            self.shape = tuple(self.mono.shape)
             self.deg = max(self.shape) - 1
         self.order = min(max(self.deg + 1, _MIN_ORDER), _MAX_ORDER)
         # total degree of p bounds the useful jet order; jets cost ~C(N + 2d, 2d)
@@ -175,35 +175,19 @@ class _Problem:
 
     def shiftd(self, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
         """Exact coefficients of p(m + h) as {multi-index: value} (monomial in h)."""
-        import itertools
-
-        shape = self.shape
-        arr = {idx: self.flat[k] for k, idx in enumerate(itertools.product(*map(range, shape)))}
-        for axis in range(self.d):
-            new: dict[tuple[int, ...], fmpq] = {}
-            others = [range(s) for j, s in enumerate(shape) if j != axis]
-            for rest in itertools.product(*others):
-
-                def idx(i, rest=rest, axis=axis):
-                    r = list(rest)
-                    r.insert(axis, i)
-                    return tuple(r)
-
-                line = [arr.get(idx(i), fmpq(0)) for i in range(shape[axis])]
-                if not any(line):
-                    continue
-                shifted = fmpq_poly(line)(fmpq_poly([m[axis], 1])).coeffs()
-                for i, c in enumerate(shifted):
-                    if c != 0:
-                        new[idx(i)] = fmpq(c)
-            arr = new
-        return arr
+        return _nonzero_items(self.mono.taylor_shift(m))
 
     def p_exact(self, x: tuple[fmpq, ...]) -> fmpq:
         if self.d == 1:
             return fmpq(self.P(x[0]))
         coeffs = self.shiftd(x)
         return coeffs.get((0,) * self.d, fmpq(0))
+
+
+def _nonzero_items(tensor) -> dict[tuple[int, ...], fmpq]:
+    """{multi-index: coefficient} of the non-zero coefficients of a TensorPoly."""
+    idx = itertools.product(*map(range, tensor.shape))
+    return {i: fmpq(c) for i, c in zip(idx, tensor.coeffs) if c != 0}
 
 
 def _f_point(f, m: tuple[fmpq, ...]) -> arb:
@@ -426,8 +410,6 @@ def supnorm(
             prec = min(2 * prec, max_prec)
 
     # corners of the whole box are candidate maximisers
-    import itertools
-
     for corner in itertools.product(*B):
         c = tuple(corner)
         prec = 64

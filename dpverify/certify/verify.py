@@ -135,24 +135,11 @@ def _check_finite(c: dict, P: fmpq_poly, rep: VerifyReport) -> tuple[fmpq, fmpq]
 
 
 # ---------------------------------------------------------------- boxes ----
-def _tensor_shift(c: dict, mono, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
-    """Exact coefficients of p(m + h) for a monomial TensorPoly (dict form)."""
-    shape = list(mono.shape)
-    cur = {
-        idx: fmpq(v) for idx, v in zip(itertools.product(*map(range, shape)), mono.coeffs) if v != 0
-    }
-    for ax in range(len(shape)):
-        lines: dict[tuple[int, ...], dict[int, fmpq]] = {}
-        for idx, v in cur.items():
-            lines.setdefault(idx[:ax] + idx[ax + 1 :], {})[idx[ax]] = v
-        nxt = {}
-        for rest, line in lines.items():
-            poly = fmpq_poly([line.get(i, 0) for i in range(max(line) + 1)])
-            for i, v in enumerate(poly(fmpq_poly([m[ax], 1])).coeffs()):
-                if v != 0:
-                    nxt[rest[:ax] + (i,) + rest[ax:]] = fmpq(v)
-        cur = nxt
-    return cur
+def _tensor_shift(mono, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
+    """Exact coefficients of p(m + h) (``dpverify.exact`` Taylor shift), non-zeros only."""
+    shifted = mono.taylor_shift(m)
+    idx = itertools.product(*map(range, shifted.shape))
+    return {i: fmpq(v) for i, v in zip(idx, shifted.coeffs) if v != 0}
 
 
 def _hull(a: fmpq, b: fmpq) -> arb:
@@ -295,7 +282,7 @@ def _check_box(c: dict, poly, rep: VerifyReport) -> tuple[fmpq, fmpq]:
         mono = poly.to_monomial() if poly.basis != "monomial" else poly
 
         def shift(m):
-            return _tensor_shift(c, mono, m)
+            return _tensor_shift(mono, m)
 
         def p_at(x):
             return shift(x).get((0,) * d, fmpq(0))
