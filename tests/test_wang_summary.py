@@ -170,3 +170,27 @@ def test_cli_wang(tmp_path, capsys):
                  "--epsilon", "1"]) == 2
     err = capsys.readouterr().err
     assert "--query" in err and "--t must be an integer" in err
+
+
+def test_recurrence_error_lemma_against_exact_rationals():
+    """Step 1 of the proof in summary_grid: |T^_m(x) - T_m(x)| <= 3 m^2 u for float64 x in
+    [-1, 1], T_m(x) computed exactly in fmpq from the same (dyadic) x."""
+    from flint import fmpq as q
+
+    from dpverify.mechanisms.wang_summary import chebyshev_table
+
+    rng = np.random.default_rng(7)
+    xs = np.concatenate([rng.uniform(-1, 1, 40), [-1.0, 1.0, 0.0, np.nextafter(1.0, 0.0)]])
+    t = 300
+    T = chebyshev_table(xs, t)
+    u = q(1, 2**53)
+    for i, x in enumerate(xs):
+        xq = q(*float(x).as_integer_ratio())
+        a, b = q(1), xq
+        for m in range(t):
+            exact = a if m == 0 else b
+            if m >= 1:
+                a, b = b, 2 * xq * b - a
+            if m >= 2:
+                err = abs(q(*float(T[i, m]).as_integer_ratio()) - exact)
+                assert err <= 3 * m * m * u, (float(x), m)

@@ -17,7 +17,8 @@ Sensitivity (derived here; one row replaced, same n)
 Each per-row moment ``prod_i T_{m_i}(x_i)`` lies in ``[-1, 1]``, so replacing a row moves
 ``b_m`` by at most ``2/n``; ``b_0`` never moves.  Hence the L1 sensitivity of the noisy
 part is ``Delta_1 <= 2 (t^d - 1)/n`` (plus ``2g`` per coordinate for rounding and a float
-error below ``g/2``, checked by an a-priori bound ``4 (d t^2 + n) u``, ``u = 2^-53``).
+error below ``g/2``, by the a-priori bound ``4 (d t^2 + n) u``, ``u = 2^-53``, proven in
+:func:`summary_grid`).
 This bound is not attained exactly (no pair of rows moves every moment by 2), but
 :func:`moment_sensitivity` gives a certified *lower* bound from an explicit rational pair
 of rows (exact fmpq evaluation), which exceeds ``t^d/n`` for ``t >= 4`` (d = 1):
@@ -117,8 +118,9 @@ def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536) -> np.ndarray:
     """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64).
 
     GEMM-shaped: for each chunk of rows, the Khatri-Rao (row-wise Kronecker) product of the
-    tables of axes ``1..d-1`` times the table of axis ``d``.  Heuristic float64 (error below
-    ``4 (d t^2 + n) 2^-53`` per moment, see :func:`summary_grid`).  wang2013 Algorithm 1.
+    tables of axes ``1..d-1`` times the table of axis ``d``.  float64 with a proven a-priori
+    error below ``4 (d t^2 + n) 2^-53`` per moment (proof in :func:`summary_grid`).
+    wang2013 Algorithm 1.
     """
     X = _check_data(data)
     t = check_int(t, "t", minimum=1)
@@ -152,9 +154,34 @@ def _check_data(data: Any) -> np.ndarray:
 def summary_grid(n: int, t: int, d: int) -> fmpq:
     """Largest ``g = 2^-j`` (j <= 40) with ``g/2 >= 4 (d t^2 + n) u``: the rounding grid.
 
-    The a-priori float error of a moment (recurrence ``~ t^2 u`` per factor, summation
-    ``n u``) is assumed below ``4 (d t^2 + n) u``; privacy accounting adds ``2g`` per moment.
+    Guarantee (a priori error bound; IEEE binary64, round to nearest, any summation order)
+    ---------------------------------------------------------------------------------------
+    Every moment returned by :func:`chebyshev_moments` is within ``4 (d t^2 + n) u``
+    (``u = 2^-53``) of the exact moment of the same float64 data, for data in ``[-1, 1]``,
+    ``t^d <= MAX_MOMENTS`` and ``n <= 2^40``.  Proof:
+
+    1. Recurrence.  ``T^_{k+1} = fl(fl(2x T^_k) - T^_{k-1})`` (``2x`` is exact) gives
+       ``T^_{k+1} = 2x T^_k - T^_{k-1} + r_k`` with ``|r_k| <= 5 u (1+u) M_k``,
+       ``M_k = max(|T^_k|, |T^_{k-1}|)``.  The errors ``e_k = T^_k - T_k`` satisfy the same
+       recurrence driven by ``r_k`` with ``e_0 = e_1 = 0``, so
+       ``e_m = sum_{k=1}^{m-1} U_{m-1-k}(x) r_k`` and ``|U_j(x)| <= j + 1`` on ``[-1, 1]``:
+       ``|e_m| <= 2.5 m^2 u (1+u) max_k M_k``.  Since ``2.5 t^2 u <= 1.2e-5`` for
+       ``t <= 2*10^5``, induction gives ``M_k <= 1 + 1.2e-5`` and ``|e_m| <= 3 m^2 u``.
+    2. Products of ``d`` factors in ``[-1-1.2e-5, 1+1.2e-5]`` with ``d - 1`` roundings
+       (the last one inside the GEMM): error ``<= (3 d t^2 + d - 1) u (1 + 2e-5)``.
+    3. Summation of ``n`` terms in any binary-tree order (BLAS blocking, FMA and the chunk
+       accumulation included; Higham, *Accuracy and Stability*, §4.2): error
+       ``<= gamma_{n-1} sum |terms|``, i.e. ``<= (n-1) u (1 + 2e-5)`` after division by
+       ``n``, plus ``u`` for that division.
+    Total ``<= (3 d t^2 + d + n) u (1 + 1e-4) <= 4 (d t^2 + n) u`` for ``t, n >= 1``.
+    The release rounds each moment to the grid ``g`` with ``g/2`` above this bound, so the
+    privacy accounting adds ``2g`` per moment (two neighbouring data sets, rounding each).
+    ``tests/test_wang_summary.py`` checks step 1 against exact rational recurrences.
     """
+    if n > 2**40:
+        raise InvalidParameterError(f"n must be <= 2^40 for the float error bound, got {n}")
+    if t**d > MAX_MOMENTS:
+        raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
     err = 4 * (d * t * t + n) * _U
     j = 40
     while j > 1 and fmpq(1, 2**j) / 2 < err:
