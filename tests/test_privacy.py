@@ -149,3 +149,32 @@ def test_cli_privacy(capsys):
                  "--epsilon", "0"]) == 2
     assert main(["privacy", "tuv", "--d", "2", "--k", "3", "--gamma", "1/10",
                  "--epsilon", "1"]) == 2
+
+
+def test_privacy_cli_wang_and_bernstein_by_hand(capsys):
+    """By hand. Wang, n = 1000, t = 2, d = 1: one noisy moment, per-moment sensitivity
+    2/n + 2g with g = 2^-40 (the largest dyadic grid with g/2 >= 4(d t^2 + n) 2^-53 =
+    4016 * 2^-53); pure epsilon = 1 -> scale = sensitivity.  Bernstein, S = 1/100, k = 20,
+    l = 1: 21 lattice values, per-coordinate S + 2g, scale 21 (S + 2g)/epsilon."""
+    import json
+
+    from flint import fmpq
+
+    from dpverify.cli import main
+    from dpverify.numbers import fmpq_str
+
+    g = fmpq(1, 2**40)
+    assert main(["privacy", "wang", "--n", "1000", "--t", "2", "--d", "1", "--epsilon", "1",
+                 "--json"]) == 0
+    w = json.loads(capsys.readouterr().out)
+    per = fmpq(2, 1000) + 2 * g
+    assert w["per_coordinate"] == fmpq_str(per) and w["noisy_coordinates"] == 1
+    assert w["scale"] == fmpq_str(per) and w["achieved_epsilon"] == "1"
+    assert main(["privacy", "bernstein", "--sensitivity", "1/100", "--k", "20",
+                 "--epsilon", "2", "--json"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    per = fmpq(1, 100) + 2 * g
+    assert b["per_coordinate"] == fmpq_str(per) and b["noisy_coordinates"] == 21
+    assert b["scale"] == fmpq_str(21 * per / 2) and b["achieved_epsilon"] == "2"
+    assert main(["privacy", "wang", "--n", "0", "--t", "2", "--d", "1", "--epsilon", "1"]) == 2
+    assert "--n" in capsys.readouterr().err

@@ -1,8 +1,10 @@
 """``dpverify privacy MECHANISM ...``: sensitivity, noise scale and achieved epsilon.
 
-``dpverify privacy tuv --d D --k K --gamma G --epsilon E [--delta DL] [--r R]
-[--representation full|multilinear] [--universe monotone|doubled] [--method M] [--n N]
-[--json]``.  Adding a mechanism = adding an entry to :data:`MECHANISMS`
+Mechanisms: ``tuv`` (``--d D --k K --gamma G --epsilon E [--delta DL] [--r R]
+[--representation full|multilinear] [--universe monotone|doubled] [--method M] [--n N]``),
+``wang`` (``--n N --t T --d D --epsilon E [--delta DL] [--grid G]``) and ``bernstein``
+(``--sensitivity S --k K [--dim L] --epsilon E [--delta DL] [--grid G]``); ``--json`` on
+each.  Adding a mechanism = adding an entry to :data:`MECHANISMS`
 (name -> (help, add_arguments, handler)).  Exit 0 when the achieved epsilon is at most the
 target (always, for the scales we choose), 2 on bad input.
 """
@@ -76,9 +78,79 @@ def _tuv_run(args: Any) -> CommandResult:
     return CommandResult(data=res, text=format_table(rows), exit_code=0)
 
 
+def _common_eps(p: Any) -> None:
+    p.add_argument("--epsilon", required=True, type=str, help="target epsilon > 0 (exact)")
+    p.add_argument("--delta", default=None, type=str, help="target delta in (0,1) (exact)")
+    p.add_argument("--grid", default=None, type=str, help="release grid g (exact; default "
+                   "chosen by the mechanism)")
+
+
+def _eps_delta(args: Any) -> tuple[Any, Any]:
+    from ..numbers import check_open_unit
+
+    eps = exact(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
+    delta = None if args.delta is None else check_open_unit(exact(args.delta, "--delta"),
+                                                            "--delta")
+    return eps, delta
+
+
+def _privacy_rows(name: str, rec: dict) -> str:
+    rows = [("mechanism", name)]
+    for key in ("per_coordinate", "l1_sensitivity", "noisy_coordinates", "scale",
+                "achieved_epsilon", "delta", "used"):
+        if key in rec:
+            rows.append((key.replace("_", " "), str(rec[key])))
+    return format_table(rows)
+
+
+def _wang_args(p: Any) -> None:
+    p.add_argument("--n", required=True, type=str, help="database size n")
+    p.add_argument("--t", required=True, type=str, help="moments per axis t")
+    p.add_argument("--d", required=True, type=str, help="dimension d (1..4)")
+    _common_eps(p)
+
+
+def _wang_run(args: Any) -> CommandResult:
+    from ..mechanisms.wang_summary import wang_privacy
+
+    eps, delta = _eps_delta(args)
+    rec, _ = wang_privacy(int_flag(args.n, "--n", 1, 2**40), int_flag(args.t, "--t", 1),
+                          int_flag(args.d, "--d", 1, 4), eps, delta,
+                          None if args.grid is None else exact(args.grid, "--grid"))
+    return CommandResult(data=rec, text=_privacy_rows("wang summary (wang2013 Alg. 1)", rec))
+
+
+def _bernstein_args(p: Any) -> None:
+    p.add_argument("--sensitivity", required=True, type=str,
+                   help="sensitivity S(F) of one lattice value (exact, for this n)")
+    p.add_argument("--k", required=True, type=str, help="lattice resolution k")
+    p.add_argument("--dim", default="1", type=str, help="dimension l (1..4)")
+    _common_eps(p)
+
+
+def _bernstein_run(args: Any) -> CommandResult:
+    from ..mechanisms.bernstein_mech import DEFAULT_GRID, calibrate_laplace, lattice_sensitivity
+
+    eps, delta = _eps_delta(args)
+    g = DEFAULT_GRID if args.grid is None else exact(args.grid, "--grid")
+    k, dim = int_flag(args.k, "--k", 1, 10_000), int_flag(args.dim, "--dim", 1, 4)
+    sens = lattice_sensitivity(exact(args.sensitivity, "--sensitivity"), k, dim, g)
+    _, fields = calibrate_laplace(exact(sens["per_coordinate"], "per"), sens["points"], eps,
+                                  delta)
+    rec = {"neighbouring": "same n, one row replaced", "lattice_sensitivity": sens,
+           "per_coordinate": sens["per_coordinate"], "l1_sensitivity": sens["l1"],
+           "noisy_coordinates": sens["points"], **fields}
+    return CommandResult(data=rec, text=_privacy_rows("bernstein (alda2017 Alg. 1)", rec))
+
+
 #: name -> (help, add_arguments(parser), handler(args) -> CommandResult)
 MECHANISMS: dict[str, tuple[str, Any, Any]] = {
     "tuv": ("thaler2012 polynomial release (Theorems 3.1/3.2)", _tuv_args, _tuv_run),
+    "wang": ("wang2013 smooth-query summary (Algorithm 1)", _wang_args, _wang_run),
+    "bernstein": ("alda2017 Bernstein mechanism (Algorithm 1, Theorem 7)", _bernstein_args,
+                  _bernstein_run),
 }
 
 

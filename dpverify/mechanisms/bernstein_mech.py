@@ -222,6 +222,42 @@ def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
     }
 
 
+def calibrate_laplace(per_coordinate: Any, m: int, epsilon: Any, delta: Any = None) -> tuple:
+    """Noise scale for ``m`` Laplace coordinates of L-infinity sensitivity ``per_coordinate``
+    (L1 ``m * per_coordinate``) and the privacy fields that certify it.
+
+    Pure epsilon: scale ``m S'/epsilon`` (exactly epsilon).  With ``delta``: the smallest
+    scale of :func:`delta_scale` whose certified epsilon is ``<= epsilon``.  Returns
+    ``(scale, fields)`` with ``epsilon``, ``scale``, ``achieved_epsilon`` and ``certificate``
+    (and the :func:`delta_scale` comparison when ``delta`` is given), exact strings.
+    """
+    per = to_fmpq(per_coordinate, "per_coordinate")
+    eps = to_fmpq(epsilon, "epsilon")
+    if eps <= 0:
+        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    if delta is None:
+        scale = pure_scale(m * per, eps) if m else fmpq(1)
+        return scale, {
+            "epsilon": fmpq_str(eps), "scale": fmpq_str(scale),
+            "achieved_epsilon": fmpq_str(m * per / scale), "composition": "none (L1 Laplace)",
+            "certificate": laplace_privacy(m * per, scale),
+        }
+    dl = to_fmpq(delta, "delta")
+    if not 0 < dl < 1:
+        raise InvalidParameterError(f"delta must be in (0, 1), got {fmpq_str(dl)}")
+    ds = delta_scale(per, max(m, 1), eps, dl)
+    scale = ds.pop("scale")
+    ach = ds.pop("achieved_epsilon_upper")
+    fields = dict(ds)
+    fields.update({"epsilon": fmpq_str(eps), "delta": fmpq_str(dl), "scale": fmpq_str(scale),
+                   "achieved_epsilon": fmpq_str(ach)})
+    fields["certificate"] = (
+        laplace_privacy(m * per, scale) if ds["used"] == "pure"
+        else laplace_advanced_composition(per, scale, max(m, 1), dl)
+    )
+    return scale, fields
+
+
 def _dyadic_up(q: fmpq, bits: int = 64) -> fmpq:
     """Smallest multiple of 2^-bits that is >= q (keeps denominators small)."""
     m = q * 2**bits
@@ -672,29 +708,8 @@ def release_bernstein(
         "noise": "discrete Laplace on grid g (exact sampler)",
         "paper_scale_algorithm1": fmpq_str(S * m / eps),
     }
-    if delta is None:
-        scale = pure_scale(m * per, eps)
-        privacy.update(
-            {"epsilon": fmpq_str(eps), "scale": fmpq_str(scale),
-             "achieved_epsilon": fmpq_str(m * per / scale), "composition": "none (L1 Laplace)",
-             "certificate": laplace_privacy(m * per, scale)}
-        )
-    else:
-        dl = to_fmpq(delta, "delta")
-        if not 0 < dl < 1:
-            raise InvalidParameterError(f"delta must be in (0, 1), got {fmpq_str(dl)}")
-        ds = delta_scale(per, m, eps, dl)
-        scale = ds.pop("scale")
-        ach = ds.pop("achieved_epsilon_upper")
-        privacy.update(ds)
-        privacy.update(
-            {"epsilon": fmpq_str(eps), "delta": fmpq_str(dl), "scale": fmpq_str(scale),
-             "achieved_epsilon": fmpq_str(ach)}
-        )
-        privacy["certificate"] = (
-            laplace_privacy(m * per, scale) if ds["used"] == "pure"
-            else laplace_advanced_composition(per, scale, m, dl)
-        )
+    scale, fields = calibrate_laplace(per, m, eps, delta)
+    privacy.update(fields)
     rng = _rng(insecure_seed)
     raw = np.asarray(query.func(D, lattice_points(k, l)), dtype=np.float64)
     noisy = [round_to_grid(v, g) + sample_discrete_laplace(scale, g, rng) for v in raw]

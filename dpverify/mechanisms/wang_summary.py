@@ -79,11 +79,10 @@ from ..numbers import (
 from .bernstein_mech import (
     _rng,
     advanced_composition_epsilon,
-    delta_scale,
+    calibrate_laplace,
     round_to_grid,
     sample_discrete_laplace,
 )
-from .privacy import laplace_advanced_composition, laplace_privacy
 
 __all__ = [
     "MAX_MOMENTS",
@@ -94,6 +93,7 @@ __all__ = [
     "paper_scales",
     "WangSummary",
     "release_summary",
+    "wang_privacy",
 ]
 
 #: Largest number of moments t^d released.
@@ -433,6 +433,37 @@ class WangSummary:
         return cls(t, d, n, grid, mom, priv)
 
 
+def wang_privacy(
+    n: Any, t: Any, d: Any, epsilon: Any, delta: Any = None, grid: Any = None
+) -> tuple[dict[str, Any], fmpq]:
+    """Privacy record and noise scale of the summary (no data needed: only ``n``, ``t``,
+    ``d``): per-moment sensitivity ``2/n + 2g`` (values in [-1, 1], grid rounding and the
+    proven float bound of :func:`summary_grid`), ``t^d - 1`` noisy moments (``b_0 = 1`` is
+    public), calibration by :func:`~dpverify.mechanisms.bernstein_mech.calibrate_laplace`,
+    and the printed scales of wang2013 / jin for comparison.  Exact strings."""
+    n = check_int(n, "n", minimum=1)
+    t = check_int(t, "t", minimum=1)
+    d = check_int(d, "d", minimum=1, maximum=4)
+    g = summary_grid(n, t, d) if grid is None else to_fmpq(grid, "grid")
+    if g <= 0 or g > fmpq(1, 1024):
+        raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    cnt = t**d - 1
+    per = fmpq(2, n) + 2 * g
+    privacy: dict[str, Any] = {
+        "neighbouring": "same n, one row replaced",
+        "moment_sensitivity": moment_sensitivity(t, d, n),
+        "grid": fmpq_str(g),
+        "per_coordinate": fmpq_str(per),
+        "l1_sensitivity": fmpq_str(cnt * per),
+        "noisy_coordinates": cnt,
+        "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
+        "paper": paper_scales(t, d, n, to_fmpq(epsilon, "epsilon"), delta),
+    }
+    scale, fields = calibrate_laplace(per, cnt, epsilon, delta)
+    privacy.update(fields)
+    return privacy, scale
+
+
 def release_summary(
     data: Any,
     t: Any,
@@ -455,7 +486,7 @@ def release_summary(
 
     Guarantee
     ---------
-    epsilon-DP (or (epsilon, delta)-DP) under the float-error assumption of
+    epsilon-DP (or (epsilon, delta)-DP), using the proven float-error bound of
     :func:`summary_grid`; exact noise; the privacy record states sensitivity, scale and
     achieved epsilon, and compares with the printed scales.
     """
@@ -465,43 +496,9 @@ def release_summary(
     eps = to_fmpq(epsilon, "epsilon")
     if eps <= 0:
         raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
-    M = t**d
-    if M > MAX_MOMENTS:
-        raise InvalidParameterError(f"t^d = {M} moments exceed {MAX_MOMENTS}")
-    g = summary_grid(n, t, d) if grid is None else to_fmpq(grid, "grid")
-    if g <= 0 or g > fmpq(1, 1024):
-        raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
+    g = parse_fmpq_str(privacy["grid"], "grid")
     mom = chebyshev_moments(X, t).ravel()
-    cnt = M - 1
-    per = fmpq(2, n) + 2 * g
-    privacy: dict[str, Any] = {
-        "neighbouring": "same n, one row replaced",
-        "moment_sensitivity": moment_sensitivity(t, d, n),
-        "per_coordinate": fmpq_str(per),
-        "l1_sensitivity": fmpq_str(cnt * per),
-        "noisy_coordinates": cnt,
-        "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
-        "paper": paper_scales(t, d, n, eps, delta),
-    }
-    if delta is None:
-        scale = cnt * per / eps if cnt else fmpq(1)
-        privacy.update({"epsilon": fmpq_str(eps), "scale": fmpq_str(scale),
-                        "achieved_epsilon": fmpq_str(cnt * per / scale),
-                        "certificate": laplace_privacy(cnt * per, scale)})
-    else:
-        dl = to_fmpq(delta, "delta")
-        if not 0 < dl < 1:
-            raise InvalidParameterError(f"delta must be in (0, 1), got {fmpq_str(dl)}")
-        ds = delta_scale(per, max(cnt, 1), eps, dl)
-        scale = ds.pop("scale")
-        ach = ds.pop("achieved_epsilon_upper")
-        privacy.update(ds)
-        privacy.update({"epsilon": fmpq_str(eps), "delta": fmpq_str(dl),
-                        "scale": fmpq_str(scale), "achieved_epsilon": fmpq_str(ach)})
-        privacy["certificate"] = (
-            laplace_privacy(cnt * per, scale) if ds["used"] == "pure"
-            else laplace_advanced_composition(per, scale, max(cnt, 1), dl)
-        )
     rng = _rng(insecure_seed)
     out = [fmpq(1)]
     for v in mom[1:]:
