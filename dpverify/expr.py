@@ -614,9 +614,10 @@ def _zero_to(hi: arb) -> arb:
     return arb((fmpz(m), e - 1), (fmpz(m), e - 1))
 
 
-def _arb_pow_point(p: arb, n: int) -> arb:
-    """p**n for n >= 0 by binary exponentiation (p an exact point or any ball)."""
-    result = arb(1)
+def _arb_pow_point(p: Any, n: int, one: Any = None) -> Any:
+    """p**n for n >= 0 by binary exponentiation (p an exact point or any ball; any ring
+    element with ``*`` when ``one`` is given, e.g. a Taylor jet)."""
+    result = arb(1) if one is None else one
     base = p
     while n:
         if n & 1:

@@ -159,15 +159,9 @@ class Jet:
     def ipow(self, n: int) -> Jet:
         if n < 0:
             return self.ipow(-n).compose(_inv)
-        result = Jet.constant(self.d, self.N, 1)
-        base = self
-        while n:
-            if n & 1:
-                result = result * base
-            n >>= 1
-            if n:
-                base = base * base
-        return result
+        from ..expr import _arb_pow_point
+
+        return _arb_pow_point(self, n, one=Jet.constant(self.d, self.N, 1))
 
     @property
     def c0(self) -> arb:

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError
-from ..numbers import check_int, parse_exact
+from ..numbers import check_int, check_open_unit, parse_exact
 
 __all__ = [
     "CommandResult",
     "add_json_flag",
+    "eps_delta_flags",
     "exact",
     "format_table",
     "int_flag",
@@ -57,6 +58,16 @@ def int_flag(text: str, flag: str, minimum: int | None = None, maximum: int | No
     except ValueError:
         raise InvalidParameterError(f"{flag} must be an integer, got {text!r}") from None
     return check_int(v, flag, minimum, maximum)
+
+
+def eps_delta_flags(args: Any) -> tuple[Any, Any]:
+    """``--epsilon`` (exact, > 0) and optional ``--delta`` (exact, in (0, 1))."""
+    eps = parse_exact(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
+    if args.delta is None:
+        return eps, None
+    return eps, check_open_unit(parse_exact(args.delta, "--delta"), "--delta")
 
 
 def read_poly_arg(text: str, name: str = "--poly") -> list:

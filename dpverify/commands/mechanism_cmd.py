@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, format_table, int_flag
 
 
 def register(sub: Any) -> None:
@@ -134,16 +134,6 @@ def read_csv(path: str, flag: str = "--data") -> np.ndarray:
     return np.asarray(out, dtype=np.float64)
 
 
-def _eps_delta(args: Any) -> tuple[Any, Any]:
-    eps = exact(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
-    delta = None
-    if args.delta is not None:
-        delta = exact(args.delta, "--delta")
-        if not 0 < delta < 1:
-            raise InvalidParameterError(f"--delta must be in (0, 1), got {args.delta!r}")
-    return eps, delta
 
 
 def _seed(args: Any) -> int | None:
@@ -158,7 +148,7 @@ def _release_bernstein(args: Any) -> CommandResult:
     X = read_csv(args.data)
     k = int_flag(args.k, "--k", minimum=1, maximum=1000)
     h = int_flag(args.h, "--h", minimum=1, maximum=64)
-    eps, delta = _eps_delta(args)
+    eps, delta = eps_delta_flags(args)
     beta = exact(args.beta, "--beta")
     if not 0 < beta < 1:
         raise InvalidParameterError(f"--beta must be in (0, 1), got {args.beta!r}")
@@ -215,19 +205,31 @@ def _release_bernstein(args: Any) -> CommandResult:
     return CommandResult(data=data, text=format_table(rows))
 
 
-def _release_wang(args: Any) -> CommandResult:
-    from ..mechanisms.wang_summary import release_summary
-
-    X = read_csv(args.data)
+def _read_cube_data(path: str) -> Any:
+    """CSV data for the smooth-query mechanisms: at most 4 columns, values in [-1, 1]."""
+    X = read_csv(path)
     if X.shape[1] > 4:
         raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
     if X.min() < -1 or X.max() > 1:
         raise InvalidParameterError("--data values must lie in [-1, 1]")
+    return X
+
+
+def _check_moment_count(t: int, d: int) -> None:
+    from ..mechanisms.wang_summary import MAX_MOMENTS
+
+    if t**d > MAX_MOMENTS:
+        raise InvalidParameterError(f"--t: t^d = {t**d} moments exceed {MAX_MOMENTS}")
+
+
+def _release_wang(args: Any) -> CommandResult:
+    from ..mechanisms.wang_summary import release_summary
+
+    X = _read_cube_data(args.data)
     t = int_flag(args.t, "--t", minimum=2, maximum=1000)
     K = int_flag(args.K, "--K", minimum=0, maximum=100)
-    if t ** X.shape[1] > 200_000:
-        raise InvalidParameterError(f"--t: t^d = {t ** X.shape[1]} moments exceed 200000")
-    eps, delta = _eps_delta(args)
+    _check_moment_count(t, X.shape[1])
+    eps, delta = eps_delta_flags(args)
     s = release_summary(X, t, eps, delta=delta, insecure_seed=_seed(args))
     data = s.to_json()
     data["K"] = K
@@ -248,19 +250,14 @@ def _release_wang(args: Any) -> CommandResult:
 def _release_jin(args: Any) -> CommandResult:
     from ..mechanisms.jin_synthetic import release_synthetic
 
-    X = read_csv(args.data)
-    if X.shape[1] > 4:
-        raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
-    if X.min() < -1 or X.max() > 1:
-        raise InvalidParameterError("--data values must lie in [-1, 1]")
+    X = _read_cube_data(args.data)
     t = int_flag(args.t, "--t", minimum=1, maximum=1000)
     N = int_flag(args.N, "--N", minimum=1, maximum=10_000)
     m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
     sub = None if args.grid_subset is None else int_flag(
         args.grid_subset, "--grid-subset", minimum=1, maximum=N ** X.shape[1])
-    if t ** X.shape[1] > 200_000:
-        raise InvalidParameterError(f"--t: t^d = {t ** X.shape[1]} moments exceed 200000")
-    eps, delta = _eps_delta(args)
+    _check_moment_count(t, X.shape[1])
+    eps, delta = eps_delta_flags(args)
     syn = release_synthetic(X, t, N, eps, m=m, delta=delta, grid_subset=sub,
                             insecure_seed=_seed(args))
     data = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidParameterError
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, format_table, int_flag
 
 
 def _tuv_args(p: Any) -> None:
@@ -41,11 +41,7 @@ def _tuv_run(args: Any) -> CommandResult:
     k = int_flag(args.k, "--k", minimum=1, maximum=10_000)
     r = int_flag(args.r, "--r", minimum=1, maximum=k)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
-    eps = exact(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
-    delta = None if args.delta is None else check_open_unit(exact(args.delta, "--delta"),
-                                                            "--delta")
+    eps, delta = eps_delta_flags(args)
     rep = args.representation.strip()
     uni = args.universe.strip()
     if rep not in ("full", "multilinear"):
@@ -85,15 +81,6 @@ def _common_eps(p: Any) -> None:
                    "chosen by the mechanism)")
 
 
-def _eps_delta(args: Any) -> tuple[Any, Any]:
-    from ..numbers import check_open_unit
-
-    eps = exact(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
-    delta = None if args.delta is None else check_open_unit(exact(args.delta, "--delta"),
-                                                            "--delta")
-    return eps, delta
 
 
 def _privacy_rows(name: str, rec: dict) -> str:
@@ -115,7 +102,7 @@ def _wang_args(p: Any) -> None:
 def _wang_run(args: Any) -> CommandResult:
     from ..mechanisms.wang_summary import wang_privacy
 
-    eps, delta = _eps_delta(args)
+    eps, delta = eps_delta_flags(args)
     rec, _ = wang_privacy(int_flag(args.n, "--n", 1, 2**40), int_flag(args.t, "--t", 1),
                           int_flag(args.d, "--d", 1, 4), eps, delta,
                           None if args.grid is None else exact(args.grid, "--grid"))
@@ -133,7 +120,7 @@ def _bernstein_args(p: Any) -> None:
 def _bernstein_run(args: Any) -> CommandResult:
     from ..mechanisms.bernstein_mech import DEFAULT_GRID, calibrate_laplace, lattice_sensitivity
 
-    eps, delta = _eps_delta(args)
+    eps, delta = eps_delta_flags(args)
     g = DEFAULT_GRID if args.grid is None else exact(args.grid, "--grid")
     k, dim = int_flag(args.k, "--k", 1, 10_000), int_flag(args.dim, "--dim", 1, 4)
     sens = lattice_sensitivity(exact(args.sensitivity, "--sensitivity"), k, dim, g)

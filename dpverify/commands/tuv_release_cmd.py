@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..numbers import check_open_unit, fmpq_str, fmpq_to_decimal
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, format_table, int_flag
 
 
 def register(sub: Any) -> None:
@@ -65,11 +65,7 @@ def _release(args: Any) -> CommandResult:
     k = int_flag(args.k, "--k", minimum=1, maximum=10_000)
     r = int_flag(args.r, "--r", minimum=1, maximum=k)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
-    eps = exact(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
-    delta = None if args.delta is None else check_open_unit(exact(args.delta, "--delta"),
-                                                            "--delta")
+    eps, delta = eps_delta_flags(args)
     beta = check_open_unit(exact(args.beta, "--beta"), "--beta")
     rep, uni = args.representation.strip(), args.universe.strip()
     if rep not in ("full", "multilinear"):
