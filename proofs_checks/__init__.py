@@ -27,17 +27,20 @@ def all_checks() -> list[Callable[[bool], dict[str, Any]]]:
     """Every check function, in module order."""
     from . import (
         alda_bernstein,
+        alda_examples,
         alda_misc,
         exponents,
         gaussian,
+        jin_mechanism,
         jin_rates,
         privacy,
         thaler_polys,
+        tuv_mechanism,
         wang_jackson,
     )
 
-    mods = (thaler_polys, privacy, wang_jackson, exponents, gaussian, jin_rates,
-            alda_bernstein, alda_misc)
+    mods = (thaler_polys, privacy, tuv_mechanism, wang_jackson, exponents, gaussian,
+            jin_rates, jin_mechanism, alda_bernstein, alda_misc, alda_examples)
     return [f for m in mods for f in m.CHECKS]
 
 
