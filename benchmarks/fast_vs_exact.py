@@ -24,18 +24,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from _doc import DOC, timed, write_section  # noqa: E402
 from flint import fmpq  # noqa: E402
 
 from dpverify import __version__, fast  # noqa: E402
 
 SECTION = "## Fast path vs exact reference"
-DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks.md")
-
-
-def timed(fn, *args, **kw) -> tuple[Any, float, float]:
-    w, c = time.perf_counter(), time.process_time()
-    out = fn(*args, **kw)
-    return out, time.perf_counter() - w, time.process_time() - c
 
 
 def fmt_s(x: float) -> str:
@@ -325,20 +319,6 @@ def crosscheck_rows() -> tuple[bool, list[str], float]:
     return rep["passed"], lines, w
 
 
-def write_section(text: str) -> None:
-    with open(DOC, encoding="utf-8") as fh:
-        doc = fh.read()
-    start = doc.find(SECTION)
-    if start < 0:
-        doc = doc.rstrip("\n") + "\n\n" + text
-    else:
-        nxt = doc.find("\n## ", start + len(SECTION))
-        tail = "" if nxt < 0 else doc[nxt + 1:]
-        doc = doc[:start] + text + ("\n" + tail if tail else "")
-    with open(DOC, "w", encoding="utf-8") as fh:
-        fh.write(doc)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-crosscheck", action="store_true")
@@ -444,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
 
     text = "\n".join(out) + "\n"
     if not args.no_write:
-        write_section(text)
+        write_section(SECTION, text)
         print(f"wrote section {SECTION!r} of {os.path.normpath(DOC)}")
     return 0
 

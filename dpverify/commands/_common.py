@@ -16,6 +16,8 @@ __all__ = [
     "exact",
     "format_table",
     "int_flag",
+    "make_progress",
+    "progress_flags",
     "read_poly_arg",
 ]
 
@@ -43,6 +45,23 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also write the JSON result (the certificate) to FILE",
     )
+
+
+def progress_flags(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress`` for long-running commands (default: a progress line
+    on stderr only when stderr is a terminal)."""
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show a progress line on stderr")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show progress")
+
+
+def make_progress(args: Any, label: str):
+    """The :class:`dpverify.progress.Progress` of a command run (``None``-safe flags)."""
+    from ..progress import Progress
+
+    return Progress(label, enabled=getattr(args, "progress", None))
 
 
 def exact(text: str, name: str):
