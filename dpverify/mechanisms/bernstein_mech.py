@@ -3,7 +3,7 @@
 Mechanism
 ---------
 Sanitiser: evaluate the user function ``F(D, y)`` on the lattice ``P = {0, 1/k, ..., 1}^l``
-(``m = (k+1)^l`` points), round every value to the grid ``g Z`` (exact rationals), add
+(``m = (k+1)^l`` points), put every value on the grid ``g Z`` (exact rationals), add
 independent discrete Laplace noise ``g * DLap(lambda / g)`` (exact sampler, no floats) and
 publish the noisy lattice values.  Evaluator (public, no data): the iterated Bernstein
 polynomial ``sum_nu F~(nu/k) prod_i b^{(h)}_{nu_i,k}(y_i)`` -- the nested (tensor) sum;
@@ -11,18 +11,30 @@ alda2017 Algorithm 1 line 11 prints ``sum_{j=1}^{l} sum_{nu_j}``, a misprint (do
 Its Bernstein coefficients ``M F~`` (``M`` of Definition 8 along every axis) are computed
 exactly; evaluation is exact at rational ``y`` and by de Casteljau in float64 otherwise.
 
-Sensitivity (derived here, one row replaced, same n)
-----------------------------------------------------
-Each lattice value is ``F(., p)``, whose sensitivity is at most ``S(F)`` (alda2017 §2:
-``S(F) = sup_y S(F(., y))``).  The L1 sensitivity of the vector of the ``m`` values is
-therefore ``<= m S(F)``, and this is attained (e.g. ``F(D, y) = mean(D)``, which moves by
-``S(F)`` at every lattice point at once), so ``lambda = S(F) (k+1)^l / epsilon`` of
-Algorithm 1 line 4 is the right pure-epsilon scale.  Rounding to ``g Z`` adds at most ``g``
-per coordinate and a floating-point evaluation error below ``g/2`` (assumed; ``g >= 2^-40``
-is ~10^4 ulps of a value of size 1) another ``g``: the perturbed vector has
-``Delta_1 <= m (S(F) + 2g)``, which is what the scale uses.
+Evaluation modes and per-coordinate sensitivity (derived; one row replaced, same n)
+-----------------------------------------------------------------------------------
+Each lattice value is ``F(., p)``, of sensitivity ``<= S(F)`` (alda2017 §2); how the value
+is computed decides what is added for the grid (``round_g`` = nearest multiple of ``g``,
+``|round_g(x) - x| <= g/2``).  For neighbours ``D ~ D'`` and released centres ``c, c'``:
 
-``(epsilon, delta)`` (Theorem 7): coordinate ``nu`` alone is ``eps0 = (S + 2g)/lambda``-DP;
+* ``mean`` (:func:`~dpverify.mechanisms.bernstein_queries.mean_query`; KDE, linear-mean):
+  ``c = round_g(g J / n)``, ``J = sum_i clamp(rint(phi(d_i, p)/g), L, H)`` summed exactly as
+  integers, ``L = floor(lo/g)``, ``H = ceil(hi/g)``.  Replacing one row moves ``J`` by at
+  most ``H - L`` whatever the float values of ``phi`` are, so
+  ``|c - c'| <= g (H - L)/n + g`` -- *unconditionally* (no float assumption).
+  ``g (H - L) <= hi - lo + 2g``; with ``lo, hi`` on the grid it is ``hi - lo``.
+* ``exact``: ``c = round_g(F(D, p))`` with ``F`` exact: ``|c - c'| <= S + g``.
+* ``ball`` (arb): ``c = round_g(mid)`` of a ball of radius ``<= e_max`` (checked; precision
+  doubled up to ``max_prec`` before refusing): ``|c - F| <= e_max + g/2``, so
+  ``|c - c'| <= S + 2 e_max + g``.
+* ``float``: declared public ``|F_float - F| <= float_error`` (an *assumption*, listed in
+  the privacy record): ``|c - c'| <= S + 2 float_error + g``.
+
+The L1 sensitivity of the ``m`` centres is ``<= m S_coord``, attained (e.g.
+``F(D, y) = mean(D)`` moves every lattice value at once), so
+``lambda = m S_coord / epsilon`` (Algorithm 1 line 4 with ``S_coord`` for ``S(F)``).
+
+``(epsilon, delta)`` (Theorem 7): coordinate ``nu`` alone is ``eps0 = S_coord/lambda``-DP;
 advanced composition of ``m`` of them (Dwork-Rothblum-Vadhan 2010) is
 ``(sqrt(2 m ln(1/delta)) eps0 + m eps0 (e^{eps0} - 1), delta)``-DP.  The printed
 ``lambda_delta = 2 S sqrt(2 m ln(1/delta)) / epsilon`` makes the first term ``epsilon/2``;
@@ -35,28 +47,31 @@ Accuracy (certified alpha(beta))
 ``sup_y |sum_nu Z_nu prod b^{(h)}_{nu_i}(y_i)| <= Lambda_{k,h}^l max_nu |Z_nu|`` with
 ``Lambda_{k,h}`` the certified Lebesgue constant (:mod:`dpverify.certify.lebesgue`), and
 ``P(max |Z| > lambda ln(2m/beta)) <= beta`` (union bound; the discrete Laplace tail is
-``P(|Z| > s) <= 2 e^{-s/lambda} / (1 + e^{-g/lambda}) ``).  Rounding adds
-``Lambda^l g``.  The approximation term ``sup |F_D - B^{(h)} F_D|`` is data-dependent; for
-``h = 1`` and a declared bound ``C2 >= sup |d^2 F / d y_i^2|`` it is ``<= l C2 / (8k)``
-(``B_k f(y) - f(y) = E f(X/k) - f(y)`` with independent binomial coordinates, Taylor to
-second order); otherwise it is reported as not certified.  (alda2017 Proposition 4 / 11 as
-stated put ``max_y`` inside the probability without the ``log m`` factor: false, see
-docs/bernstein.md; the union bound above is the correct uniform statement.)
+``P(|Z| > s) <= 2 e^{-s/lambda} / (1 + e^{-g/lambda})``).  The centres differ from ``F`` by
+at most the per-value evaluation error ``e`` (mode dependent: ``g/2``, ``e_max + g/2``,
+``float_error + g/2``; mean mode ``g`` plus the float error of ``phi``, which is *not*
+bounded and stated as an accuracy assumption), contributing ``Lambda^l e``.  The
+approximation term ``sup |F_D - B^{(h)} F_D|`` is data-dependent; for ``h = 1`` and a
+declared bound ``C2 >= sup |d^2 F / d y_i^2|`` it is ``<= l C2 / (8k)`` (``B_k f(y) - f(y) =
+E f(X/k) - f(y)`` with independent binomial coordinates, Taylor to second order); otherwise
+it is reported as not certified.  (alda2017 Proposition 4 / 11 as stated put ``max_y``
+inside the probability without the ``log m`` factor: false, see docs/bernstein.md.)
 
 Guarantee
 ---------
 Sensitivities, scales and achieved epsilons are exact rationals or rigorous upper bounds
 (arb); noise is exact discrete Laplace on ``g Z`` from the OS CSPRNG unless
-``insecure_seed`` is given.  The declared ``S(F)`` of a user function is an *assumption*
-that :func:`check_sensitivity` tests on random public neighbouring databases (exactly when
-the function returns exact numbers); a violation raises ``InvalidParameterError``.
-References: alda2017 Algorithm 1, Definitions 6-9, Theorems 3, 5, 7, §6.
+``insecure_seed`` is given.  Privacy of mean queries is unconditional (given the public
+domain checks); exact and ball queries rely on the stated ``S(F)`` only (proved for the
+built-in queries, a user declaration -- tested by :func:`check_sensitivity` -- otherwise);
+float queries additionally on the declared ``float_error``.  The privacy record lists the
+mode and every assumption.  References: alda2017 Algorithm 1, Definitions 6-9,
+Theorems 3, 5, 7, §6, Appendices F, G.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -68,15 +83,45 @@ from flint import arb, ctx, fmpq, fmpz
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..noise import RandomSource, discrete_laplace
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from .bernstein_queries import (
+    EVALUATION_MODES,
+    FunctionQuery,
+    MeanQuery,
+    _check_box,
+    _gauss_density_bounds,
+    certify_logistic,
+    fit_logistic,
+    kde_query,
+    linear_mean_query,
+    logistic_query,
+    logistic_sensitivity,
+    mean_query,
+    naive_bayes_float,
+    naive_bayes_query,
+    naive_bayes_sensitivity,
+    priestley_chao_query,
+)
 from .privacy import laplace_advanced_composition, laplace_privacy
 
 __all__ = [
     "DEFAULT_GRID",
+    "EVALUATION_MODES",
     "FunctionQuery",
+    "MeanQuery",
+    "mean_query",
     "kde_query",
     "priestley_chao_query",
     "linear_mean_query",
+    "naive_bayes_query",
+    "naive_bayes_sensitivity",
+    "naive_bayes_float",
+    "logistic_query",
+    "logistic_sensitivity",
+    "fit_logistic",
+    "certify_logistic",
     "lattice_points",
+    "exact_lattice_points",
+    "mean_sensitivity",
     "lattice_sensitivity",
     "pure_scale",
     "advanced_composition_epsilon",
@@ -87,12 +132,16 @@ __all__ = [
     "bernstein_accuracy",
 ]
 
+_REEXPORTED = (_check_box, _gauss_density_bounds)  # kept importable from this module
+
 #: Default noise grid 2^-40 (values are released as exact multiples of it).
 DEFAULT_GRID = fmpq(1, 2**40)
 #: Largest lattice (number of points) released.
 MAX_LATTICE = 50_000
-
-
+#: Largest working precision (bits) tried for ball queries before refusing.
+MAX_PREC = 1024
+#: Ball/exact queries are checked on public databases of at most this many rows.
+CHECK_ROWS = 64
 # ------------------------------------------------------------------------------ noise
 
 
@@ -137,24 +186,87 @@ def lattice_points(k: int, dim: int) -> np.ndarray:
     return np.array(list(product(grid1, repeat=dim)), dtype=np.float64).reshape(-1, dim)
 
 
-def lattice_sensitivity(sensitivity: Any, k: Any, dim: Any, grid: Any = DEFAULT_GRID) -> dict:
-    """Exact L1 sensitivity of the rounded lattice vector (one row replaced).
+def exact_lattice_points(k: int, dim: int) -> list[tuple[fmpq, ...]]:
+    """Row-major lattice ``{0, 1/k, ..., 1}^dim`` as tuples of exact fmpq (same order as
+    :func:`lattice_points`)."""
+    grid1 = [fmpq(i, k) for i in range(k + 1)]
+    return list(product(grid1, repeat=dim))
 
-    ``Delta_1 = (k+1)^l (S + 2 g)`` (per coordinate ``S`` plus rounding ``g`` plus float
-    slack ``g``); the paper's Algorithm 1 line 4 uses ``(k+1)^l S`` (no rounding).
-    Exact fmpq.
+
+def _floor_div(q: fmpq, g: fmpq) -> int:
+    r = q / g
+    return int(r.p // r.q)
+
+
+def _ceil_div(q: fmpq, g: fmpq) -> int:
+    r = q / g
+    return int(-((-r.p) // r.q))
+
+
+def mean_sensitivity(lower: Any, upper: Any, n: Any, grid: Any = DEFAULT_GRID) -> fmpq:
+    """Exact sensitivity ``g (H - L) / n`` of the clamped mean ``g J / n`` of a mean query,
+    ``L = floor(lower/g)``, ``H = ceil(upper/g)`` (range rounded outward to the grid).
+
+    ``<= (upper - lower)/n + 2g/n``; equal to ``(upper - lower)/n`` when both ends are on
+    the grid.  Exact fmpq.
+    """
+    lo, hi = to_fmpq(lower, "lower"), to_fmpq(upper, "upper")
+    n = check_int(n, "n", minimum=1)
+    g = to_fmpq(grid, "grid")
+    if g <= 0:
+        raise InvalidParameterError(f"grid must be > 0, got {fmpq_str(g)}")
+    if not lo <= hi:
+        raise InvalidParameterError(f"lower must be <= upper, got [{fmpq_str(lo)}, "
+                                    f"{fmpq_str(hi)}]")
+    return g * (_ceil_div(hi, g) - _floor_div(lo, g)) / n
+
+
+def lattice_sensitivity(
+    sensitivity: Any, k: Any, dim: Any, grid: Any = DEFAULT_GRID, *, mode: str = "ball",
+    e_max: Any = None, float_error: Any = None,
+) -> dict:
+    """Exact per-coordinate and L1 sensitivity of the lattice centres (one row replaced).
+
+    ``S_coord`` by evaluation mode (derivations in the module docstring):
+    ``mean``: ``S + g`` (``S`` from :func:`mean_sensitivity`); ``exact``: ``S + g``;
+    ``ball``: ``S + 2 e_max + g`` (``e_max`` defaults to ``g/2``, giving ``S + 2g``);
+    ``float``: ``S + 2 float_error + g``.  ``L1 = (k+1)^l S_coord``; the paper's Algorithm 1
+    line 4 uses ``(k+1)^l S`` (no rounding).  Exact fmpq (as strings).
     """
     S = to_fmpq(sensitivity, "sensitivity")
+    if S < 0:
+        raise InvalidParameterError(f"sensitivity must be >= 0, got {fmpq_str(S)}")
     k = check_int(k, "k", minimum=1)
     dim = check_int(dim, "dim", minimum=1, maximum=4)
     g = to_fmpq(grid, "grid")
+    if g < 0:
+        raise InvalidParameterError(f"grid must be >= 0, got {fmpq_str(g)}")
     m = (k + 1) ** dim
+    if mode in ("mean", "exact"):
+        per, how = S + g, "S + g (one rounding of the exact value to the grid)"
+    elif mode == "ball":
+        e = g / 2 if e_max is None else to_fmpq(e_max, "e_max")
+        if e < 0:
+            raise InvalidParameterError(f"e_max must be >= 0, got {fmpq_str(e)}")
+        per, how = S + 2 * e + g, f"S + 2 e_max + g (ball radius <= e_max = {fmpq_str(e)})"
+    elif mode == "float":
+        if float_error is None:
+            raise InvalidParameterError("mode 'float' needs float_error")
+        fe = to_fmpq(float_error, "float_error")
+        if fe < 0:
+            raise InvalidParameterError(f"float_error must be >= 0, got {fmpq_str(fe)}")
+        per, how = S + 2 * fe + g, f"S + 2 float_error + g (declared float_error = " \
+            f"{fmpq_str(fe)})"
+    else:
+        raise InvalidParameterError(f"mode must be one of {EVALUATION_MODES}, got {mode!r}")
     return {
+        "mode": mode,
         "points": m,
-        "per_coordinate": fmpq_str(S + 2 * g),
-        "l1": fmpq_str(m * (S + 2 * g)),
+        "per_coordinate": fmpq_str(per),
+        "per_coordinate_derivation": how,
+        "l1": fmpq_str(m * per),
         "l1_without_rounding": fmpq_str(m * S),
-        "linf": fmpq_str(S + 2 * g),
+        "linf": fmpq_str(per),
     }
 
 
@@ -263,198 +375,44 @@ def _dyadic_up(q: fmpq, bits: int = 64) -> fmpq:
     m = q * 2**bits
     return fmpq(-((-m.p) // m.q), 2**bits)
 
-
-# --------------------------------------------------------------------------- queries
-
-
-@dataclass(frozen=True)
-class FunctionQuery:
-    """A user function ``F(D, y)`` with a declared sensitivity (alda2017 §2).
-
-    Attributes
-    ----------
-    name : str
-    func : callable
-        ``func(data, ys) -> values``: data array ``(n, c)``, query points ``(p, l)`` in
-        ``[0,1]^l``; returns ``p`` values (floats, or exact numbers for an exact check).
-    sensitivity : callable
-        ``sensitivity(n) -> fmpq``: declared ``S(F) = sup_y sup_{D ~ D'} |F(D,y)-F(D',y)|``
-        for databases of ``n`` rows (an upper bound; exact rational).
-    dim : int
-        ``l`` (query dimension).
-    sample_rows : callable
-        ``sample_rows(n, np_rng) -> (n, c)`` array: random *public* rows of the declared data
-        domain, used only by :func:`check_sensitivity` (never the private data).
-    second_derivative_bound : callable or None
-        ``n -> fmpq`` upper bound of ``sup |d^2 F / d y_i^2|`` (for the h = 1 accuracy term).
-    validate : callable or None
-        ``validate(data)`` raises ``InvalidParameterError`` if the data leave the domain.
-    """
-
-    name: str
-    func: Callable[[np.ndarray, np.ndarray], Any]
-    sensitivity: Callable[[int], fmpq]
-    dim: int
-    sample_rows: Callable[[int, Any], np.ndarray]
-    params: dict = field(default_factory=dict)
-    second_derivative_bound: Callable[[int], fmpq] | None = None
-    validate: Callable[[np.ndarray], None] | None = None
-    notes: str = ""
+# ------------------------------------------------------------------- sensitivity check
 
 
-def _gauss_density_bounds(dim: int, b: fmpq) -> tuple[arb, arb]:
-    """(K(0), K(1,...,1)) of the product Gaussian kernel, covariance b^2 I, as arb."""
-    with ctx.workprec(128):
-        pi2 = 2 * arb.pi()
-        k0 = 1 / (pi2 ** (arb(dim) / 2) * arb(b) ** dim)
-        k1 = k0 * (-arb(dim) / (2 * arb(b) ** 2)).exp()
-    return k0, k1
+def _is_exact(v: Any) -> bool:
+    return isinstance(v, (fmpq, fmpz, Fraction)) or (isinstance(v, int)
+                                                      and not isinstance(v, bool))
 
 
-def kde_query(bandwidth: Any, dim: Any = 1) -> FunctionQuery:
-    """Gaussian kernel density estimator ``F(D, y) = (1/n) sum_i K_H(y - d_i)``, ``H = b^2 I``.
-
-    Sensitivity (derived): one row ``d -> d'`` changes ``F(., y)`` by
-    ``|K_H(y-d) - K_H(y-d')| / n``; for ``y, d, d'`` in ``[0,1]^l`` the difference ranges
-    over ``[-1,1]^l`` and the radial kernel is extreme at 0 and at a corner, so
-    ``S(F) = (K_H(0) - K_H(1,...,1)) / n = (1 - e^{-l/(2b^2)}) / (n (2 pi)^{l/2} b^l)``
-    exactly (attained at ``y = d = 0``, ``d' = 1``).  alda2017 §6 prints the upper bound
-    ``1 / (n sqrt((2 pi)^l det H))``, valid (looser by the factor ``1 - e^{-l/(2b^2)}``).
-    Second derivatives: ``|d^2 K_H / d y_i^2| <= K_H(0) / b^2``.
-    Guarantee: the returned sensitivity is a rigorous upper bound (arb, rounded up).
-    """
-    b = to_fmpq(bandwidth, "bandwidth")
-    if b <= 0:
-        raise InvalidParameterError(f"bandwidth must be > 0, got {fmpq_str(b)}")
-    dim = check_int(dim, "dim", minimum=1, maximum=4)
-    bf = float(b)
-    k0, k1 = _gauss_density_bounds(dim, b)
-    s_num = _upper(k0 - k1)
-    c2 = _upper(k0 / arb(b) ** 2)
-
-    def func(data: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        out = np.empty(len(ys))
-        norm = (2 * math.pi) ** (dim / 2) * bf**dim
-        for i0 in range(0, len(ys), 256):
-            y = ys[i0 : i0 + 256]
-            d2 = ((y[:, None, :] - data[None, :, :dim]) ** 2).sum(axis=2)
-            out[i0 : i0 + 256] = np.exp(-d2 / (2 * bf * bf)).mean(axis=1) / norm
-        return out
-
-    def sample(n: int, g: Any) -> np.ndarray:
-        x = g.uniform(0.0, 1.0, size=(n, dim))
-        # include corner rows so that extreme neighbours are tried
-        x[: max(1, n // 4)] = g.integers(0, 2, size=(max(1, n // 4), dim))
-        return x
-
-    def validate(data: np.ndarray) -> None:
-        _check_box(data[:, :dim], 0.0, 1.0, "data")
-
-    return FunctionQuery(
-        name="kde",
-        func=func,
-        sensitivity=lambda n: s_num / n,
-        dim=dim,
-        sample_rows=sample,
-        params={"bandwidth": fmpq_str(b), "dim": dim, "kernel": "gaussian, covariance b^2 I"},
-        second_derivative_bound=lambda n: c2,
-        validate=validate,
-        notes="S(F) = (K(0) - K(1,..,1))/n exactly; alda2017 §6 prints 1/(n (2pi)^{l/2} b^l)",
-    )
+def _points_for(query: FunctionQuery, k: int) -> Any:
+    """Exact fmpq tuples for exact/ball queries, a float array otherwise."""
+    if query.evaluation in ("exact", "ball"):
+        return exact_lattice_points(k, query.dim)
+    return lattice_points(k, query.dim)
 
 
-def _check_box(a: np.ndarray, lo: float, hi: float, name: str) -> None:
-    if a.size and (not np.all(np.isfinite(a)) or a.min() < lo or a.max() > hi):
-        raise InvalidParameterError(f"{name} values must lie in [{lo:g}, {hi:g}]")
-
-
-def priestley_chao_query(bandwidth: Any, label_bound: Any, gap: Any) -> FunctionQuery:
-    """Priestley-Chao kernel regression (alda2017 §6), l = 1, Gaussian kernel.
-
-    ``F_b(D, y) = (1/b) sum_{i=2}^{n} (d_i - d_{i-1}) K((y - d_i)/b) l_i`` over rows
-    ``(d_i, l_i)`` in ``[0,1] x [-B, B]`` sorted by ``d``, ``K`` the standard normal density.
-
-    Data domain: **every consecutive gap** ``d_i - d_{i-1} <= c/n`` (``gap = c``).  The paper
-    only requires each point to have *some* other point within ``c/n``; under that weaker
-    condition its bound ``4Bc/(nb) sup K`` is false (a removed point can carry a long gap,
-    see docs/mechanisms.md and the test).  Derivation: removing ``d_j`` changes ``F`` by
-    ``(d_j - d_{j-1})(K_{j+1} l_{j+1} - K_j l_j)/b``, at most ``(c/n) 2B K(0)/b``; inserting
-    costs the same; so ``S(F) <= 4 B c K(0) / (n b)``, ``K(0) = 1/sqrt(2 pi)``.
-    Guarantee: rigorous upper bound (arb, rounded up) under the consecutive-gap domain.
-    """
-    b = to_fmpq(bandwidth, "bandwidth")
-    B = to_fmpq(label_bound, "label_bound")
-    c = to_fmpq(gap, "gap")
-    for nm, v in (("bandwidth", b), ("label_bound", B), ("gap", c)):
-        if v <= 0:
-            raise InvalidParameterError(f"{nm} must be > 0, got {fmpq_str(v)}")
-    bf, Bf, cf = float(b), float(B), float(c)
-    with ctx.workprec(128):
-        k0 = 1 / (2 * arb.pi()).sqrt()
-        s_num = _upper(4 * arb(B) * arb(c) * k0 / arb(b))
-
-    def func(data: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        order = np.argsort(data[:, 0], kind="stable")
-        d, lab = data[order, 0], data[order, 1]
-        gaps = np.diff(d)
-        z = (ys[:, :1] - d[None, 1:]) / bf
-        kern = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-        return (kern * (gaps * lab[1:])[None, :]).sum(axis=1) / bf
-
-    def sample(n: int, g: Any) -> np.ndarray:
-        steps = g.uniform(0.0, cf / n, size=n)
-        d = np.cumsum(steps)
-        d = d - d[0] + g.uniform(0.0, max(0.0, 1.0 - d[-1] + d[0]))
-        lab = g.choice([-Bf, Bf], size=n)
-        return np.column_stack([np.clip(d, 0.0, 1.0), lab])
-
-    def validate(data: np.ndarray) -> None:
-        if data.ndim != 2 or data.shape[1] < 2:
-            raise InvalidParameterError("data must have two columns (d, label)")
-        _check_box(data[:, 0], 0.0, 1.0, "data column d")
-        _check_box(data[:, 1], -Bf, Bf, "data column label")
-        n = len(data)
-        if n > 1 and np.diff(np.sort(data[:, 0])).max() > cf / n:
+def _check_mean_range(query: MeanQuery, n: int, k: int, trials: int, seed: int) -> dict:
+    g = np.random.default_rng(seed)  # public synthetic rows, not privacy noise
+    pts = lattice_points(k, query.dim)
+    lo, hi = float(query.lower), float(query.upper)
+    tol = 1e-9 * max(1.0, abs(lo), abs(hi))
+    seen_lo, seen_hi = np.inf, -np.inf
+    rows = min(n, 4096)  # the range of phi does not depend on n; bounded memory
+    for _ in range(trials):
+        vals = np.asarray(query.phi(query.sample_rows(rows, g), pts), dtype=np.float64)
+        seen_lo, seen_hi = min(seen_lo, float(vals.min())), max(seen_hi, float(vals.max()))
+        if not np.all(np.isfinite(vals)) or seen_lo < lo - tol or seen_hi > hi + tol:
             raise InvalidParameterError(
-                f"data violate the public domain: a consecutive gap exceeds c/n = {cf / n:g}"
-            )
-
-    return FunctionQuery(
-        name="priestley-chao",
-        func=func,
-        sensitivity=lambda n: s_num / n,
-        dim=1,
-        sample_rows=sample,
-        params={"bandwidth": fmpq_str(b), "label_bound": fmpq_str(B), "gap": fmpq_str(c)},
-        validate=validate,
-        notes="S(F) <= 4Bc K(0)/(nb) under consecutive gaps <= c/n (stronger than the "
-        "paper's 'some neighbour within c/n', under which the bound fails)",
-    )
-
-
-def linear_mean_query(dim: Any = 1) -> FunctionQuery:
-    """``F(D, y) = sum_i mean(D[:, i]) y_i`` on rows in ``[0,1]^c`` (c = dim): linear in y, so
-    ``B_k^{(h)} F = F`` exactly (alda2017 Theorem 3 (iii)); ``S(F) = l/n`` exactly
-    (attained at ``y = 1``, a row moving from 0 to 1).  Exact when data are exact."""
-    dim = check_int(dim, "dim", minimum=1, maximum=4)
-
-    def func(data: Any, ys: Any) -> Any:
-        if isinstance(data, np.ndarray) and data.dtype != object:
-            return ys @ data[:, :dim].mean(axis=0)
-        n = len(data)
-        means = [sum((row[i] for row in data), fmpq(0)) / n for i in range(dim)]
-        return [sum((means[i] * y[i] for i in range(dim)), fmpq(0)) for y in ys]
-
-    return FunctionQuery(
-        name="linear-mean",
-        func=func,
-        sensitivity=lambda n: fmpq(dim, n),
-        dim=dim,
-        sample_rows=lambda n, g: g.integers(0, 2, size=(n, dim)).astype(np.float64),
-        params={"dim": dim},
-        second_derivative_bound=lambda n: fmpq(0),
-        validate=lambda data: _check_box(np.asarray(data, float)[:, :dim], 0.0, 1.0, "data"),
-    )
+                f"declared range [{fmpq_str(query.lower)}, {fmpq_str(query.upper)}] of "
+                f"{query.name!r} is violated on public rows (phi reaches [{seen_lo:.6g}, "
+                f"{seen_hi:.6g}]); privacy would still hold (values are clamped) but the "
+                "answers would be biased")
+    return {
+        "trials": trials, "rows": rows,
+        "kind": "declared range of phi on public rows (accuracy check; "
+        "privacy does not depend on it)",
+        "declared": [fmpq_str(query.lower), fmpq_str(query.upper)],
+        "observed": [repr(seen_lo), repr(seen_hi)], "exact": False, "passed": True,
+    }
 
 
 def check_sensitivity(
@@ -462,10 +420,14 @@ def check_sensitivity(
 ) -> dict:
     """Test the declared ``S(F)`` on random *public* neighbouring databases.
 
-    For ``trials`` random databases of ``n`` rows (``query.sample_rows``) and a neighbour
-    (one random row replaced by a random row), compute ``max_p |F(D,p) - F(D',p)|`` over
-    the lattice.  Exact comparison when ``func`` returns exact numbers, else float64 with a
-    relative slack of 1e-9.
+    For ``trials`` random databases (``query.sample_rows``) and a neighbour (one random
+    row replaced by a random row), compute ``max_p |F(D,p) - F(D',p)|`` over the lattice:
+    exactly for exact values, certified for arb balls (a violation needs
+    ``|difference|.lower() > S``), in float64 with the declared ``2 float_error`` and a
+    relative slack of 1e-9 for float values.  Exact/ball queries are tested at
+    ``min(n, CHECK_ROWS)`` rows (arb cost; ``S`` is a function of the row count).  Mean
+    queries: checks instead that ``phi`` stays in its declared range on public rows (privacy
+    of a mean query does not depend on it; accuracy does).
 
     Guarantee
     ---------
@@ -474,39 +436,56 @@ def check_sensitivity(
     """
     n = check_int(n, "n", minimum=2)
     k = check_int(k, "k", minimum=1)
-    declared = to_fmpq(query.sensitivity(n), "sensitivity")
+    trials = check_int(trials, "trials", minimum=1)
+    if not isinstance(query, FunctionQuery):
+        raise ParameterTypeError("query must be a FunctionQuery")
+    if isinstance(query, MeanQuery):
+        return _check_mean_range(query, n, k, trials, seed)
+    n_chk = min(n, CHECK_ROWS) if query.evaluation in ("exact", "ball") else n
+    declared = to_fmpq(query.sensitivity(n_chk), "sensitivity")
+    slack = 2 * query.float_error if query.float_error is not None else fmpq(0)
     g = np.random.default_rng(seed)  # public synthetic databases, not privacy noise
-    pts = lattice_points(k, query.dim)
-    worst = 0.0
-    worst_exact = fmpq(0)
-    exact_seen = False
+    pts = _points_for(query, k)
+    worst = fmpq(0)
+    worst_f = 0.0
+    kinds = set()
     for _ in range(trials):
-        D = query.sample_rows(n, g)
+        D = query.sample_rows(n_chk, g)
         D2 = D.copy()
-        D2[g.integers(n)] = query.sample_rows(n, g)[g.integers(n)]
+        D2[g.integers(n_chk)] = query.sample_rows(n_chk, g)[g.integers(n_chk)]
         a, b = query.func(D, pts), query.func(D2, pts)
-        if len(a) and isinstance(a[0], (fmpq, int, Fraction)):
-            exact_seen = True
-            diff = max(abs(to_fmpq(x, "F") - to_fmpq(y, "F")) for x, y in zip(a, b, strict=True))
-            worst_exact = max(worst_exact, diff)
-            if diff > declared:
+        for x, y in zip(a, b, strict=True):
+            if _is_exact(x) and _is_exact(y):
+                kinds.add("exact")
+                diff = abs(to_fmpq(x, "F") - to_fmpq(y, "F"))
+                worst = max(worst, diff)
+                bad = diff > declared
+                shown = fmpq_str(diff)
+            elif isinstance(x, arb) or isinstance(y, arb):
+                kinds.add("ball")
+                da = arb(x) - arb(y) if _is_exact(x) or _is_exact(y) else x - y
+                lo_abs = arb_to_fmpq_bounds(da.abs_lower())[0] if da.is_finite() else fmpq(0)
+                worst = max(worst, lo_abs)
+                bad = lo_abs > declared
+                shown = f"{da.abs_lower()} (certified lower bound)"
+            else:
+                kinds.add("float")
+                df = abs(float(x) - float(y))
+                worst_f = max(worst_f, df)
+                bad = df > float(declared + slack) * (1 + 1e-9)
+                shown = f"{df:.6g}"
+            if bad:
                 raise InvalidParameterError(
                     f"declared sensitivity {fmpq_str(declared)} of {query.name!r} is violated: "
-                    f"a neighbouring pair moves a lattice value by {fmpq_str(diff)}"
-                )
-        else:
-            diff_f = float(np.max(np.abs(np.asarray(a, float) - np.asarray(b, float))))
-            worst = max(worst, diff_f)
-            if diff_f > float(declared) * (1 + 1e-9):
-                raise InvalidParameterError(
-                    f"declared sensitivity {float(declared):.6g} of {query.name!r} is violated: "
-                    f"a neighbouring pair moves a lattice value by {diff_f:.6g}"
-                )
+                    f"a neighbouring pair of {n_chk} rows moves a lattice value by {shown}")
+    exact_only = kinds <= {"exact"}
     return {
         "trials": trials,
+        "rows": n_chk,
         "declared": fmpq_str(declared),
-        "max_observed": fmpq_str(worst_exact) if exact_seen else f"{worst:.17g}",
-        "exact": exact_seen,
+        "max_observed": fmpq_str(worst) if "float" not in kinds else f"{worst_f:.17g}",
+        "exact": exact_only,
+        "values": sorted(kinds),
         "passed": True,
     }
 
@@ -628,6 +607,117 @@ def _coefficients(values: list[fmpq], k: int, h: int, dim: int) -> list[fmpq]:
     return list(iterated_bernstein_tensor(nested, [k] * dim, h).coeffs)
 
 
+
+def _arb_mid_fmpq(v: arb) -> fmpq:
+    m, e = v.mid().man_exp()
+    m, e = int(m), int(e)
+    return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
+
+
+_THREE_MODES = (
+    "declare how F is evaluated: (a) a separable query via mean_query(name, phi, lower, "
+    "upper, dim) (clamped exact sum, no float assumption); (b) return exact numbers "
+    "(evaluation='exact') or arb balls (evaluation='ball', radius <= e_max checked); "
+    "(c) a float callable with a declared public bound FunctionQuery(..., float_error=E)"
+)
+
+
+def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq) -> list[fmpq]:
+    """``round_g(g J / n)`` with ``J = sum_i clamp(rint(phi_i / g), L, H)`` summed exactly.
+
+    Per-row integers are clamped in int64 to ``[L, H]`` (``|L|, |H| <= 2^62``); row chunks
+    of ``R <= (2^63 - 1) // max(|L|, |H|)`` rows make every int64 partial sum exact
+    (``|partial| <= R max(|L|,|H|) < 2^63``); chunks are added as Python ints.  NaN values
+    of ``phi`` count as ``L`` (any value in ``[L, H]`` keeps the sensitivity).
+    """
+    L, H = _floor_div(query.lower, g), _ceil_div(query.upper, g)
+    M = max(abs(L), abs(H), 1)
+    if M > 2**62:
+        raise InvalidParameterError(
+            f"grid {fmpq_str(g)} is too fine for the range [{fmpq_str(query.lower)}, "
+            f"{fmpq_str(query.upper)}] (|range/grid| > 2^62)")
+    n = len(D)
+    R = max(1, min(n, 1 << 20, (2**63 - 1) // M))
+    P = max(1, (1 << 22) // R)
+    inv_g = float(1 / g)
+    Lf, Hf = float(L), float(H)
+    sums = [0] * len(pts)
+    for p0 in range(0, len(pts), P):
+        ysub = pts[p0:p0 + P]
+        for r0 in range(0, n, R):
+            vals = np.asarray(query.phi(D[r0:r0 + R], ysub), dtype=np.float64)
+            if vals.shape != (len(ysub), len(D[r0:r0 + R])):
+                raise InvalidParameterError(
+                    f"phi of {query.name!r} must return shape (points, rows) = "
+                    f"({len(ysub)}, {len(D[r0:r0 + R])}), got {vals.shape}")
+            t = np.rint(vals * inv_g)
+            t = np.where(np.isnan(t), Lf, t)
+            t = np.clip(t, Lf, Hf).astype(np.int64)
+            t = np.clip(t, L, H)  # exact in int64 (float(L), float(H) may be rounded)
+            for i, s in enumerate(t.sum(axis=1, dtype=np.int64)):
+                sums[p0 + i] += int(s)
+    return [g * fmpz((2 * J + n) // (2 * n)) for J in sums]  # round_g(g J / n), ties up
+
+
+def _certified_centres(query: FunctionQuery, D: np.ndarray, k: int, g: fmpq,
+                       e_max: fmpq, max_prec: int) -> tuple[list[fmpq], int]:
+    """Centres ``round_g(value)`` for exact / ball / float queries (see the module docstring);
+    returns them with the largest working precision used."""
+    mode = query.evaluation
+    pts = _points_for(query, k)
+    m = len(pts)
+    out: list[fmpq | None] = [None] * m
+    todo = list(range(m))
+    prec = 64
+    while True:
+        sub = [pts[i] for i in todo] if mode in ("exact", "ball") else pts[todo]
+        with ctx.workprec(prec):
+            vals = list(query.func(D, sub))
+        if len(vals) != len(todo):
+            raise InvalidParameterError(
+                f"function {query.name!r} returned {len(vals)} values for {len(todo)} points")
+        pending = []
+        for i, v in zip(todo, vals, strict=True):
+            if _is_exact(v):
+                out[i] = round_to_grid(to_fmpq(v, "function value"), g)
+            elif isinstance(v, arb):
+                if mode == "float":
+                    raise InvalidParameterError(
+                        f"function {query.name!r} declares float evaluation but returned a "
+                        "ball; use evaluation='ball'")
+                rad = arb_to_fmpq_bounds(v.rad())[1] if v.is_finite() else None
+                if rad is not None and rad == 0:
+                    out[i] = round_to_grid(_arb_mid_fmpq(v), g)
+                elif mode == "exact":
+                    raise InvalidParameterError(
+                        f"function {query.name!r} declares exact evaluation but returned the "
+                        f"ball {v}; use evaluation='ball'")
+                elif rad is not None and rad <= e_max:
+                    out[i] = round_to_grid(_arb_mid_fmpq(v), g)
+                else:
+                    pending.append(i)
+            elif isinstance(v, (float, np.floating)):
+                if mode != "float":
+                    raise InvalidParameterError(
+                        f"function {query.name!r} returned a float, but a privacy guarantee "
+                        f"cannot rest on an unbounded float error: {_THREE_MODES}")
+                out[i] = round_to_grid(v, g)
+            else:
+                raise ParameterTypeError(
+                    f"function {query.name!r} returned {type(v).__name__}; expected an exact "
+                    "number, an arb ball or (float mode) a float")
+        if not pending:
+            return [v for v in out if v is not None], prec
+        if prec >= max_prec:
+            raise InvalidParameterError(
+                f"function {query.name!r}: ball radius exceeds e_max = {fmpq_str(e_max)} at "
+                f"{len(pending)} lattice point(s) even at {prec} bits; raise e_max (public) "
+                "or max_prec. (This refusal depends on the data only through the numerical "
+                "conditioning of F.)")
+        prec *= 2
+        todo = pending
+
+
 def release_bernstein(
     data: Any,
     query: FunctionQuery,
@@ -637,6 +727,8 @@ def release_bernstein(
     *,
     delta: Any = None,
     grid: Any = DEFAULT_GRID,
+    e_max: Any = None,
+    max_prec: Any = MAX_PREC,
     check: bool = True,
     insecure_seed: Any = None,
 ) -> BernsteinRelease:
@@ -647,14 +739,20 @@ def release_bernstein(
     data : array (n, c)
         Private rows (validated against the query's public domain).
     query : FunctionQuery
+        A :class:`MeanQuery` (mode ``mean``) or a :class:`FunctionQuery` with
+        ``evaluation`` ``"exact"``, ``"ball"`` or ``"float"`` (with ``float_error``).
     k, h : int
         Lattice order (``(k+1)^l <= 50000``) and iteration order.
     epsilon : exact number > 0
     delta : exact number in (0, 1), optional
         (epsilon, delta)-DP via advanced composition (Theorem 7); the smallest certified
         scale is used.
-    grid : exact number > 0
+    grid : exact number in (0, 1/1024]
         Noise/rounding grid ``g`` (default ``2^-40``).
+    e_max : exact number >= 0, optional
+        Ball mode: public radius budget (default ``g/2``); enters the sensitivity.
+    max_prec : int
+        Ball mode: largest working precision (bits) tried before refusing.
     check : bool
         Run :func:`check_sensitivity` (public synthetic neighbours) first.
     insecure_seed : int, optional
@@ -663,13 +761,18 @@ def release_bernstein(
     Returns
     -------
     BernsteinRelease
-        ``privacy`` holds the sensitivity derivation, scale and achieved epsilon.
+        ``privacy`` holds the evaluation mode, the assumptions (if any), the sensitivity
+        derivation, scale and achieved epsilon.
 
     Guarantee
     ---------
-    epsilon-DP (resp. (epsilon, delta)-DP) provided the declared ``S(F)`` holds and
-    the float evaluation error of ``F`` is below ``g/2``; the achieved epsilon is exact
-    (pure) or a rigorous upper bound (advanced composition).  alda2017 Algorithm 1.
+    epsilon-DP (resp. (epsilon, delta)-DP): unconditionally for mean queries; given the
+    stated ``S(F)`` for exact/ball queries (proved for the built-in ones); given ``S(F)``
+    and the declared ``float_error`` for float queries.  Never rests on an unproven float
+    computation otherwise.  The achieved epsilon is exact (pure) or a rigorous upper bound
+    (advanced composition).  A ball query whose radius stays above ``e_max`` up to
+    ``max_prec`` bits raises ``InvalidParameterError`` (a refusal that depends on the data
+    only through numerical conditioning).  alda2017 Algorithm 1.
     """
     k = check_int(k, "k", minimum=1)
     from ..constructions.bernstein import MAX_H
@@ -681,13 +784,21 @@ def release_bernstein(
     g = to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    e = g / 2 if e_max is None else to_fmpq(e_max, "e_max")
+    if e < 0:
+        raise InvalidParameterError(f"e_max must be >= 0, got {fmpq_str(e)}")
+    max_prec = check_int(max_prec, "max_prec", minimum=64, maximum=1 << 16)
     if not isinstance(query, FunctionQuery):
         raise ParameterTypeError("query must be a FunctionQuery")
+    mode = query.evaluation
     l = query.dim
     m = (k + 1) ** l
     if m > MAX_LATTICE:
         raise InvalidParameterError(f"lattice (k+1)^l = {m} exceeds {MAX_LATTICE}")
-    D = np.asarray(data, dtype=np.float64)
+    try:
+        D = np.asarray(data, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError("data must be a numeric array") from None
     if D.ndim == 1:
         D = D.reshape(-1, 1)
     n = len(D)
@@ -695,13 +806,57 @@ def release_bernstein(
         raise InvalidParameterError(f"data must have at least 2 rows, got {n}")
     if query.validate is not None:
         query.validate(D)
-    S = to_fmpq(query.sensitivity(n), "sensitivity")
-    sens = lattice_sensitivity(S, k, l, g)
+    if isinstance(query, MeanQuery):
+        S = mean_sensitivity(query.lower, query.upper, n, g)
+    else:
+        S = to_fmpq(query.sensitivity(n), "sensitivity")
+    sens = lattice_sensitivity(S, k, l, g, mode=mode, e_max=e, float_error=query.float_error)
+    per = to_fmpq(sens["per_coordinate"])
     checked = check_sensitivity(query, n, k) if check else None
-    per = S + 2 * g
+    assumptions: list[str] = []
+    if not query.derived:
+        assumptions.append(f"declared S(F) = {fmpq_str(S)} (user assertion; "
+                           "tested by check_sensitivity, not proved)")
+    if mode == "float":
+        assumptions.append(f"declared float evaluation error <= {fmpq_str(query.float_error)} "
+                           "(user assertion)")
+    if mode == "mean":
+        per_value = g
+        acc_note = ("plus the float64 error of phi, which is not bounded (accuracy only; "
+                    "privacy does not depend on it)")
+    elif mode == "exact":
+        per_value, acc_note = g / 2, ""
+    elif mode == "ball":
+        per_value, acc_note = e + g / 2, ""
+    else:
+        per_value = query.float_error + g / 2
+        acc_note = "assumes the declared float_error"
+    evaluation = {
+        "mode": mode,
+        "description": {
+            "mean": "phi in float64, rounded to the grid, clamped to the declared range "
+                    "rounded outward, exact integer sum, exact division by n, rounded",
+            "exact": "exact values rounded to the grid",
+            "ball": "arb ball midpoints rounded to the grid; radius <= e_max checked",
+            "float": "float values rounded to the grid; declared float error",
+        }[mode],
+        "per_value_error": fmpq_str(per_value),
+        "per_value_error_note": acc_note,
+    }
+    if mode == "mean":
+        evaluation["range"] = [fmpq_str(query.lower), fmpq_str(query.upper)]
+    if mode == "ball":
+        evaluation["e_max"] = fmpq_str(e)
+    if mode == "float":
+        evaluation["float_error"] = fmpq_str(query.float_error)
     privacy: dict[str, Any] = {
         "neighbouring": "same n, one row replaced",
+        "evaluation_mode": mode,
+        "assumptions": assumptions,
+        "evaluation": evaluation,
         "function_sensitivity": fmpq_str(S),
+        "function_sensitivity_source": "derived (see the query's docstring)" if query.derived
+        else "declared by the user",
         "function_sensitivity_note": query.notes,
         "lattice_sensitivity": sens,
         "sensitivity_check": checked,
@@ -710,9 +865,14 @@ def release_bernstein(
     }
     scale, fields = calibrate_laplace(per, m, eps, delta)
     privacy.update(fields)
+    if mode == "mean":
+        centres = _mean_centres(query, D, lattice_points(k, l), g)
+    else:
+        centres, used_prec = _certified_centres(query, D, k, g, e, max_prec)
+        if mode == "ball":
+            evaluation["precision_bits"] = used_prec
     rng = _rng(insecure_seed)
-    raw = np.asarray(query.func(D, lattice_points(k, l)), dtype=np.float64)
-    noisy = [round_to_grid(v, g) + sample_discrete_laplace(scale, g, rng) for v in raw]
+    noisy = [c + sample_discrete_laplace(scale, g, rng) for c in centres]
     coeffs = _coefficients(noisy, k, h, l)
     info = {"function": query.name, "function_params": query.params, "n": n}
     if insecure_seed is not None:
@@ -726,15 +886,19 @@ def bernstein_accuracy(
 ) -> dict:
     """Certified ``alpha(beta)`` for ``sup_y |release(y) - F_D(y)|``.
 
-    ``alpha = Lambda_{k,h}^l (lambda ln(2m/beta) + g) + approx`` where ``Lambda`` is the
-    certified Lebesgue constant (upper end), ``approx = l C2/(8k)`` for ``h = 1`` when the
-    query declares a second-derivative bound ``C2``; otherwise the approximation term is
-    reported as not certified and ``alpha`` covers the noise part only.
+    ``alpha = Lambda_{k,h}^l (lambda ln(2m/beta) + e) + approx`` where ``Lambda`` is the
+    certified Lebesgue constant (upper end), ``e`` the per-value evaluation error of the
+    release's mode (``privacy["evaluation"]["per_value_error"]``; ``g`` for summaries
+    without it), ``approx = l C2/(8k)`` for ``h = 1`` when the query declares a
+    second-derivative bound ``C2``; otherwise the approximation term is reported as not
+    certified and ``alpha`` covers the noise and evaluation parts only.
 
     Guarantee
     ---------
     With probability ``>= 1 - beta`` over the noise the stated bound holds (rigorous upper
-    bound, arb rounded up).  Union bound over the ``m`` lattice noises.
+    bound, arb rounded up), under the accuracy assumptions listed in ``assumptions``
+    (mean mode: the float error of ``phi`` is not included).  Union bound over the ``m``
+    lattice noises.
     """
     from ..certify.lebesgue import lebesgue_constant
 
@@ -745,14 +909,20 @@ def bernstein_accuracy(
     m = (k + 1) ** l
     scale = to_fmpq(release.privacy["scale"], "scale") if isinstance(
         release.privacy.get("scale"), str) else release.privacy["scale"]
+    ev = release.privacy.get("evaluation") or {}
+    per_value = to_fmpq(ev["per_value_error"], "per_value_error") if "per_value_error" in ev \
+        else release.grid
     lam = lebesgue_constant(k, h, rtol).upper if h > 1 else fmpq(1)
     with ctx.workprec(128):
-        noise = arb(lam) ** l * (arb(scale) * (2 * arb(m) / arb(b)).log() + arb(release.grid))
+        noise = arb(lam) ** l * arb(scale) * (2 * arb(m) / arb(b)).log()
+        evl = arb(lam) ** l * arb(per_value)
     out: dict[str, Any] = {
         "beta": fmpq_str(b),
         "lebesgue_constant_upper": fmpq_str(lam),
         "noise_term": fmpq_str(_upper(noise)),
+        "evaluation_term": fmpq_str(_upper(evl)),
         "paper_lebesgue_bound": 2**h - 1,
+        "assumptions": [ev["per_value_error_note"]] if ev.get("per_value_error_note") else [],
     }
     approx = None
     if h == 1 and query is not None and query.second_derivative_bound is not None and n:
@@ -762,7 +932,7 @@ def bernstein_accuracy(
     else:
         out["approximation_term"] = None
         out["approximation_certified"] = False
-    total = _upper(noise) + (approx or 0)
+    total = _upper(noise) + _upper(evl) + (approx or 0)
     out["alpha"] = fmpq_str(total)
     out["alpha_decimal"] = fmpq_to_decimal(total, 12, rounding="up")
     return out
