@@ -89,6 +89,37 @@ on the univariate `h_k` by `certify_per_term` (no enumeration of `{0,1}^m`), and
 exhaustive enumeration for every list with `(k, m) in {(2,3), (3,3)}` (and `(4,3), (3,4)`
 in the slow tests).  The release calculator uses a rigorous norm bound valid for every list
 (`upper bound (any list)`), since the worst list is not known in closed form.
+
+
+## Decision-list release (thaler2012 Theorem 1.3; `dpverify.mechanisms.tuv_dlist`)
+
+Rows are decision lists of length `<= k` over `m` variables; queries are `y in {0,1}^m`.
+The release noises the multilinear coefficients of `(1/n) sum_x p_x` on **all** sets `S` with
+`|S|` in `sizes` (empty set included: `p_x(0)` depends on the list), where `sizes` is the exact
+set of sizes on which some term coefficient `c_{n,q}(a,b)` is non-zero (`= {0..min(k, m, deg
+h_k)}` in every case checked).  Rows are first reduced to distinct variables (same function).
+Exact values (epsilon = 1, m >= 2k, multilinear):
+
+| k | gamma | deg h_k | exact L1 sens. S1 (x n) | T = max coef | box eps S1/(2T) | worst error |
+|---|---|---|---|---|---|---|
+| 2 | 1/10 | 3 | 679/99 ≈ 6.859 | 101/99 | 3.36 | 2/99 |
+| 3 | 1/10 | 4 | 1438/97 ≈ 14.82 | 100/97 | 7.19 | 3/97 |
+| 3 | 1/100 | 5 | 2701/181 ≈ 14.92 | 365/362 | 7.40 | 3/362 |
+| 4 | 1/10 | 4 | 96269/3281 ≈ 29.34 | 3605/3281 | 13.35 | 324/3281 |
+
+* `S1 = max_x (N_x + c_x) + max_x (N_x - c_x)` (non-constant L1 norm `N`, constant `c`), exact
+  by enumerating reduced lists up to relabelling (k <= 6) and attained by two lists on disjoint
+  variables when `m >= 2k`; checked against all pairs of lists for (k, m) = (1, 2), (2, 4).
+  Beyond k = 6 a proven term-sum bound (about 2x) is used.
+* `T` does not depend on `m` (each `p_x` reads at most `k` variables), so Lemma 4.9's
+  `m^{O~(sqrt k log(1/gamma))}` holds with room; but `S1 ≈ 2^{k+1} T`, so Theorem 3.1's box
+  scale `2T/(eps n)` is not epsilon-DP here (ledger: "thaler2012/Theorem 1.3 (decision-list
+  noise scale)").
+* The worst error over all lists is `max_L (sum_{i<=L} e_i + e_L - e_1)`,
+  `e_n = max_{[k-n, k-1]} |h_k|` (the on term is exact), which is `<= gamma` and, by
+  exhaustive evaluation, attained (the last column).  `certify_per_term` drops the on term
+  when every bit is 1 (k = 3, gamma = 1/100, all bits 1: bound 3/362, exact; summing all
+  terms would give 2/181 > gamma).
 """
 
 

@@ -179,3 +179,23 @@ def test_cli_dlist(capsys):
     assert "--k must be an integer" in capsys.readouterr().err
     assert main(["dlist", "--k", "3", "--gamma", "2"]) == 2
     assert "--gamma" in capsys.readouterr().err
+
+
+def test_per_term_drops_the_on_term_when_every_bit_is_one():
+    # every term has bit 1, so the term that is on (error 0, h_k(k) = 1) is one of the
+    # summands: the bound is sum - min, which here equals the exhaustive maximum (found by
+    # the helper engineer's exhaustive run: 3/362 for k = 3, gamma = 1/100), below gamma;
+    # the plain sum (2/181 > 1/100) would have refused a list that is within gamma.
+    dl = DecisionList(((1, 1), (2, 1), (3, 1)), 1, 3)
+    dlp = decision_list_polynomial(dl, 3, "1/100")
+    pt = certify_per_term(dlp, dl)
+    ex = certify_exhaustive(dlp, dl)
+    assert pt["verified"] and pt["bound"] == ex["max_error"] == "3/362"
+    summed = sum(parse_fmpq_str(e) for e in pt["term_bounds"])
+    assert summed == fmpq(2, 181) > fmpq(1, 100)
+    # with one bit 0 (the default can be on) nothing may be dropped
+    dl0 = DecisionList(((1, 1), (2, 1), (3, 1)), 0, 3)
+    dlp0 = decision_list_polynomial(dl0, 3, "1/100")
+    b0 = parse_fmpq_str(certify_per_term(dlp0, dl0)["bound"])
+    assert b0 == sum(parse_fmpq_str(e) for e in certify_per_term(dlp0, dl0)["term_bounds"][:3])
+    assert parse_fmpq_str(certify_exhaustive(dlp0, dl0)["max_error"]) <= b0

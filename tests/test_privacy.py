@@ -85,14 +85,19 @@ def _coeff_vector(g, x, representation):
 
 @pytest.mark.parametrize("representation", ["full", "multilinear"])
 @pytest.mark.parametrize("universe", ["monotone", "doubled"])
-def test_sensitivity_brute_force(representation, universe):
-    # g of degree 3 with generic coefficients; d = 3 (doubled: 6 variables)
+@pytest.mark.parametrize("max_support", [None, 1, 2])
+def test_sensitivity_brute_force(representation, universe, max_support):
+    # g of degree 3 with generic coefficients; d = 3 (doubled: 6 variables); with
+    # max_support, the brute-force vectors keep only monomials of support <= max_support
     g = [fmpq(1, 5), fmpq(-3, 2), fmpq(2, 3), fmpq(-1, 4)]
     d = 3
     rows = list(itertools.product((0, 1), repeat=d))
     if universe == "doubled":
         rows = [r + tuple(1 - b for b in r) for r in rows]
     vecs = [_coeff_vector(g, r, representation) for r in rows]
+    if max_support is not None:
+        vecs = [{key: c for key, c in v.items() if sum(e > 0 for e in key) <= max_support}
+                for v in vecs]
     best_l1, best_inf, keys = 0, 0, set()
     for a, b in itertools.product(vecs, repeat=2):
         diff = [abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b)]
@@ -100,7 +105,7 @@ def test_sensitivity_brute_force(representation, universe):
         best_inf = max([best_inf] + diff)
     for v in vecs:
         keys |= set(v)
-    s = tuv_sensitivity(g, d, 2, representation, universe)
+    s = tuv_sensitivity(g, d, 2, representation, universe, max_support)
     assert s["S1"] == fmpq(str(best_l1)) and s["Sinf"] == fmpq(str(best_inf))
     assert s["S1_exact"]
     # every coordinate some row can make non-zero is counted (and no more)

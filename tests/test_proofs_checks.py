@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction as Fr
+from itertools import product as _product
 
 import mpmath
 import pytest
@@ -192,6 +193,95 @@ def v_naive_bayes():
     assert dens.a > 1
 
 
+def v_priestley_chao():
+    # alda2017 Section 6: F_b(D, y) = (1/b) sum_{i>=2} (d_i - d_{i-1}) K((y - d_i)/b) l_i over
+    # rows sorted by d, Gaussian K; the counterexample re-evaluated in mpmath intervals.
+    b, c, n, y = Fr(1, 10), Fr(7, 100), 7, Fr(181, 200)
+    D = [(Fr(1, 10), 1), (Fr(11, 100), 1), (Fr(1, 2), 1), (Fr(51, 100), 1), (Fr(9, 10), -1),
+         (Fr(91, 100), 1), (Fr(23, 25), 1)]
+    D2 = [r for r in D if r != (Fr(9, 10), -1)] + [(Fr(21, 200), 1)]
+
+    def near(data):  # the paper's condition: every d_i has a d_j within c/n
+        return all(any(j != i and abs(data[i][0] - data[j][0]) <= c / n
+                       for j in range(len(data))) for i in range(len(data)))
+
+    def q(x):  # exact rational -> interval
+        return iv.mpf(x.numerator) / x.denominator
+
+    def F(data):
+        data = sorted(data)
+        tot = iv.mpf(0)
+        for (d0, _), (d1, lab) in zip(data, data[1:]):
+            u = q(y - d1) / q(b)
+            tot += q(d1 - d0) * iv.exp(-u * u / 2) / iv.sqrt(2 * iv.pi) * lab
+        return tot / q(b)
+
+    assert near(D) and near(D2)
+    change = abs(F(D) - F(D2))
+    printed = 4 * 1 * q(c) / (n * q(b)) / iv.sqrt(2 * iv.pi)
+    assert change.a > 19 * printed.b
+
+
+# thaler2012 Theorem 1.3: everything rebuilt with sympy (Chebyshev OR polynomial for k = 2,
+# gamma' = 1/20, h_2(z) = 1 - g(2 - z) of Appendix A, all reduced decision lists of length <= 2)
+
+
+def _dlist_poly(nodes, default, h, ys, k):
+    """Appendix A polynomial (multilinear in ys) of a decision list; literals are +-j."""
+    z = sp.Symbol("z")
+
+    def ind(lit, complement):
+        v = ys[abs(lit) - 1]
+        val = v if lit > 0 else 1 - v
+        return 1 - val if complement else val
+
+    lits = [lit for lit, _ in nodes]
+    total = 0
+    for i, (lit, b) in enumerate(nodes, start=1):
+        if b:
+            arg = (k - i) + sum(ind(x, True) for x in lits[: i - 1]) + ind(lit, False)
+            total += h.subs(z, arg)
+    if default:
+        arg = (k - len(lits)) + sum(ind(x, True) for x in lits)
+        total += h.subs(z, arg)
+    poly = sp.Poly(sp.expand(total), *ys)
+    out = {}
+    for mon, c in poly.terms():  # multilinear reduction y^a -> y on {0,1}
+        key = tuple(1 if e else 0 for e in mon)
+        out[key] = out.get(key, 0) + c
+    return {key: c for key, c in out.items() if c != 0}
+
+
+def v_dlist_box():
+    k = 2
+    x, z = sp.symbols("x z")
+    u = (k + 1 - 2 * x) / sp.Integer(k - 1)
+    t = 1
+    while 1 / abs(sp.chebyshevt(t, u.subs(x, 0))) > sp.Rational(1, 20):
+        t += 1
+    g = sp.expand(1 - sp.chebyshevt(t, u) / sp.chebyshevt(t, u.subs(x, 0)))
+    h = sp.expand(1 - g.subs(x, k - z))
+    assert [h.subs(z, v) for v in range(3)] == [sp.Rational(-1, 99), sp.Rational(1, 99), 1]
+    ys = sp.symbols("y1:5")
+    # T: max |coefficient| over every reduced list of length <= 2 (variables 1..L)
+    T = 0
+    for L in range(k + 1):
+        for signs in _product((1, -1), repeat=L):
+            for bits in _product((0, 1), repeat=L + 1):
+                nodes = [(s * (j + 1), b) for j, (s, b) in enumerate(zip(signs, bits))]
+                p = _dlist_poly(nodes, bits[-1], h, ys[:2], k)
+                T = max([T] + [abs(c) for c in p.values()])
+    assert T == sp.Rational(101, 99)
+    # witness pair on disjoint variables: x on y1, y2; x' on y3, y4
+    px = _dlist_poly([(1, 0), (2, 0)], 1, h, ys, k)
+    py = _dlist_poly([(3, 1), (4, 1)], 0, h, ys, k)
+    diff = sum(abs(px.get(key, 0) - py.get(key, 0)) for key in set(px) | set(py))
+    assert diff == sp.Rational(679, 99)
+    # Laplace with parameter 2T/(eps n) on a vector whose L1 change is diff/n: the privacy
+    # loss reaches diff/(2T) * eps = (679/202) eps > eps
+    assert diff / (2 * T) == sp.Rational(679, 202) and diff / (2 * T) > 1
+
+
 VERIFIERS = {
     "thaler2012/Appendix B (symbols)": v_appb_symbols,
     "thaler2012/Appendix B step 6": v_appb_step6,
@@ -208,6 +298,8 @@ VERIFIERS = {
     "alda2017/Proposition 4": v_prop4,
     "alda2017/Theorem 8 (proof indices)": v_thm8,
     "alda2017/Appendix F (naive Bayes sensitivity)": v_naive_bayes,
+    "thaler2012/Theorem 1.3 (decision-list noise scale)": v_dlist_box,
+    "alda2017/Section 6 (Priestley-Chao sensitivity)": v_priestley_chao,
 }
 
 

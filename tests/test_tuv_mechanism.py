@@ -14,6 +14,7 @@ from dpverify.cli import main
 from dpverify.errors import InvalidParameterError
 from dpverify.mechanisms.privacy import tuv_sensitivity
 from dpverify.mechanisms.tuv import TUVSummary, tuv_release
+from dpverify.numbers import parse_fmpq_str
 
 HUGE = 10**40  # epsilon so large that the integer noise is 0 with prob 1 - 2e^{-10^30}
 
@@ -124,3 +125,56 @@ def test_cli_release_and_answer(tmp_path, capsys):
     assert main(["tuv-release", "--data", str(bad), "--k", "1", "--gamma", "1/10",
                  "--epsilon", "1"]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["gemm", "rows", "auto"])
+@pytest.mark.parametrize("doubled", [False, True])
+def test_support_counts_match_brute_force(monkeypatch, doubled, method):
+    # both exact methods, in tiny blocks/chunks (small _BLOCK_BYTES), must give exactly the
+    # brute-force counts N(S) = #{rows containing S} for every S of size <= 3 with N(S) > 0
+    import dpverify.mechanisms.tuv as tuv
+
+    X = _data(37, 5, 9)
+    Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
+    monkeypatch.setattr(tuv, "_BLOCK_BYTES", 3 * 37 * 5)
+    if method == "gemm":
+        got = tuv._support_counts_gemm(Xd, 3, 5, doubled)
+    elif method == "rows":
+        got = tuv._support_counts_rows(Xd, 3, Xd.astype(np.int64).sum(axis=1))
+    else:
+        got = tuv._support_counts(Xd, 3, 5, doubled)
+    want = {}
+    for s in (1, 2, 3):
+        for S in itertools.combinations(range(Xd.shape[1]), s):
+            if doubled and any(j >= 5 and j - 5 in S for j in S):
+                continue
+            c = int(Xd[:, list(S)].all(axis=1).sum())
+            if c:
+                want[S] = c
+    assert got == want
+
+
+@pytest.mark.parametrize("representation", ["multilinear", "full"])
+def test_truncation_keeps_answers_and_shrinks_release(representation):
+    # gamma = 1/100, k = 2: g has degree > 2, so the paper's vector has monomials on 3 and 4
+    # variables that no query of size <= 2 reads.  Noiseless (HUGE epsilon): every answer of
+    # the truncated release equals the brute-force average of g (and the untruncated one).
+    X = _data(40, 4, 3)
+    kw = dict(representation=representation, universe="doubled", insecure_seed=0)
+    a = tuv_release(X, 2, "1/100", HUGE, **kw)
+    b = tuv_release(X, 2, "1/100", HUGE, truncate=False, **kw)
+    assert a.data["polynomial"]["degree"] > 2
+    assert all(len(set(key)) <= 2 for key in a.coefficients)
+    assert any(len(set(key)) > 2 for key in b.coefficients)
+    assert a.data["n_coordinates"] < b.data["n_coordinates"]
+    s1 = [parse_fmpq_str(x.data["privacy"]["sensitivity"]["l1_times_n"], "S1") for x in (a, b)]
+    assert s1[0] < s1[1]
+    cs = a.data["polynomial"]["coefficients"]
+    Xd = np.concatenate([X, 1 - X], axis=1)
+    for size in (1, 2):
+        for S in itertools.combinations(range(8), size):
+            if any(j + 4 in S for j in S):
+                continue
+            want = sum((_g_value(cs, int(Xd[i, list(S)].sum())) for i in range(40)), fmpq(0))
+            query = [(j % 4, j < 4) for j in S]
+            assert a.answer(query) == b.answer(query) == want / 40

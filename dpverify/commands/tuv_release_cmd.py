@@ -6,6 +6,12 @@
 
 ``dpverify tuv-answer --summary summary.json --query "1,5,7" [--kind or|and|rofk --r R]``
 (0-based column indices; ``~j`` or ``!j`` is the negated literal, doubled universe only).
+
+Decision-list databases (thaler2012 Theorem 1.3; :mod:`dpverify.mechanisms.tuv_dlist`):
+``dpverify tuv-release --dlists FILE --m M --k K --gamma G --epsilon E [--beta B]
+[--method chebyshev|minimax] [--insecure-seed S] --out s.json`` (FILE: CSV lines
+``lit,bit,...,lit,bit,default`` with DIMACS literals, or JSON) and
+``dpverify tuv-answer --summary s.json --y 0110...`` (a string of m bits).
 """
 
 from __future__ import annotations
@@ -21,23 +27,33 @@ from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, forma
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "tuv-release",
-        help="private polynomial release of a 0/1 CSV (thaler2012 Theorems 3.1/3.2)",
+        help="private polynomial release of a 0/1 CSV or of decision lists (thaler2012 "
+        "Theorems 3.1/3.2, 1.3)",
         description="Build and certify g (OR or r-of-k), sum the per-row polynomials exactly "
         "(support counts), add integer discrete Laplace noise calibrated to the exact "
         "sensitivity, and write the summary JSON (--out) with its privacy certificate and "
-        "the certified alpha(beta).",
+        "the certified alpha(beta).  With --dlists FILE --m M the rows are decision lists "
+        "of length <= k and the queries are inputs y in {0,1}^m (thaler2012 Theorem 1.3).",
     )
-    p.add_argument("--data", required=True, type=str, help="CSV file of 0/1 columns")
+    p.add_argument("--data", default=None, type=str, help="CSV file of 0/1 columns")
+    p.add_argument("--dlists", default=None, type=str,
+                   help="decision-list database (CSV 'lit,bit,...,default' lines or JSON); "
+                   "instead of --data")
+    p.add_argument("--m", default=None, type=str, help="variables of the decision lists "
+                   "(with --dlists)")
     p.add_argument("--k", required=True, type=str, help="largest query size k")
     p.add_argument("--gamma", required=True, type=str, help="polynomial error in (0,1)")
     p.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     p.add_argument("--delta", default=None, type=str, help="delta in (0,1) (Theorem 3.2)")
-    p.add_argument("--r", default="1", type=str, help="threshold r (1: OR/AND queries)")
-    p.add_argument("--representation", default="multilinear", type=str,
+    p.add_argument("--r", default=None, type=str, help="threshold r (1: OR/AND queries)")
+    p.add_argument("--representation", default=None, type=str,
                    help="multilinear (default) or full")
-    p.add_argument("--universe", default="monotone", type=str,
-                   help="monotone or doubled (negated literals, conjunctions)")
+    p.add_argument("--universe", default=None, type=str,
+                   help="monotone (default) or doubled (negated literals, conjunctions)")
     p.add_argument("--method", default=None, type=str, help="construction method of g")
+    p.add_argument("--no-truncate", dest="truncate", action="store_false", default=True,
+                   help="release the paper's whole monomial vector (default: only monomials "
+                   "on <= k variables, the only ones a query of size <= k reads)")
     p.add_argument("--beta", default="1/20", type=str, help="failure probability (report)")
     p.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE randomness (testing only)")
@@ -50,8 +66,10 @@ def register(sub: Any) -> None:
         description="Evaluate the released noisy polynomial at the query (post-processing).",
     )
     q.add_argument("--summary", required=True, type=str, help="summary JSON of tuv-release")
-    q.add_argument("--query", required=True, type=str,
+    q.add_argument("--query", default=None, type=str,
                    help="comma-separated 0-based columns; ~j negates (doubled universe)")
+    q.add_argument("--y", default=None, type=str,
+                   help="decision-list summaries: the input y as a string of m bits")
     q.add_argument("--kind", default="or", type=str, help="or, and or rofk")
     q.add_argument("--r", default=None, type=str, help="r for --kind rofk")
     add_json_flag(q)
@@ -61,13 +79,21 @@ def register(sub: Any) -> None:
 def _release(args: Any) -> CommandResult:
     from ..mechanisms.tuv import read_binary_csv, tuv_release
 
+    if (args.data is None) == (args.dlists is None):
+        raise InvalidParameterError("give exactly one of --data (0/1 CSV) and --dlists "
+                                    "(decision lists)")
+    if args.dlists is not None:
+        return _release_dlists(args)
+    if args.m is not None:
+        raise InvalidParameterError("--m applies only to --dlists")
     X = read_binary_csv(args.data)
     k = int_flag(args.k, "--k", minimum=1, maximum=10_000)
-    r = int_flag(args.r, "--r", minimum=1, maximum=k)
+    r = int_flag(args.r or "1", "--r", minimum=1, maximum=k)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
     eps, delta = eps_delta_flags(args)
     beta = check_open_unit(exact(args.beta, "--beta"), "--beta")
-    rep, uni = args.representation.strip(), args.universe.strip()
+    rep = (args.representation or "multilinear").strip()
+    uni = (args.universe or "monotone").strip()
     if rep not in ("full", "multilinear"):
         raise InvalidParameterError(f"--representation must be full or multilinear, got {rep!r}")
     if uni not in ("monotone", "doubled"):
@@ -78,7 +104,8 @@ def _release(args: Any) -> CommandResult:
     seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
                                                             "--insecure-seed")
     s = tuv_release(X, k, gamma, eps, delta=delta, r=r, representation=rep, universe=uni,
-                    method=args.method, beta=beta, insecure_seed=seed)
+                    method=args.method, beta=beta, truncate=args.truncate,
+                    insecure_seed=seed)
     d = s.data
     ach = d["privacy"]["achieved"] or {}
     rows = [
@@ -94,6 +121,70 @@ def _release(args: Any) -> CommandResult:
     ]
     extra = [] if args.json_out else ["note: pass --out FILE to keep the summary"]
     return CommandResult(data=d, text=format_table(rows), exit_code=0, extra_lines=extra)
+
+
+def _release_dlists(args: Any) -> CommandResult:
+    from ..mechanisms.tuv_dlist import read_decision_lists, tuv_dlist_release
+
+    for flag, val in (("--delta", args.delta), ("--r", args.r),
+                      ("--representation", args.representation),
+                      ("--universe", args.universe)):
+        if val is not None:
+            raise InvalidParameterError(f"{flag} does not apply to --dlists (pure epsilon, "
+                                        "multilinear representation)")
+    if args.m is None:
+        raise InvalidParameterError("--m (number of variables) is required with --dlists")
+    m = int_flag(args.m, "--m", minimum=1, maximum=10**6)
+    k = int_flag(args.k, "--k", minimum=1, maximum=64)
+    gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
+    eps, _ = eps_delta_flags(args)
+    beta = check_open_unit(exact(args.beta, "--beta"), "--beta")
+    method = (args.method or "chebyshev").strip()
+    if method not in ("chebyshev", "minimax"):
+        raise InvalidParameterError(f"--method must be chebyshev or minimax, got {method!r}")
+    seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
+                                                            "--insecure-seed")
+    dls = read_decision_lists(args.dlists, m, k)
+    s = tuv_dlist_release(dls, m, k, gamma, eps, beta=beta, method=method, insecure_seed=seed)
+    d = s.data
+    sens = d["privacy"]["sensitivity"]
+    rows = [
+        ("decision lists n, variables m", f"{d['n']}, {d['m']}"),
+        ("list length <= k", str(k)),
+        ("polynomial", f"h_k degree {d['polynomial']['h_degree']}, multilinear degree "
+         f"{d['polynomial']['degree']}, error <= {d['accuracy']['gamma_release']}"),
+        ("noised coordinates", f"{d['n_coordinates']} (set sizes {d['coordinate_sizes']})"),
+        ("L1 sensitivity (times n)", f"{sens['l1_times_n']} "
+         f"({'exact' if sens['l1_exact'] else 'upper bound'})"),
+        ("noise scale", d["privacy"]["scale"]),
+        ("achieved epsilon", d["privacy"]["achieved"]["epsilon_decimal"]),
+        ("alpha(beta), worst y", f"{d['accuracy']['alpha_decimal']} (beta "
+         f"{d['accuracy']['beta']})"),
+        ("randomness", "OS (secrets)" if d["secure_randomness"] else "INSECURE seed"),
+    ]
+    extra = [] if args.json_out else ["note: pass --out FILE to keep the summary"]
+    return CommandResult(data=d, text=format_table(rows), exit_code=0, extra_lines=extra)
+
+
+def _answer_dlist(obj: dict, args: Any) -> CommandResult:
+    from ..mechanisms.tuv_dlist import DlistSummary
+
+    s = DlistSummary(obj)
+    if args.y is None or args.query is not None or args.r is not None or args.kind != "or":
+        raise InvalidParameterError("a decision-list summary is queried with --y BITS only")
+    y = args.y.strip()
+    if len(y) != s.m or any(c not in "01" for c in y):
+        raise InvalidParameterError(f"--y must be a string of m = {s.m} characters 0/1, "
+                                    f"got {args.y!r}")
+    val = s.answer(y)
+    acc = s.accuracy_for_weight(y.count("1"))
+    data = {"y": y, "answer": fmpq_str(val), "answer_decimal": fmpq_to_decimal(val, 10),
+            "alpha": acc["alpha"], "alpha_decimal": acc["alpha_decimal"], "beta": acc["beta"],
+            "alpha_scope": f"every y with at most {acc['weight']} ones"}
+    rows = [("answer", data["answer_decimal"]),
+            ("accuracy", f"+- {acc['alpha_decimal']} with probability >= 1 - {acc['beta']} "
+             f"(simultaneously for all y with <= {acc['weight']} ones)")]
+    return CommandResult(data=data, text=format_table(rows))
 
 
 def _parse_query(text: str) -> list[Any]:
@@ -119,6 +210,10 @@ def _answer(args: Any) -> CommandResult:
                                     f"{exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise InvalidParameterError(f"--summary {args.summary!r} is not JSON: {exc}") from None
+    if isinstance(obj, dict) and obj.get("mechanism") == "tuv-dlist-release":
+        return _answer_dlist(obj, args)
+    if args.query is None or args.y is not None:
+        raise InvalidParameterError("--query is required (--y is for decision-list summaries)")
     s = TUVSummary(obj)
     query = _parse_query(args.query)
     kind = args.kind.strip()

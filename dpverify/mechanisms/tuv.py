@@ -18,8 +18,9 @@ any literals and conjunctions through ``AND_{l in S} l = 1 - OR_{l in S} NOT l``
 multiset ``alpha`` (an index repeated = a power, the paper's monomial vector), coefficient
 ``c_|alpha| * (|alpha|!/prod alpha_j!) * N(supp alpha)``.  In both, ``N(S) = #{rows x' :
 x'_j = 1 for all j in S}`` -- only **support counts** of sets of size ``<= t`` are needed,
-computed exactly with integer numpy (int64) products of columns, extending only sets with a
-non-zero count (sparse: a set that no row contains is never extended).
+computed exactly either by enumerating the subsets of each row's support (integer
+``bincount``, sparse rows) or by exact float BLAS products of columns extending only sets with
+a non-zero count (dense rows); see :func:`_support_counts`.
 
 **Identically zero coordinates** -- monomials whose coefficient is 0 for *every* database
 (``c_i = 0`` / ``a_s = 0``; in the doubled universe any set containing both ``j`` and
@@ -53,7 +54,7 @@ from __future__ import annotations
 import csv
 import itertools
 from collections.abc import Sequence
-from math import factorial, gcd
+from math import comb, factorial, gcd
 from typing import Any
 
 import numpy as np
@@ -160,42 +161,159 @@ def _multiset_coef(key: tuple[int, ...]) -> int:
     return factorial(len(key)) // den
 
 
-def _support_counts(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[tuple, int]:
-    """``N(S)`` for every set ``S`` (sorted tuple) of size ``1..t`` with ``N(S) > 0``.
+#: Bytes of one block of column products in :func:`_support_counts` (memory bound).
+_BLOCK_BYTES = 2**28
 
-    Exact: the counts are inner products of 0/1 vectors of length ``n``.  They are computed
-    with float64 BLAS products, which is exact here because every partial sum is an integer
-    ``<= n < 2^52`` (all such integers are doubles, so no rounding ever happens); the result
-    is converted back to Python ints.  Only sets with a non-zero count are extended."""
-    n = X.shape[0]
+
+def _support_counts(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[tuple, int]:
+    """``N(S) = #{rows containing S}`` for every set ``S`` (sorted tuple) of size ``1..t``
+    with ``N(S) > 0`` (in the doubled universe no set with ``j`` and ``d + j`` occurs).
+
+    Two exact methods; the cheaper one by an operation count is used (the result is the same,
+    tests check both against brute force):
+
+    * :func:`_support_counts_rows` -- every row adds 1 to each subset of its support of size
+      ``<= t``: about ``E = sum_rows sum_s C(|x|, s)`` integer operations (sparse rows);
+    * :func:`_support_counts_gemm` -- column products with exact float BLAS: about
+      ``G = n m sum_{s<t} C(m, s)`` flops (dense rows, e.g. the doubled universe where every
+      row has weight ``d``).
+
+    The rows method is chosen when ``100 E <= G`` (a BLAS flop is ~100x cheaper than a numpy
+    gather) and its tables fit in memory.
+    """
+    n, m = X.shape
+    w = X.astype(np.int64).sum(axis=1)
+    hist = np.bincount(w, minlength=m + 1)
+    E = sum(int(hist[wt]) * comb(int(wt), s) for wt in range(m + 1) if hist[wt]
+            for s in range(1, t + 1))
+    G = n * m * sum(comb(m, s) for s in range(1, t))
+    fits = all(comb(wt, s) * s * 8 <= _BLOCK_BYTES and comb(m, s) <= _MAX_BINS
+               for wt in range(m + 1) if hist[wt] for s in range(1, t + 1))
+    if fits and 100 * E <= G:
+        return _support_counts_rows(X, t, w)
+    return _support_counts_gemm(X, t, d, doubled)
+
+
+#: Largest number of bins (sets of one size) for the rows method's ``bincount``.
+_MAX_BINS = 50_000_000
+
+
+def _support_counts_rows(X: np.ndarray, t: int, w: np.ndarray) -> dict[tuple, int]:
+    """Exact integer support counts by enumerating, per row, the subsets of its support.
+
+    Rows are grouped by weight ``|x| = wt``; for each size ``s`` the subsets are gathered as
+    ``supp[:, combos]`` (``combos`` = the ``s``-subsets of ``range(wt)``, supports sorted, so
+    every subset is a sorted tuple), ranked in the colexicographic number system
+    ``rank(v_0 < ... < v_{s-1}) = sum_i C(v_i, i + 1)`` (a bijection onto
+    ``0..C(m, s) - 1``) and counted with ``bincount``; chunks of rows keep every array below
+    ``_BLOCK_BYTES``.  Integer arithmetic only (int64; ranks ``< C(m, s) <= _MAX_BINS``).
+    """
+    n, m = X.shape
+    binom = np.array([[comb(v, r) for r in range(t + 2)] for v in range(m + 1)], dtype=np.int64)
+    counts: dict[tuple, int] = {}
+    weights = sorted({int(v) for v in w.tolist()})
+    for s in range(1, t + 1):
+        acc = np.zeros(comb(m, s), dtype=np.int64)
+        for wt in weights:
+            if wt < s:
+                continue
+            rows = np.nonzero(w == wt)[0]
+            combos = np.array(list(itertools.combinations(range(wt), s)), dtype=np.int64)
+            per_row = combos.shape[0] * s * 8
+            chunk = max(1, _BLOCK_BYTES // per_row)
+            for r0 in range(0, len(rows), chunk):
+                sub_rows = X[rows[r0:r0 + chunk]]
+                supp = np.nonzero(sub_rows)[1].reshape(len(sub_rows), wt)  # sorted per row
+                sets = supp[:, combos]  # (R, C(wt, s), s)
+                rank = np.zeros(sets.shape[:2], dtype=np.int64)
+                for i in range(s):
+                    rank += binom[sets[:, :, i], i + 1]
+                acc += np.bincount(rank.ravel(), minlength=acc.shape[0])
+        nz = np.nonzero(acc)[0]
+        if nz.size == 0:
+            break
+        # unrank the non-zero bins (colex): largest v with C(v, i + 1) <= r, from the top
+        r = nz.copy()
+        cols = []
+        for i in range(s - 1, -1, -1):
+            col_b = binom[:, i + 1]  # non-decreasing in v
+            v = np.searchsorted(col_b, r, side="right") - 1
+            cols.append(v)
+            r = r - col_b[v]
+        keys = np.stack(cols[::-1], axis=1)  # ascending tuples
+        for key, c in zip(map(tuple, keys.tolist()), acc[nz].tolist(), strict=True):
+            counts[key] = c
+    return counts
+
+
+def _support_counts_gemm(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[tuple, int]:
+    """Support counts by column products (dense rows).
+
+    Level ``s`` extends every size-``(s-1)`` set ``S`` with a non-zero count by the columns
+    ``j > max S``: ``N(S + {j}) = P_S . X[:, j]`` with ``P_S`` the AND of the columns of ``S``.
+    The frontier is processed in blocks of ``B`` sets (``B n`` bytes of booleans, at most
+    ``_BLOCK_BYTES`` per block), so memory is ``O(B n + #counts)`` whatever the frontier size
+    (stacking all ``P_S`` at once would need 18 GB for ``d = 50``, ``t = 5``, ``n = 10^4``).
+
+    **Exactness lemma.**  The block product ``P @ X`` is computed by BLAS in ``float32`` when
+    ``n < 2^23`` (else ``float64``; ``n < 2^52`` is enforced).  Every operand is 0 or 1, and BLAS
+    forms each output as a sum of the products ``P[b, i] X[i, j]`` by additions / fused
+    multiply-adds in some order and blocking; every intermediate value is therefore the sum
+    of a sub-multiset of those products, an integer in ``[0, n]``.  Integers up to ``2^24``
+    (``2^53``) are exactly representable in ``float32`` (``float64``), and an IEEE operation
+    whose exact result is representable returns it unchanged, so no rounding ever occurs and
+    the output is the exact integer count.  (This assumes a classical ``gemm``; a
+    Strassen-type algorithm would form differences -- still integers of absolute value
+    ``<= 2n``, so the argument holds with ``2n < 2^24``, which is why the float32 threshold
+    is ``n < 2^23``.)  Belt and braces: in every block the first set's counts are recomputed
+    by exact integer counting (``count_nonzero`` of ANDed columns) and a mismatch raises
+    ``CertificationFailed``; ``tests/test_tuv_mechanism.py`` compares all counts with a
+    brute-force enumeration.
+    """
+    n, m = X.shape
     if n >= 2**52:
         raise InvalidParameterError("too many rows for exact counting (n >= 2^52)")
-    Xf = X.astype(np.float64)
+    dtype = np.float32 if n < 2**23 else np.float64
+    XT = np.ascontiguousarray(X.T.astype(bool))  # (m, n)
+    Xf = X.astype(dtype)  # (n, m)
     counts: dict[tuple, int] = {}
     col = X.astype(np.int64).sum(axis=0)
-    m = X.shape[1]
-    frontier_keys = [(j,) for j in range(m) if col[j] > 0]
-    for key in frontier_keys:
+    frontier: list[tuple] = [(j,) for j in range(m) if col[j] > 0]
+    for key in frontier:
         counts[key] = int(col[key[0]])
-    P = Xf[:, [k[0] for k in frontier_keys]].T if frontier_keys else None  # (F, n)
+    jj = np.arange(m)
+    # per block entry: bool P and its float copy
+    block = max(1, _BLOCK_BYTES // (n * (1 + np.dtype(dtype).itemsize)))
     for s in range(2, t + 1):
-        if not frontier_keys:
-            break
-        C = np.rint(P @ Xf).astype(np.int64)  # (F, m) exact counts of S + {j}
-        new_keys: list[tuple] = []
-        rows: list[np.ndarray] = []
-        for fi, key in enumerate(frontier_keys):
-            last = key[-1]
-            for j in (np.nonzero(C[fi, last + 1:])[0] + last + 1).tolist():
-                if doubled and j >= d and (j - d) in key:
-                    continue  # {j', d + j'} never both 1
-                nk = key + (j,)
-                counts[nk] = int(C[fi, j])
+        new_frontier: list[tuple] = []
+        for b0 in range(0, len(frontier), block):
+            keys = frontier[b0:b0 + block]
+            Karr = np.array(keys, dtype=np.int64)  # (B, s-1)
+            P = XT[Karr[:, 0]].copy()
+            for c in range(1, s - 1):
+                P &= XT[Karr[:, c]]
+            C = np.rint(P.astype(dtype) @ Xf).astype(np.int64)  # (B, m) counts of S + {j}
+            # spot check against exact integer counting (first set of the block, all j):
+            # guards against a BLAS that does not meet the lemma's model (such a BLAS would
+            # err systematically); the lemma above is the proof
+            exact_row = np.count_nonzero(P[0][None, :] & XT, axis=1)
+            if not np.array_equal(C[0], exact_row):
+                raise CertificationFailed("internal: float support counts failed the spot check")
+            mask = (C > 0) & (jj[None, :] > Karr[:, -1:])
+            if doubled:
+                member = np.zeros((len(keys), m), dtype=bool)
+                np.put_along_axis(member, Karr, True, axis=1)
+                mask[:, d:] &= ~member[:, :d]  # {j', d + j'} never both 1
+            rows_i, cols_j = np.nonzero(mask)
+            vals = C[rows_i, cols_j].tolist()
+            for fi, j, v in zip(rows_i.tolist(), cols_j.tolist(), vals, strict=True):
+                nk = keys[fi] + (j,)
+                counts[nk] = v
                 if s < t:
-                    new_keys.append(nk)
-                    rows.append(P[fi] * Xf[:, j])
-        frontier_keys = new_keys
-        P = np.stack(rows) if rows else None
+                    new_frontier.append(nk)
+        frontier = new_frontier
+        if not frontier:
+            break
     return counts
 
 
@@ -317,6 +435,7 @@ def tuv_release(
     universe: str = "monotone",
     method: str | None = None,
     beta: Any = "1/20",
+    truncate: bool = True,
     insecure_seed: int | None = None,
 ) -> TUVSummary:
     """Sanitizer of thaler2012 Theorem 3.1 (``delta=None``) / 3.2 on a 0/1 database.
@@ -330,6 +449,11 @@ def tuv_release(
     representation : {"multilinear", "full"};  universe : {"monotone", "doubled"}.
     method : construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
     beta : exact in (0, 1) -- failure probability of the accuracy report.
+    truncate : bool -- release only the monomials supported on at most ``k`` variables
+        (default).  A query of size ``<= k`` reads only monomials supported inside it, so
+        the answers are the same polynomial values with fewer noised coordinates and a
+        smaller exact sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
+        coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
     insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
 
     Returns
@@ -370,8 +494,11 @@ def tuv_release(
     doubled = universe == "doubled"
     m = 2 * d if doubled else d
 
+    if not isinstance(truncate, bool):
+        raise ParameterTypeError(f"truncate must be True or False, got {truncate!r}")
+    kmax = k if truncate else m  # largest support size released
     priv = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=representation,
-                       universe=universe)
+                       universe=universe, max_support=k if truncate else None)
     K = int(priv["sensitivity"]["n_coordinates"])
     if K > MAX_COORDINATES:
         raise InvalidParameterError(
@@ -385,7 +512,7 @@ def tuv_release(
     weights = a if representation == "multilinear" else cs
     Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
     Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
-    counts = _support_counts(Xd, min(t, m), d, doubled)
+    counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
 
     sens_int = priv["sensitivity"]["l1_times_n"]  # S1 (times n), exact
     scale_int = tuv_scale_times_n(priv) * Q  # lattice units: (Q n b)
@@ -397,32 +524,29 @@ def tuv_release(
             if weights[i] == 0:
                 continue
             if representation == "multilinear":
-                if i <= m:
+                if i <= min(m, kmax):
                     yield i, _allowed_sets(m, d, i, doubled)
             else:
-                yield i, _full_keys(m, d, i, doubled)
+                yield i, _full_keys(m, d, i, doubled, kmax)
 
     for i, keys in sizes():
         keys = list(keys)
         noise = discrete_laplace_vector(len(keys), scale_int, rng=src)
-        wq = weights[i] * Q  # integer
-        for key, z in zip(keys, noise, strict=True):
-            S = key if representation == "multilinear" else tuple(sorted(set(key)))
-            base = counts.get(S, 0)
-            mult = 1 if representation == "multilinear" else _multiset_coef(key)
-            v = wq * mult * base
-            coeffs[",".join(map(str, key))] = int(v.p) + z
+        wq_f = weights[i] * Q
+        if wq_f.q != 1:
+            raise CertificationFailed("internal: lattice denominator does not clear weights")
+        wq = int(wq_f.p)  # exact integer weight on the lattice
+        if representation == "multilinear":
+            for key, z in zip(keys, noise, strict=True):
+                coeffs[",".join(map(str, key))] = wq * counts.get(key, 0) + z
+        else:
+            for key, z in zip(keys, noise, strict=True):
+                base = counts.get(tuple(sorted(set(key))), 0)
+                coeffs[",".join(map(str, key))] = wq * _multiset_coef(key) * base + z
     if len(coeffs) != K:
         raise CertificationFailed(f"internal: {len(coeffs)} coordinates, expected {K}")
 
-    # accuracy: least m_beta with K * P[|Z| >= m_beta] <= beta
-    b = arb(scale_int)
-    rr = (-1 / b).exp()
-    lnr = arb(2 * K) / (arb(beta_q) * (1 + rr))
-    guess = arb_to_fmpq_bounds(b * lnr.log())[1]
-    mb = max(1, int(-((-int(guess.p)) // int(guess.q))))
-    while not bool(K * 2 * (-arb(mb) / b).exp() / (1 + rr) <= arb(beta_q)):
-        mb += 1
+    mb = noise_union_quantile(K, scale_int, beta_q)
     K_read = int(priv["sensitivity"]["n_read_per_query"])
     gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
     noise_bound = fmpq(K_read * (mb - 1), n * Q)
@@ -445,6 +569,7 @@ def tuv_release(
         "r": r,
         "representation": representation,
         "universe": universe,
+        "truncated_to_support_k": truncate,
         "polynomial": {
             "construction": approx.construction,
             "coefficients": [fmpq_str(c) for c in cs],
@@ -476,6 +601,26 @@ def tuv_release(
     return TUVSummary(data)
 
 
+def noise_union_quantile(K: int, scale: fmpq, beta: fmpq) -> int:
+    """Least integer ``m_beta >= 1`` with ``K P[|Z| >= m_beta] <= beta`` for ``K`` discrete
+    Laplace draws of scale ``b`` (``P[|Z| >= m] = 2 r^m/(1 + r)``, ``r = exp(-1/b)``).
+
+    Guarantee
+    ---------
+    The inequality is decided in arb (True only when certainly true), so with probability
+    ``>= 1 - beta`` all ``K`` draws satisfy ``|Z| <= m_beta - 1``.  Starts from the
+    closed-form guess ``b ln(2K/(beta(1 + r)))`` rounded up, then increments.
+    """
+    b = arb(scale)
+    rr = (-1 / b).exp()
+    lnr = arb(2 * K) / (arb(beta) * (1 + rr))
+    guess = arb_to_fmpq_bounds(b * lnr.log())[1]
+    mb = max(1, int(-((-int(guess.p)) // int(guess.q))))
+    while not bool(K * 2 * (-arb(mb) / b).exp() / (1 + rr) <= arb(beta)):
+        mb += 1
+    return mb
+
+
 def _sens_parse(s: str) -> fmpq:
     return parse_fmpq_str(s, "sensitivity")
 
@@ -488,12 +633,13 @@ def _paper_alpha(priv: dict, gamma: fmpq, n: int, eps: fmpq, beta: fmpq) -> str:
     return fmpq_to_decimal(arb_to_fmpq_bounds(v)[1], 8, rounding="up")
 
 
-def _full_keys(m: int, d: int, i: int, doubled: bool):
+def _full_keys(m: int, d: int, i: int, doubled: bool, kmax: int | None = None):
     for key in itertools.combinations_with_replacement(range(m), i):
-        if doubled:
-            sup = set(key)
-            if any(j >= d and (j - d) in sup for j in sup):
-                continue
+        sup = set(key)
+        if kmax is not None and len(sup) > kmax:
+            continue
+        if doubled and any(j >= d and (j - d) in sup for j in sup):
+            continue
         yield key
 
 
