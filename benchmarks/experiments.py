@@ -5,14 +5,18 @@
    epsilon; utility = sup over 501 points of |released - non-private KDE|, averaged over
    ``R`` repeats; baseline = nearest-lattice-point noisy value (alda2017 §4.2).
 2. jin Table 3 protocol on WDBC (scikit-learn's copy, 569 x 30): attributes scaled to
-   [-1, 1]; a subset of ``d`` attributes (d = 2 fits this machine); queries = sums of J = 10
-   Gaussian kernels with centres uniform in [-1,1]^d and weights alpha >= 0, sum 1;
-   sigma in {2,4,6,8,10}; epsilon = 1; worst absolute and relative error over 10^4 queries,
-   averaged over 20 rounds; for the Wang summary and the Jin synthetic database.
+   [-1, 1]; the first d in {2, 5, 30} attributes; queries = sums of J = 10 Gaussian kernels
+   with centres uniform in [-1,1]^d and weights alpha >= 0, sum 1; sigma in {2,4,6,8,10};
+   total epsilon = 1; worst absolute and relative error over 10^4 queries, averaged over 20
+   rounds; the Wang summary (full tensor for d = 2, basis subset otherwise) and the Jin
+   synthetic database (full grid for d = 2; basis subset with a random grid subset or the
+   private-PCA ellipsoid of jin Algorithm 2 otherwise, plus a labelled NON-private
+   exact-PCA ellipsoid reference).  One release per round answers all five sigmas.
 
 Noise is the exact discrete Laplace of the mechanisms (seeded: ``insecure_seed``, NOT
 private, for reproducibility).  Run: ``python benchmarks/experiments.py [--quick]``;
-writes docs/experiments_kde.png when matplotlib is installed.
+the full run writes docs/experiments_kde.png when matplotlib is installed (``--quick`` is a
+smoke run and writes no plot).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from dpverify.numbers import parse_fmpq_str
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def kde_experiment(repeats: int) -> list[str]:
+def kde_experiment(repeats: int, plot: bool = True) -> list[str]:
     g = np.random.default_rng(0)  # data, not noise
     n = 5000
     comp = g.random(n) < 0.4
@@ -65,6 +69,8 @@ def kde_experiment(repeats: int) -> list[str]:
     for eps in epss:
         out.append(f"| {eps} | " + " | ".join(f"{rows[(eps, h)]:.3f}" for h in hs)
                    + f" | {rows[(eps, 'baseline')]:.3f} |")
+    if not plot:
+        return out + ["", "(--quick: plot not written)"]
     try:
         import matplotlib
 
@@ -103,81 +109,195 @@ def _cheb_coeffs_gauss(centres: np.ndarray, sigma: float, t: int) -> np.ndarray:
     return vals @ basis.T  # (len(centres), t)
 
 
-def _kernel_sums(Y: np.ndarray, cents: np.ndarray, alpha: np.ndarray, sigma: float) -> np.ndarray:
-    """(1/|Y|) sum_y sum_j alpha_j exp(-|y - c_j|^2 / (2 sigma^2)) per query, in chunks."""
-    out = np.empty(len(cents))
-    for i in range(0, len(cents), 200):
-        diff = Y[None, None, :, :] - cents[i : i + 200, :, None, :]
-        k = np.exp(-(diff**2).sum(axis=3) / (2 * sigma**2))
-        out[i : i + 200] = (alpha[i : i + 200, :, None] * k).sum(axis=1).mean(axis=1)
+def _kernel_sums(Y: np.ndarray, cents: np.ndarray, alpha: np.ndarray, sigma: float,
+                 w: np.ndarray | None = None) -> np.ndarray:
+    """sum_y w_y sum_j alpha_j exp(-|y - c_j|^2 / (2 sigma^2)) per query (w = 1/|Y| by
+    default), via |y - c|^2 = |y|^2 + |c|^2 - 2 y.c (one GEMM per chunk of queries)."""
+    m, d = Y.shape
+    w = np.full(m, 1.0 / m) if w is None else w
+    nq, J = alpha.shape
+    ys = (Y * Y).sum(axis=1)
+    out = np.empty(nq)
+    step = max(1, 4_000_000 // (J * m))
+    for i in range(0, nq, step):
+        c = cents[i : i + step].reshape(-1, d)
+        sq = (c * c).sum(axis=1)[:, None] + ys[None, :] - 2.0 * (c @ Y.T)
+        k = np.exp(-np.maximum(sq, 0.0) / (2 * sigma**2)) @ w
+        out[i : i + step] = (alpha[i : i + step] * k.reshape(-1, J)).sum(axis=1)
     return out
 
 
-def wdbc_experiment(d: int, rounds: int, nq: int) -> list[str]:
+def _basis_answers(B: np.ndarray, b: np.ndarray, cents: np.ndarray, alpha: np.ndarray,
+                   sigma: float) -> np.ndarray:
+    """Summary answers sum_r c_r b~_r for the basis subset B (undamped truncated Chebyshev
+    coefficients: the Gaussian kernel factorises, c_r = prod_i c_{j,i,r_i})."""
+    from dpverify.mechanisms.jin_synthetic import _factor_lists
+
+    nq, J, d = cents.shape
+    s = int(B.max())
+    axes, degs = _factor_lists(B)
+    out = np.empty(nq)
+    step = max(1, 2_000_000 // (J * len(B)))
+    for i in range(0, nq, step):
+        cf = _cheb_coeffs_gauss(cents[i : i + step].reshape(-1), sigma, s + 1)
+        cf = cf.reshape(-1, J, d, s + 1)
+        base = np.prod(cf[..., 0], axis=2)  # (q, J)
+        ratio = cf / cf[..., :1]  # c_0 >= exp(-2/sigma^2) > 0 for |x - c| <= 2
+        val = np.broadcast_to(base[..., None], base.shape + (len(B),)).copy()
+        for f in range(axes.shape[1]):
+            val *= ratio[:, :, axes[:, f], degs[:, f]]
+        out[i : i + step] = (alpha[i : i + step] * (val @ b)).sum(axis=1)
+    return out
+
+
+def _wdbc() -> np.ndarray | None:
     try:
         from sklearn.datasets import load_breast_cancer
     except ImportError:
-        return ["WDBC: scikit-learn not installed (pip install scikit-learn); skipped"]
+        return None
     raw = load_breast_cancer().data
     lo, hi = raw.min(axis=0), raw.max(axis=0)
-    Xall = 2 * (raw - lo) / (hi - lo) - 1
-    X = Xall[:, :d]  # first d attributes
-    n = len(X)
-    J = 10
-    sigmas = [2, 4, 6, 8, 10]
+    return 2 * (raw - lo) / (hi - lo) - 1
+
+
+SIGMAS = [2, 4, 6, 8, 10]
+J = 10
+#: jin Table 3, WDBC row (epsilon-DP, C = 10^4, d = 30, average of 20 rounds).
+JIN_TABLE3_WDBC = {"Abs": [0.037, 0.059, 0.039, 0.011, 0.012], "Rel": [0.329, 0.110, 0.053,
+                                                                       0.013, 0.014]}
+
+
+def _configs(quick: bool) -> list[dict]:
+    C = 2000 if quick else 10_000
+    psi = {"psi_k": 3, "psi_iters": 3, "psi_epsilon": "1/5", "psi_delta": "1e-10"}
+    cfg = [
+        {"d": 2, "name": "summary, full t = 6 (K = 4)", "kind": "summary_full"},
+        {"d": 2, "name": "synthetic, full grid N = 12, t = 6", "kind": "synthetic_full"},
+        {"d": 5, "name": "summary, basis deg <= 3", "kind": "summary_basis", "deg": 3},
+        {"d": 5, "name": f"synthetic, basis deg <= 3, random grid C = {C}",
+         "kind": "synthetic_basis", "deg": 3, "kw": {"grid_subset": C}},
+        {"d": 5, "name": f"synthetic, basis deg <= 3, PSI ellipsoid C = {C}",
+         "kind": "synthetic_basis", "deg": 3, "eps": "4/5", "kw": dict(psi, candidates=C)},
+        {"d": 5, "name": f"(not private) synthetic, exact-PCA ellipsoid C = {C}",
+         "kind": "synthetic_basis", "deg": 3, "eps": "4/5", "exact_pca": 3, "C": C},
+        {"d": 30, "name": "summary, basis deg <= 1", "kind": "summary_basis", "deg": 1},
+        {"d": 30, "name": "summary, basis deg <= 2", "kind": "summary_basis", "deg": 2},
+        {"d": 30, "name": f"synthetic, basis deg <= 1, random grid C = {C}",
+         "kind": "synthetic_basis", "deg": 1, "kw": {"grid_subset": C}},
+        {"d": 30, "name": f"synthetic, basis deg <= 1, PSI ellipsoid C = {C}",
+         "kind": "synthetic_basis", "deg": 1, "eps": "4/5", "kw": dict(psi, candidates=C)},
+        {"d": 30, "name": f"(not private) synthetic, exact-PCA ellipsoid C = {C}",
+         "kind": "synthetic_basis", "deg": 1, "eps": "4/5", "exact_pca": 3, "C": C},
+    ]
+    if quick:
+        cfg = [c for c in cfg if c["d"] != 5 and "deg <= 2" not in c["name"]]
+    return cfg
+
+
+def _exact_pca_points(X: np.ndarray, k: int, C: int, seed: int) -> np.ndarray:
+    """NON-PRIVATE reference: ellipsoid of the exact top-k covariance eigenpairs."""
+    from dpverify.mechanisms.jin_psi import PSIResult, ellipsoid_points
+
+    lam, V = np.linalg.eigh(np.cov(X.T, bias=True))
+    res = PSIResult(V[:, ::-1][:, :k], lam[::-1][:k], {})
+    return ellipsoid_points(res, X.mean(axis=0), C, seed=seed)
+
+
+def wdbc_experiment(rounds: int, nq: int, quick: bool = False) -> list[str]:
+    from dpverify.mechanisms.jin_synthetic import (
+        basis_indices,
+        release_basis_summary,
+        release_synthetic_basis,
+    )
+
+    Xall = _wdbc()
+    if Xall is None:
+        return ["WDBC: scikit-learn not installed (pip install scikit-learn); skipped"]
+    n = len(Xall)
     t, K, N = 6, 4, 12
     w = np.array([float(v) for v in jackson_multipliers(t - 1, K)])[:t]
-    gq = np.random.default_rng(1)  # query generation (public)
-    res = {}
-    times = {}
-    for sigma in sigmas:
-        cents = gq.uniform(-1, 1, (nq, J, d))
-        alpha = gq.random((nq, J))
-        alpha /= alpha.sum(axis=1, keepdims=True)
-        truth = _kernel_sums(X, cents, alpha, sigma)
-        coef = _cheb_coeffs_gauss(cents.reshape(-1), sigma, t).reshape(nq, J, d, t)
-        coef = coef * w[None, None, None, :]
-        for mech in ("summary", "synthetic"):
-            absw, relw = [], []
+    queries: dict[int, list] = {}
+    for d in sorted({c["d"] for c in _configs(quick)}):
+        gq = np.random.default_rng(1000 + d)  # query generation (public)
+        X = Xall[:, :d]
+        qs = []
+        for sigma in SIGMAS:
+            cents = gq.uniform(-1, 1, (nq, J, d))
+            alpha = gq.random((nq, J))
+            alpha /= alpha.sum(axis=1, keepdims=True)
+            qs.append((cents, alpha, _kernel_sums(X, cents, alpha, sigma)))
+        queries[d] = qs
+    table = []
+    for cfg in _configs(quick):
+        d = cfg["d"]
+        X = Xall[:, :d]
+        absw = {s: [] for s in SIGMAS}
+        relw = {s: [] for s in SIGMAS}
+        times, extra = [], {}
+        for r in range(rounds):
             t0 = time.perf_counter()
-            for r in range(rounds):
-                if mech == "summary":
-                    S = release_summary(X, t, 1, insecure_seed=100 + r)
-                    B = np.array([float(v) for v in S.moments]).reshape((t,) * d)
-                    # answer = sum_j alpha_j sum_m prod_i c_{j,i,m_i} B_m
+            kind = cfg["kind"]
+            if kind == "summary_full":
+                S = release_summary(X, t, 1, insecure_seed=100 + r)
+                B = np.array([float(v) for v in S.moments]).reshape((t,) * d)
+            elif kind == "synthetic_full":
+                syn = release_synthetic(X, t, N, 1, insecure_seed=100 + r, sample_seed=r)
+            elif kind == "summary_basis":
+                Bi = basis_indices(d, degree=cfg["deg"])
+                S = release_basis_summary(X, Bi, 1, insecure_seed=100 + r)
+                bvec = np.array([float(v) for v in S.moments])
+            else:
+                kw = dict(cfg.get("kw", {}))
+                if "exact_pca" in cfg:
+                    kw["support_points"] = _exact_pca_points(X, cfg["exact_pca"], cfg["C"], r)
+                syn = release_synthetic_basis(X, N, cfg.get("eps", 1), basis_degree=cfg["deg"],
+                                              insecure_seed=100 + r, sample_seed=r, **kw)
+                extra["candidates"] = syn.info["candidates"]
+                extra["basis"] = syn.info["basis_size"]
+            times.append(time.perf_counter() - t0)
+            for sigma, (cents, alpha, truth) in zip(SIGMAS, queries[d], strict=True):
+                if kind == "summary_full":
+                    cf = _cheb_coeffs_gauss(cents.reshape(-1), sigma, t).reshape(nq, J, d, t)
+                    cf = cf * w[None, None, None, :]
                     if d == 2:
-                        ans = np.einsum("qjm,qjn,mn->qj", coef[:, :, 0], coef[:, :, 1], B)
+                        ans = np.einsum("qjm,qjn,mn->qj", cf[:, :, 0], cf[:, :, 1], B)
                     else:
-                        ans = np.einsum("qjm,m->qj", coef[:, :, 0], B)
+                        ans = np.einsum("qjm,m->qj", cf[:, :, 0], B)
                     est = (alpha * ans).sum(axis=1)
+                elif kind == "summary_basis":
+                    est = _basis_answers(Bi, bvec, cents, alpha, sigma)
                 else:
-                    syn = release_synthetic(X, t, N, 1, insecure_seed=100 + r, sample_seed=r)
                     est = _kernel_sums(syn.rows, cents, alpha, sigma)
                 err = np.abs(est - truth)
-                absw.append(err.max())
-                relw.append((err / np.abs(truth)).max())
-            times[(mech, sigma)] = (time.perf_counter() - t0) / rounds
-            res[(mech, sigma)] = (float(np.mean(absw)), float(np.mean(relw)))
-    out = [f"WDBC (n = {n}, first d = {d} attributes scaled to [-1,1]), epsilon = 1, "
-           f"t = {t}, K = {K} (summary), N = {N} (synthetic), J = {J}, {nq} queries, "
-           f"{rounds} rounds; worst error averaged over rounds", "",
-           "| mechanism | error | " + " | ".join(f"sigma = {s}" for s in sigmas)
-           + " | s / round |", "|---|---|" + "---|" * (len(sigmas) + 1)]
-    for mech in ("summary", "synthetic"):
-        for j, name in enumerate(("Abs", "Rel")):
-            tm = max(times[(mech, s)] for s in sigmas)
-            out.append(f"| {mech} | {name} | "
-                       + " | ".join(f"{res[(mech, s)][j]:.3f}" for s in sigmas)
-                       + f" | {tm:.2f} |")
-    out.append("| jin Table 3 (WDBC, d = 30) | Abs | 0.037 | 0.059 | 0.039 | 0.011 | 0.012 | 1.0 |")
+                absw[sigma].append(err.max())
+                relw[sigma].append((err / np.abs(truth)).max())
+        table.append((cfg, {s: float(np.mean(absw[s])) for s in SIGMAS},
+                      {s: float(np.mean(relw[s])) for s in SIGMAS}, float(np.mean(times)),
+                      extra))
+    out = [f"WDBC (n = {n}, the first d attributes scaled to [-1, 1]), total epsilon = 1, "
+           f"J = {J} kernels, {nq} queries per sigma, {rounds} rounds; worst error over the "
+           "queries, averaged over rounds; s = seconds per release (moments [+ PSI] + LP + "
+           "sampling)", "",
+           "| d | mechanism | error | " + " | ".join(f"sigma = {s}" for s in SIGMAS)
+           + " | s |", "|---|---|---|" + "---|" * (len(SIGMAS) + 1)]
+    for cfg, a, rl, tm, extra in table:
+        name = cfg["name"]
+        if extra:
+            name += f" (|R| = {extra['basis']}, {extra['candidates']} distinct candidates)"
+        for lab, vals in (("Abs", a), ("Rel", rl)):
+            out.append(f"| {cfg['d']} | {name} | {lab} | "
+                       + " | ".join(f"{vals[s]:.3f}" for s in SIGMAS) + f" | {tm:.2f} |")
+    for lab in ("Abs", "Rel"):
+        out.append(f"| 30 | jin Table 3 (WDBC, C = 10^4) | {lab} | "
+                   + " | ".join(f"{v:.3f}" for v in JIN_TABLE3_WDBC[lab]) + " | 1.0 |")
     return out
 
 
 def main() -> None:
     quick = "--quick" in sys.argv
     t0 = time.perf_counter()
-    lines = kde_experiment(5 if quick else 100)
-    lines += [""] + wdbc_experiment(2, 3 if quick else 20, 500 if quick else 10_000)
+    lines = kde_experiment(5 if quick else 100, plot=not quick)
+    lines += [""] + wdbc_experiment(2 if quick else 20, 300 if quick else 10_000, quick)
     lines += ["", f"total {time.perf_counter() - t0:.1f} s"]
     print("\n".join(lines))
 

@@ -234,24 +234,38 @@ def _check_len(n: Any) -> int:
     return check_int(n, "n", minimum=0, maximum=MAX_VECTOR)
 
 
+def _draws(n: int, draw: Any, progress: Any) -> list[int]:
+    if progress is None:
+        return [draw() for _ in range(n)]
+    out = []
+    for i0 in range(0, n, 8192):  # one progress report per 8192 draws
+        out.extend(draw() for _ in range(min(8192, n - i0)))
+        progress("noise", len(out), n)
+    return out
+
+
 def discrete_laplace_vector(
-    n: Any, scale: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+    n: Any, scale: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None,
+    progress: Any = None,
 ) -> list[int]:
-    """``n`` independent draws of :func:`discrete_laplace` (same guarantee)."""
+    """``n`` independent draws of :func:`discrete_laplace` (same guarantee).
+    ``progress``: optional ``(stage, done, total)`` callback (:mod:`dpverify.progress`)."""
     n = _check_len(n)
     t, s = _pq(scale, "scale")
     src = _source(rng, insecure_seed)
-    return [_dlap(t, s, src) for _ in range(n)]
+    return _draws(n, lambda: _dlap(t, s, src), progress)
 
 
 def discrete_gaussian_vector(
-    n: Any, sigma2: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+    n: Any, sigma2: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None,
+    progress: Any = None,
 ) -> list[int]:
-    """``n`` independent draws of :func:`discrete_gaussian` (same guarantee)."""
+    """``n`` independent draws of :func:`discrete_gaussian` (same guarantee).
+    ``progress``: optional ``(stage, done, total)`` callback (:mod:`dpverify.progress`)."""
     n = _check_len(n)
     p, q = _pq(sigma2, "sigma2")
     src = _source(rng, insecure_seed)
-    return [_sample_dgaussian(p, q, src) for _ in range(n)]
+    return _draws(n, lambda: _sample_dgaussian(p, q, src), progress)
 
 
 # ---------------------------------------------------------------------------- exact pmfs

@@ -76,7 +76,7 @@ class Progress:
             if 0 < frac < 1 and el > 1:
                 msg += f", ~{el * (1 - frac) / frac:.0f} s left"
         else:
-            msg = f"{self.label}: {stage} {done} {el:.1f} s"
+            msg = f"{self.label}: {stage}{f' {done}' if done else ''} {el:.1f} s"
         pad = max(self._width - len(msg), 0)
         self._width = len(msg)
         self.stream.write("\r" + msg + " " * pad)

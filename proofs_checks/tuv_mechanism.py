@@ -157,10 +157,10 @@ def check_dlist_error(quick: bool) -> dict:
         ev + ". Exactly one term is on (argument k, h_k(k) = 1 exact) and at most k terms are "
         "off, each within e_n = max_{[k-n, k-1]} |h_k| <= gamma/k; the release bound is "
         "max_L (sum_{i<=L} e_i + e_L - e_1).  Exhaustive over every reduced list with "
-        "m = k variables and every y.  Note (implementation, not the paper): "
-        "constructions.decision_lists.certify_per_term also adds the on term's e_n and "
-        f"fails to verify {len(per_term_fails)} lists whose exact error is <= gamma (e.g. "
-        f"{per_term_fails[0][:3] if per_term_fails else '-'}).",
+        "m = k variables and every y.  constructions.decision_lists.certify_per_term "
+        f"(which drops the on term only when every bit is 1) fails to verify "
+        f"{len(per_term_fails)} lists whose exact error is <= gamma"
+        f"{' (e.g. ' + str(per_term_fails[0][:3]) + ')' if per_term_fails else ''}.",
         "exact (fmpq) exhaustive evaluation over {0,1}^k",
         data={"per_term_false_negatives": len(per_term_fails)},
     )

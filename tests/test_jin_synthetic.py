@@ -60,3 +60,119 @@ def test_cli_jin(tmp_path, capsys):
     assert main(["release", "jin-synthetic", "--data", str(data), "--t", "4", "--N", "0",
                  "--epsilon", "1"]) == 2
     assert "--N" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ basis-subset variant
+from math import comb  # noqa: E402
+
+from flint import fmpq  # noqa: E402
+
+
+def _cheb_exact(x: fmpq, r: int) -> fmpq:
+    a, b = fmpq(1), x
+    if r == 0:
+        return a
+    for _ in range(r - 1):
+        a, b = b, 2 * x * b - a
+    return b
+
+
+def _phi_exact(x, r) -> fmpq:
+    v = fmpq(1)
+    for xi, ri in zip(x, r):
+        v *= _cheb_exact(xi, int(ri))
+    return v
+
+
+def test_basis_indices_counts_and_order():
+    B = js.basis_indices(3, degree=2)
+    assert len(B) == comb(3 + 2, 2) == 10  # stars and bars
+    assert not B[0].any() and len({tuple(r) for r in B.tolist()}) == 10
+    assert list(B.sum(axis=1)) == sorted(B.sum(axis=1))
+    S = js.basis_indices(4, size=7, seed=3)  # 1 + 4 degree-1 + 2 of the 10 degree-2
+    assert len(S) == 7 and list(S.sum(axis=1)) == [0, 1, 1, 1, 1, 2, 2]
+    with pytest.raises(ValueError, match="degree or size"):
+        js.basis_indices(3)
+
+
+def test_basis_moments_match_exact_and_full_tensor():
+    g = np.random.default_rng(5)
+    # dyadic data: exact rationals are the floats themselves
+    X = np.round(g.uniform(-1, 1, (40, 3)) * 1024) / 1024
+    B = js.basis_indices(3, degree=4)
+    got = js.basis_moments(X, B)
+    bound = 4 * (16 + 4 + 40) * fmpq(1, 2**53)  # basis_grid's lemma, S = 4, n = 40
+    rows = [[fmpq(int(v * 1024), 1024) for v in r] for r in X]
+    for j, r in enumerate(B):
+        exact = sum((_phi_exact(x, r) for x in rows), fmpq(0)) / 40
+        assert abs(fmpq(*float(got[j]).as_integer_ratio()) - exact) <= bound
+    # a different algorithm: the full moment tensor of wang_summary (d = 2)
+    from dpverify.mechanisms.wang_summary import chebyshev_moments
+
+    X2 = g.uniform(-1, 1, (50, 2))
+    full = chebyshev_moments(X2, 5)
+    B2 = np.array([[i, j] for i in range(5) for j in range(5)])
+    B2 = B2[np.argsort(B2.sum(axis=1), kind="stable")]
+    assert np.allclose(js.basis_moments(X2, B2), full[B2[:, 0], B2[:, 1]], atol=1e-13)
+
+
+def test_basis_sensitivity_brute_force():
+    # every per-row basis value lies in [-1, 1]: sum_{r != 0} |phi_r(x) - phi_r(x')| <=
+    # 2(|R| - 1), checked exactly over all pairs of rows on a rational grid (d = 2, S = 3)
+    B = js.basis_indices(2, degree=3)
+    vals = [fmpq(i - 4, 4) for i in range(9)]
+    pts = [(a, b) for a in vals for b in vals]
+    phis = [[_phi_exact(p, r) for r in B[1:]] for p in pts]
+    worst = max(sum(abs(u - v) for u, v in zip(p, q)) for p in phis for q in phis)
+    assert worst <= 2 * (len(B) - 1)
+    assert worst >= len(B) - 1  # the bound is not far off: x = (1,1) vs x' = (-1,-1) etc.
+    rec, scale = js.basis_privacy(100, len(B), 3, 1)
+    assert fmpq(*map(int, rec["moment_sensitivity_l1"].split("/"))) == fmpq(2 * (len(B) - 1),
+                                                                            100)
+
+
+def test_basis_privacy_hand_numbers():
+    # n = 100, |R| = 4 (d = 3, S = 1): float bound 4(1 + 1 + 100) 2^-53 < 2^-41, so the
+    # grid is the coarsest allowed 2^-40; per coordinate 2/100 + 2^-39; L1 = 3 * that
+    rec, scale = js.basis_privacy(100, 4, 1, "1/2")
+    g = fmpq(1, 2**40)
+    assert rec["grid"] == "1/1099511627776"
+    per = fmpq(1, 50) + 2 * g
+    assert rec["l1_sensitivity"] == str(3 * per) and scale == 3 * per / fmpq(1, 2)
+    assert rec["achieved_epsilon"] == "1/2"
+    # jin step 9 pattern |R|/(n eps) = 4/50 achieves L1/scale = 3 per * 50/4 > 1/2
+    assert rec["paper"]["jin_step9_pattern_scale"] == "2/25"
+    assert rec["paper"]["jin_step9_pattern_achieved_epsilon"] == str(3 * per * fmpq(25, 2))
+    assert rec["paper"]["jin_step9_pattern_valid"] is False
+
+
+def test_basis_synthetic_fits_with_tiny_noise():
+    g = np.random.default_rng(7)
+    a = js.grid_points(6)
+    X = a[g.integers(1, 5, size=(300, 5))]  # already on the grid
+    syn = js.release_synthetic_basis(X, 6, 10**9, basis_degree=2, grid_subset=3000,
+                                     insecure_seed=2)
+    assert syn.info["basis_size"] == comb(7, 2)
+    assert syn.privacy["total"]["epsilon"] == str(10**9)
+    # the LP matches every released moment: weighted answers of basis functions agree
+    for f in (lambda *c: c[0], lambda *c: c[1] * c[3], lambda *c: 2 * c[2] ** 2 - 1):
+        truth = float(np.mean(f(*X.T)))
+        assert syn.answer_weights(f) == pytest.approx(truth, abs=1e-6 + syn.info["lp_objective"])
+
+
+def test_cli_jin_basis_psi(tmp_path, capsys):
+    g = np.random.default_rng(3)
+    data = tmp_path / "d.csv"
+    np.savetxt(data, g.uniform(-1, 1, (150, 6)), delimiter=",")
+    out = tmp_path / "syn.json"
+    assert main(["release", "jin-synthetic", "--data", str(data), "--N", "5",
+                 "--basis-degree", "1", "--psi-k", "2", "--psi-iters", "3",
+                 "--psi-epsilon", "1/2", "--psi-delta", "1e-6", "--candidates", "500",
+                 "--epsilon", "1/2", "--insecure-seed", "4", "--out", str(out)]) == 0
+    obj = json.loads(out.read_text())
+    assert obj["basis_size"] == 7 and len(obj["rows"]) == 150 and obj["psi_k"] == 2
+    tot = obj["privacy"]["total"]
+    assert tot["delta"] == "1/1000000" and fmpq(*map(int, tot["epsilon"].split("/"))) <= 1
+    assert main(["release", "jin-synthetic", "--data", str(data), "--N", "5",
+                 "--basis-degree", "1", "--psi-k", "2", "--epsilon", "1"]) == 2
+    assert "--psi-epsilon" in capsys.readouterr().err

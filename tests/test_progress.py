@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from dpverify.progress import Progress, report
 
 
@@ -47,3 +49,25 @@ def test_report_helper_is_noop_without_callback():
     seen = []
     report(lambda *a: seen.append(a), "x", 1, 2)
     assert seen == [("x", 1, 2)]
+
+
+def test_cli_progress_flags(tmp_path, capsys):
+    import numpy as np
+
+    from dpverify.cli import main
+
+    data = tmp_path / "x.csv"
+    g = np.random.default_rng(0)  # public synthetic data
+    np.savetxt(data, g.uniform(-1, 1, (200, 2)), delimiter=",")
+    base = ["release", "wang-summary", "--data", str(data), "--t", "4", "--epsilon", "1",
+            "--insecure-seed", "1"]
+    assert main(base + ["--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "moments (rows) 100% (200/200)" in err and "noise" in err and "done in" in err
+    assert main(base + ["--no-progress"]) == 0
+    assert "moments" not in capsys.readouterr().err
+    assert main(base) == 0  # default: stderr is not a terminal under pytest
+    assert "moments" not in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:  # mutually exclusive flags: argparse, exit 2
+        main(base + ["--progress", "--no-progress"])
+    assert exc.value.code == 2

@@ -115,14 +115,14 @@ def test_gamma_release_bounds_every_list_exhaustively(k, gamma):
     assert worst <= g_rel <= _frac(gamma)
 
 
-def test_certify_per_term_overcounts_the_on_term():
-    # documented finding: certify_per_term adds the error of the term that is on; for
-    # k = 3, gamma = 1/100, all bits 1 it reports 2/181 > gamma although the exact error is
-    # 3/362 (values computed by hand from h_3 = (-1/362, 0, 1/362, 1) on 0..3).
+def test_certify_per_term_drops_the_on_term():
+    # k = 3, gamma = 1/100, all bits 1: summing every term would give 2/181 > gamma although
+    # the exact error is 3/362 (values by hand from h_3 = (-1/362, 0, 1/362, 1) on 0..3);
+    # certify_per_term drops the term that is on and gets the exact value.
     dl = DecisionList(((1, 1), (2, 1), (3, 1)), 1, 3)
     p = decision_list_polynomial(dl, 3, "1/100", m=3)
     assert [p.h(z) for z in range(4)] == [fmpq(-1, 362), 0, fmpq(1, 362), 1]
-    assert certify_per_term(p, dl)["bound"] == "2/181"
+    assert certify_per_term(p, dl)["bound"] == "3/362"
     assert certify_exhaustive(p, dl)["max_error"] == "3/362"
     _, g_rel, _ = dlist_release_polynomial(3, "1/100", 3)
     assert fmpq(3, 362) <= g_rel <= fmpq(1, 100)

@@ -1,16 +1,20 @@
 """``dpverify release`` / ``dpverify answer``: Bernstein mechanism and Wang summary.
 
-``dpverify release bernstein --data FILE.csv --function kde|priestley-chao|linear-mean
-[--bandwidth B] [--label-bound B] [--gap C] --k K --h H --epsilon E [--delta D]
-[--beta BETA] [--insecure-seed S] [--no-check] --out summary.json``
-(alda2017 Algorithm 1; KDE/linear-mean: every CSV column is a coordinate in [0, 1];
-Priestley-Chao: columns ``d, label``).
+``dpverify release bernstein --data FILE.csv --function
+kde|linear-mean|priestley-chao|naive-bayes|logistic [--bandwidth B] [--label-bound B]
+[--gap C] [--lambda LAM] [--label-column J] [--label-encoding pm1|01] [--e-max E]
+--k K --h H --epsilon E [--delta D] [--beta BETA] [--insecure-seed S] [--no-check]
+--out summary.json`` (alda2017 Algorithm 1; KDE/linear-mean: every CSV column is a
+coordinate in [0, 1]; Priestley-Chao: columns ``d, label``; naive-bayes / logistic: the
+label column (default last) and l <= 4 feature columns).
 
 ``dpverify release wang-summary --data FILE.csv --t T [--K K] --epsilon E [--delta D]
 [--insecure-seed S] --out s.json`` (wang2013 Algorithm 1; columns in [-1, 1], d <= 4).
 
 ``dpverify release jin-synthetic --data FILE.csv --t T --N N [--m M] [--grid-subset C]
---epsilon E [--delta D] --out syn.json`` (jin Algorithm 1; LP needs scipy).
+--epsilon E [--delta D] --out syn.json`` (jin Algorithm 1; LP needs scipy); practical
+variant: ``--basis-degree S | --basis-size R`` with ``--grid-subset C`` or ``--psi-k K
+--psi-epsilon E2 [--psi-delta D2] [--psi-iters L] [--candidates C]`` (jin §3.4, Alg. 2).
 
 ``dpverify answer --summary FILE (--at "0.3,0.5[;0.1,0.2]" | --query EXPR [--K K])
 [--beta B] [--no-certify]``: evaluates a Bernstein release at points (exact) or answers a
@@ -28,7 +32,16 @@ import numpy as np
 
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
-from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    eps_delta_flags,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 
 def register(sub: Any) -> None:
@@ -45,12 +58,20 @@ def register(sub: Any) -> None:
                         "evaluator.")
     b.add_argument("--data", required=True, type=str, help="CSV file")
     b.add_argument("--function", required=True, type=str,
-                   help="kde, priestley-chao or linear-mean")
+                   help="kde, linear-mean, priestley-chao, naive-bayes or logistic")
     b.add_argument("--bandwidth", default=None, type=str, help="kernel bandwidth b > 0")
     b.add_argument("--label-bound", dest="label_bound", default="1", type=str,
                    help="Priestley-Chao label bound B")
     b.add_argument("--gap", default=None, type=str,
                    help="Priestley-Chao c: consecutive gaps <= c/n (public domain)")
+    b.add_argument("--lambda", dest="lam", default=None, type=str,
+                   help="logistic: regularisation lambda > 0 (paper's C = 1/lambda)")
+    b.add_argument("--label-column", dest="label_column", default="-1", type=str,
+                   help="naive-bayes/logistic: 0-based label column (negative: from the end)")
+    b.add_argument("--label-encoding", dest="label_encoding", default="pm1", type=str,
+                   help="naive-bayes/logistic labels: pm1 (+1/-1) or 01 (1/0)")
+    b.add_argument("--e-max", dest="e_max", default=None, type=str,
+                   help="ball queries: public radius budget (default grid/2)")
     b.add_argument("--k", required=True, type=str, help="lattice order k >= 1")
     b.add_argument("--h", default="1", type=str, help="iteration order h >= 1")
     b.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
@@ -61,6 +82,7 @@ def register(sub: Any) -> None:
     b.add_argument("--no-check", dest="no_check", action="store_true",
                    help="skip the sensitivity check on public random neighbours")
     add_json_flag(b)
+    progress_flags(b)
     b.set_defaults(handler=_release_bernstein)
 
     w = msub.add_parser("wang-summary", help="smooth-query summary (wang2013 Algorithm 1)",
@@ -73,13 +95,28 @@ def register(sub: Any) -> None:
     w.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE noise (testing only)")
     add_json_flag(w)
+    progress_flags(w)
     w.set_defaults(handler=_release_wang)
 
     j = msub.add_parser("jin-synthetic", help="synthetic database (jin Algorithm 1)",
                         description="Noisy moments of the grid-discretised data, L1 LP "
                         "(scipy HiGHS, pip install \"dpverify[lp]\"), sampled synthetic rows.")
     j.add_argument("--data", required=True, type=str, help="CSV file, values in [-1, 1]")
-    j.add_argument("--t", required=True, type=str, help="moments per axis t >= 1")
+    j.add_argument("--t", default=None, type=str, help="moments per axis t >= 1 (full tensor)")
+    j.add_argument("--basis-degree", dest="basis_degree", default=None, type=str,
+                   help="practical variant: moments of total degree <= S only (d up to 1000)")
+    j.add_argument("--basis-size", dest="basis_size", default=None, type=str,
+                   help="practical variant: the R lowest-degree moments")
+    j.add_argument("--psi-k", dest="psi_k", default=None, type=str,
+                   help="candidates from the private PCA ellipsoid (jin Alg. 2), k axes")
+    j.add_argument("--psi-iters", dest="psi_iters", default="10", type=str,
+                   help="PSI iterations L")
+    j.add_argument("--psi-epsilon", dest="psi_epsilon", default=None, type=str,
+                   help="PSI epsilon (added to --epsilon by basic composition)")
+    j.add_argument("--psi-delta", dest="psi_delta", default=None, type=str,
+                   help="PSI delta: discrete Gaussian noise (else discrete Laplace)")
+    j.add_argument("--candidates", default="10000", type=str,
+                   help="ellipsoid points sampled for the LP (PSI)")
     j.add_argument("--N", required=True, type=str, help="grid points per axis N >= 1")
     j.add_argument("--m", default=None, type=str, help="synthetic size (default n)")
     j.add_argument("--grid-subset", dest="grid_subset", default=None, type=str,
@@ -142,6 +179,35 @@ def _seed(args: Any) -> int | None:
     return int_flag(args.insecure_seed, "--insecure-seed", minimum=0)
 
 
+def _labelled(X: np.ndarray, args: Any, fn: str) -> tuple[np.ndarray, str]:
+    """Move the label column last (features first); validate the label encoding."""
+    c = X.shape[1]
+    j = int_flag(args.label_column, "--label-column", minimum=-c, maximum=c - 1)
+    j = j % c
+    if c < 2:
+        raise InvalidParameterError(f"--data needs a label column and features for {fn}")
+    if c - 1 > 4:
+        raise InvalidParameterError(f"--data has {c - 1} feature columns; {fn} needs <= 4")
+    enc = args.label_encoding.strip().lower()
+    if enc not in ("pm1", "01"):
+        raise InvalidParameterError(f"--label-encoding must be pm1 or 01, got {enc!r}")
+    lab = X[:, j]
+    allowed = (1.0, -1.0) if enc == "pm1" else (1.0, 0.0)
+    bad = ~np.isin(lab, allowed)
+    if bad.any():
+        raise InvalidParameterError(
+            f"--label-column values must be {allowed[0]:g} or {allowed[1]:g} for "
+            f"--label-encoding {enc}, got {lab[bad][0]!r}")
+    return np.column_stack([np.delete(X, j, axis=1), lab]), enc
+
+
+def _positive(flag: str, value: Any) -> Any:
+    v = exact(value, flag)
+    if v <= 0:
+        raise InvalidParameterError(f"{flag} must be > 0, got {value!r}")
+    return v
+
+
 def _release_bernstein(args: Any) -> CommandResult:
     from ..mechanisms import bernstein_mech as bm
 
@@ -152,25 +218,25 @@ def _release_bernstein(args: Any) -> CommandResult:
     beta = exact(args.beta, "--beta")
     if not 0 < beta < 1:
         raise InvalidParameterError(f"--beta must be in (0, 1), got {args.beta!r}")
+    e_max = None
+    if args.e_max is not None:
+        e_max = exact(args.e_max, "--e-max")
+        if e_max < 0:
+            raise InvalidParameterError(f"--e-max must be >= 0, got {args.e_max!r}")
     fn = args.function.strip().lower()
-    if fn in ("kde", "priestley-chao") and args.bandwidth is None:
+    if fn in ("kde", "priestley-chao", "naive-bayes") and args.bandwidth is None:
         raise InvalidParameterError(f"--bandwidth is required for --function {fn}")
     if fn == "kde":
-        bw = exact(args.bandwidth, "--bandwidth")
-        if bw <= 0:
-            raise InvalidParameterError(f"--bandwidth must be > 0, got {args.bandwidth!r}")
+        bw = _positive("--bandwidth", args.bandwidth)
         if X.shape[1] > 4:
             raise InvalidParameterError(f"--data has {X.shape[1]} columns; kde needs <= 4")
         q = bm.kde_query(bw, X.shape[1])
     elif fn == "priestley-chao":
-        bw = exact(args.bandwidth, "--bandwidth")
-        lb = exact(args.label_bound, "--label-bound")
+        bw = _positive("--bandwidth", args.bandwidth)
+        lb = _positive("--label-bound", args.label_bound)
         if args.gap is None:
             raise InvalidParameterError("--gap is required for --function priestley-chao")
-        gap = exact(args.gap, "--gap")
-        for flag, v in (("--bandwidth", bw), ("--label-bound", lb), ("--gap", gap)):
-            if v <= 0:
-                raise InvalidParameterError(f"{flag} must be > 0, got {fmpq_str(v)}")
+        gap = _positive("--gap", args.gap)
         if X.shape[1] != 2:
             raise InvalidParameterError("--data must have 2 columns (d, label) for "
                                         "priestley-chao")
@@ -179,13 +245,28 @@ def _release_bernstein(args: Any) -> CommandResult:
         if X.shape[1] > 4:
             raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
         q = bm.linear_mean_query(X.shape[1])
+    elif fn == "naive-bayes":
+        bw = _positive("--bandwidth", args.bandwidth)
+        X, enc = _labelled(X, args, fn)
+        q = bm.naive_bayes_query(bw, X.shape[1] - 1, negative_label=-1 if enc == "pm1" else 0)
+    elif fn == "logistic":
+        if args.lam is None:
+            raise InvalidParameterError("--lambda is required for --function logistic")
+        lam = _positive("--lambda", args.lam)
+        X, enc = _labelled(X, args, fn)
+        if enc == "01":
+            X[:, -1] = 2 * X[:, -1] - 1  # fixed public recoding 1/0 -> +1/-1
+        q = bm.logistic_query(lam, X.shape[1] - 1)
     else:
         raise InvalidParameterError(
-            f"--function must be kde, priestley-chao or linear-mean, got {args.function!r}")
+            "--function must be kde, linear-mean, priestley-chao, naive-bayes or logistic, "
+            f"got {args.function!r}")
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
-    rel = bm.release_bernstein(X, q, k, h, eps, delta=delta, check=not args.no_check,
-                               insecure_seed=_seed(args))
+    with make_progress(args, "dpverify release bernstein") as bar:
+        rel = bm.release_bernstein(X, q, k, h, eps, delta=delta, e_max=e_max,
+                                   check=not args.no_check, insecure_seed=_seed(args),
+                                   progress=bar)
     data = rel.to_json()
     acc = bm.bernstein_accuracy(rel, beta, query=q, n=len(X))
     data["accuracy"] = acc
@@ -193,14 +274,17 @@ def _release_bernstein(args: Any) -> CommandResult:
         ("mechanism", "bernstein (alda2017 Algorithm 1)"),
         ("function", q.name),
         ("n, k, h, l", f"{len(X)}, {k}, {h}, {q.dim}"),
+        ("evaluation mode", rel.privacy["evaluation_mode"]),
+        ("assumptions", "; ".join(rel.privacy["assumptions"]) or "none"),
         ("S(F)", rel.privacy["function_sensitivity"]),
+        ("per-coordinate sensitivity", rel.privacy["lattice_sensitivity"]["per_coordinate"]),
         ("lattice L1 sensitivity", rel.privacy["lattice_sensitivity"]["l1"]),
         ("noise scale", rel.privacy["scale"]),
         ("paper scale (Alg. 1)", rel.privacy["paper_scale_algorithm1"]),
         ("achieved epsilon", rel.privacy["achieved_epsilon"]),
         ("alpha(beta) noise part", acc["noise_term"]),
         ("alpha(beta)", acc["alpha_decimal"] + ("" if acc["approximation_certified"]
-                                                else " (noise only)")),
+                                                else " (noise + evaluation only)")),
     ]
     return CommandResult(data=data, text=format_table(rows))
 
@@ -230,7 +314,8 @@ def _release_wang(args: Any) -> CommandResult:
     K = int_flag(args.K, "--K", minimum=0, maximum=100)
     _check_moment_count(t, X.shape[1])
     eps, delta = eps_delta_flags(args)
-    s = release_summary(X, t, eps, delta=delta, insecure_seed=_seed(args))
+    with make_progress(args, "dpverify release wang-summary") as bar:
+        s = release_summary(X, t, eps, delta=delta, insecure_seed=_seed(args), progress=bar)
     data = s.to_json()
     data["K"] = K
     pp = s.privacy["paper"]
@@ -247,9 +332,76 @@ def _release_wang(args: Any) -> CommandResult:
     return CommandResult(data=data, text=format_table(rows))
 
 
+def _release_jin_basis(args: Any) -> CommandResult:
+    from ..mechanisms.jin_synthetic import release_synthetic_basis
+
+    if args.t is not None:
+        raise InvalidParameterError("--t is the full tensor; do not combine it with "
+                                    "--basis-degree/--basis-size")
+    X = read_csv(args.data)
+    if X.min() < -1 or X.max() > 1:
+        raise InvalidParameterError("--data values must lie in [-1, 1]")
+    if X.shape[1] > 1000:
+        raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 1000")
+    N = int_flag(args.N, "--N", minimum=1, maximum=10**6)
+    m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
+    S = None if args.basis_degree is None else int_flag(args.basis_degree, "--basis-degree",
+                                                        0, 10_000)
+    R = None if args.basis_size is None else int_flag(args.basis_size, "--basis-size", 1,
+                                                      200_000)
+    sub = None if args.grid_subset is None else int_flag(args.grid_subset, "--grid-subset",
+                                                         1, 10**6)
+    eps, delta = eps_delta_flags(args)
+    kw: dict[str, Any] = {}
+    if args.psi_k is not None:
+        if args.psi_epsilon is None:
+            raise InvalidParameterError("--psi-epsilon is required with --psi-k")
+        pe = exact(args.psi_epsilon, "--psi-epsilon")
+        if pe <= 0:
+            raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
+        pd = None
+        if args.psi_delta is not None:
+            pd = exact(args.psi_delta, "--psi-delta")
+            if not 0 < pd < 1:
+                raise InvalidParameterError(f"--psi-delta must be in (0, 1), got "
+                                            f"{args.psi_delta!r}")
+        kw = {"psi_k": int_flag(args.psi_k, "--psi-k", 1, X.shape[1]),
+              "psi_iters": int_flag(args.psi_iters, "--psi-iters", 1, 10_000),
+              "psi_epsilon": pe, "psi_delta": pd,
+              "candidates": int_flag(args.candidates, "--candidates", 1, 10**6)}
+    syn = release_synthetic_basis(X, N, eps, basis_degree=S, basis_size=R, delta=delta, m=m,
+                                  grid_subset=sub, insecure_seed=_seed(args), **kw)
+    tot = syn.privacy["total"]
+    data = {
+        "mechanism": "jin-synthetic",
+        "reference": "jin Algorithm 1, practical variant (basis subset"
+        + (", PSI ellipsoid (Algorithm 2))" if kw else ", random grid subset)"),
+        **syn.info,
+        "privacy": syn.privacy,
+        "rows": [[repr(float(v)) for v in r] for r in syn.rows],
+    }
+    rows = [
+        ("mechanism", "jin-synthetic (basis subset" + (" + PSI)" if kw else ")")),
+        ("n, d, N, m", f"{len(X)}, {X.shape[1]}, {N}, {len(syn.rows)}"),
+        ("basis |R|, candidates C", f"{syn.info['basis_size']}, {syn.info['candidates']}"),
+        ("moment noise scale", syn.privacy["moments"]["scale"]),
+        ("moments epsilon", syn.privacy["moments"]["achieved_epsilon"]),
+        ("total epsilon, delta", f"{tot['epsilon_decimal_up']}, {tot['delta']}"),
+        ("LP objective", f"{syn.info['lp_objective']:.6g}"),
+    ]
+    return CommandResult(data=data, text=format_table(rows))
+
+
 def _release_jin(args: Any) -> CommandResult:
     from ..mechanisms.jin_synthetic import release_synthetic
 
+    if args.basis_degree is not None or args.basis_size is not None:
+        return _release_jin_basis(args)
+    if args.psi_k is not None:
+        raise InvalidParameterError("--psi-k needs the basis subset (--basis-degree or "
+                                    "--basis-size)")
+    if args.t is None:
+        raise InvalidParameterError("--t is required (or --basis-degree/--basis-size)")
     X = _read_cube_data(args.data)
     t = int_flag(args.t, "--t", minimum=1, maximum=1000)
     N = int_flag(args.N, "--N", minimum=1, maximum=10_000)
@@ -315,7 +467,8 @@ def _answer_bernstein(obj: dict, args: Any) -> CommandResult:
         v = rel.evaluate_exact(ys)
         out.append({"at": [fmpq_str(y) for y in ys], "value": fmpq_str(v),
                     "value_decimal": fmpq_to_decimal(v, 15)})
-    data = {"mechanism": "bernstein", "answers": out}
+    data = {"mechanism": "bernstein", "answers": out,
+            "evaluation_mode": (obj.get("privacy") or {}).get("evaluation_mode")}
     rows = [(",".join(a["at"]), a["value_decimal"]) for a in out]
     return CommandResult(data=data, text=format_table(rows))
 

@@ -2,8 +2,12 @@
 
 Mechanisms: ``tuv`` (``--d D --k K --gamma G --epsilon E [--delta DL] [--r R]
 [--representation full|multilinear] [--universe monotone|doubled] [--method M] [--n N]``),
-``wang`` (``--n N --t T --d D --epsilon E [--delta DL] [--grid G]``) and ``bernstein``
-(``--sensitivity S --k K [--dim L] --epsilon E [--delta DL] [--grid G]``); ``--json`` on
+``wang`` (``--n N --t T --d D --epsilon E [--delta DL] [--grid G]``), ``jin``
+(``--n N --d D (--t T | --basis-degree S) --epsilon E [--delta DL] [--psi-k K
+[--psi-iters L] [--psi-epsilon E2] [--psi-delta D2]]``) and ``bernstein``
+(``[--mode mean|exact|ball|float] (--sensitivity S | --lower A --upper B --n N)
+[--e-max E] [--float-error F] --k K [--dim L] --epsilon E [--delta DL] [--grid G]``);
+``--json`` on
 each.  Adding a mechanism = adding an entry to :data:`MECHANISMS`
 (name -> (help, add_arguments, handler)).  Exit 0 when the achieved epsilon is at most the
 target (always, for the scales we choose), 2 on bad input.
@@ -30,6 +34,9 @@ def _tuv_args(p: Any) -> None:
                    help="monotone (d variables) or doubled (2d literals)")
     p.add_argument("--method", default=None, type=str, help="construction method of g")
     p.add_argument("--n", default=None, type=str, help="database size (reports per-n values)")
+    p.add_argument("--no-truncate", dest="truncate", action="store_false", default=True,
+                   help="the paper's whole monomial vector (default: monomials on <= k "
+                   "variables, as tuv-release)")
 
 
 def _tuv_run(args: Any) -> CommandResult:
@@ -53,7 +60,8 @@ def _tuv_run(args: Any) -> CommandResult:
     n = None if args.n is None else int_flag(args.n, "--n", minimum=1)
     approx, cert = tuv_polynomial(k, gamma, r, args.method)
     cs = list(approx.poly.to_monomial().coeffs)
-    res = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=rep, universe=uni)
+    res = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=rep, universe=uni,
+                      max_support=k if args.truncate else None)
     res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
                          "error_exact": cert.data["error"]["upper"], "certified": cert.verified}
     ach = res["achieved"] or {}
@@ -92,6 +100,119 @@ def _privacy_rows(name: str, rec: dict) -> str:
     return format_table(rows)
 
 
+def _jin_args(p: Any) -> None:
+    p.add_argument("--n", required=True, type=str, help="database size n")
+    p.add_argument("--d", required=True, type=str, help="dimension d (1..4 for the full "
+                   "tensor; up to 1000 with --basis-degree)")
+    p.add_argument("--t", default=None, type=str, help="moments per axis t (full tensor)")
+    p.add_argument("--basis-degree", dest="basis_degree", default=None, type=str,
+                   help="basis subset: all moments of total degree <= S")
+    _common_eps(p)
+    p.add_argument("--psi-k", dest="psi_k", default=None, type=str,
+                   help="private subspace iteration: number of eigenpairs k")
+    p.add_argument("--psi-iters", dest="psi_iters", default="10", type=str,
+                   help="PSI iterations L")
+    p.add_argument("--psi-epsilon", dest="psi_epsilon", default=None, type=str,
+                   help="PSI epsilon (default: --epsilon)")
+    p.add_argument("--psi-delta", dest="psi_delta", default=None, type=str,
+                   help="PSI delta: Gaussian noise (default: --delta; none -> Laplace)")
+
+
+def _jin_dec(s: str) -> str:
+    from ..numbers import fmpq_to_decimal
+
+    return fmpq_to_decimal(exact(s, "epsilon"), 10, rounding="up")
+
+
+def _jin_run(args: Any) -> CommandResult:
+    from math import comb
+
+    from ..mechanisms.jin_psi import psi_privacy
+    from ..mechanisms.jin_synthetic import _compose, basis_privacy
+    from ..mechanisms.wang_summary import wang_privacy
+    from ..numbers import check_open_unit
+
+    eps, delta = eps_delta_flags(args)
+    n = int_flag(args.n, "--n", 1, 2**40)
+    grid = None if args.grid is None else exact(args.grid, "--grid")
+    rows: list[tuple[str, str]] = [("mechanism", "jin synthetic database (jin Alg. 1)")]
+    if (args.t is None) == (args.basis_degree is None):
+        raise InvalidParameterError("give exactly one of --t (full tensor) or --basis-degree")
+    if args.t is not None:
+        d = int_flag(args.d, "--d", 1, 4)
+        t = int_flag(args.t, "--t", 1, 10_000)
+        if t**d > 200_000:
+            raise InvalidParameterError(f"--t: t^d = {t**d} moments exceed 200000")
+        mom, _ = wang_privacy(n, t, d, eps, delta, grid)
+        pp = mom["paper"]
+        rows += [("moments", f"full tensor, t^d - 1 = {t**d - 1} noisy"),
+                 ("moment L1 sensitivity (no grid)", f"2(t^d-1)/n = {(2 * (t**d - 1))}/{n}"),
+                 ("L1 sensitivity (with grid)", mom["l1_sensitivity"]),
+                 ("noise scale", mom["scale"]),
+                 ("achieved epsilon", mom["achieved_epsilon"]),
+                 ("jin step 9 scale t^d/(n eps)", pp["wang2013_algorithm1_scale"]),
+                 ("  achieves epsilon <=", pp["wang2013_achieved_epsilon_upper"]),
+                 ("  achieves epsilon >=", pp["wang2013_achieved_epsilon_lower"])]
+        if "jin_delta_scale" in pp:
+            rows += [("jin (eps,delta) scale", pp["jin_delta_scale"]),
+                     ("  achieves (adv. comp.)", pp["jin_achieved_epsilon_advanced_composition"])]
+    else:
+        d = int_flag(args.d, "--d", 1, 1000)
+        S = int_flag(args.basis_degree, "--basis-degree", 0, 10_000)
+        R = comb(d + S, S)
+        if R > 200_000:
+            raise InvalidParameterError(f"--basis-degree: C(d+S, S) = {R} exceeds 200000")
+        mom, _ = basis_privacy(n, R, S, eps, delta, grid)
+        pp = mom["paper"]
+        rows += [("moments", f"basis subset ||r||_1 <= {S}: |R| - 1 = {R - 1} noisy"),
+                 ("moment L1 sensitivity (no grid)",
+                  f"2(|R|-1)/n = {mom['moment_sensitivity_l1']}"),
+                 ("L1 sensitivity (with grid)", mom["l1_sensitivity"]),
+                 ("noise scale", mom["scale"]),
+                 ("achieved epsilon", mom["achieved_epsilon"]),
+                 ("jin step 9 pattern |R|/(n eps)", pp["jin_step9_pattern_scale"]),
+                 ("  achieves epsilon", _jin_dec(pp["jin_step9_pattern_achieved_epsilon"]))]
+    data: dict[str, Any] = {"moments": mom}
+    if args.psi_k is not None:
+        k = int_flag(args.psi_k, "--psi-k", 1, d)
+        L = int_flag(args.psi_iters, "--psi-iters", 1, 10_000)
+        pe = eps if args.psi_epsilon is None else exact(args.psi_epsilon, "--psi-epsilon")
+        if pe <= 0:
+            raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
+        pd = delta if args.psi_delta is None else check_open_unit(
+            exact(args.psi_delta, "--psi-delta"), "--psi-delta")
+        if n < 2:
+            raise InvalidParameterError("--n must be >= 2 for PSI")
+        psi = psi_privacy(d, k, L, n, pe, pd)
+        data["psi"] = psi
+        pap = psi["paper"]
+        rows += [("PSI target", f"epsilon {_jin_dec(str(pe))}, delta {pd or 0}, k = {k}, "
+                  f"L = {L}"),
+                 ("PSI spectral/Frobenius sens. of A", psi["covariance_sensitivity"]["spectral"]),
+                 ("  jin Lemma A.4 (5d/n)", psi["covariance_sensitivity"]["jin_lemma_A4"])]
+        if pd is not None:
+            g = pap["gaussian"]
+            rows += [("PSI L2 sensitivity of AX / step", psi["l2_sensitivity_per_step"]),
+                     ("PSI sigma (derived)", f"{psi['sigma_approx']:.6g}"),
+                     ("PSI achieved epsilon", _jin_dec(psi["achieved_epsilon"])),
+                     ("jin Thm 3.6 Gaussian sigma", g["printed_sigma"]),
+                     ("  achieves eps (||X||_inf = 1)", g["epsilon_multiplier_1"]),
+                     ("  achieves eps (||X||_inf = d^-1/2)", g["epsilon_multiplier_worst"])]
+        else:
+            lp = pap["laplace"]
+            rows += [("PSI L1 sensitivity of AX / step", psi["l1_sensitivity_per_step"]),
+                     ("PSI Laplace scale (derived)", f"{psi['scale_approx']:.6g}"),
+                     ("PSI achieved epsilon", _jin_dec(psi["achieved_epsilon"])),
+                     ("jin Thm 3.6 Laplace sigma", lp["printed_sigma"]),
+                     ("  achieves eps (||X||_inf = 1)", lp["epsilon_multiplier_1"]),
+                     ("  achieves eps (||X||_inf = d^-1/2)", lp["epsilon_multiplier_worst"])]
+        tot = _compose([mom, psi])
+        data["total"] = tot
+        rows.append(("total (basic composition)", f"eps {tot['epsilon_decimal_up']}, "
+                     f"delta {tot['delta']}"))
+    return CommandResult(data=data, text=format_table(rows))
+
+
 def _wang_args(p: Any) -> None:
     p.add_argument("--n", required=True, type=str, help="database size n")
     p.add_argument("--t", required=True, type=str, help="moments per axis t")
@@ -110,23 +231,69 @@ def _wang_run(args: Any) -> CommandResult:
 
 
 def _bernstein_args(p: Any) -> None:
-    p.add_argument("--sensitivity", required=True, type=str,
-                   help="sensitivity S(F) of one lattice value (exact, for this n)")
+    p.add_argument("--mode", default="ball", type=str,
+                   help="evaluation mode: mean (needs --lower --upper --n), exact, ball "
+                   "(--e-max, default grid/2) or float (--float-error)")
+    p.add_argument("--sensitivity", default=None, type=str,
+                   help="S(F) of one lattice value (exact, for this n); exact/ball/float")
+    p.add_argument("--lower", default=None, type=str, help="mean mode: declared lower end of phi")
+    p.add_argument("--upper", default=None, type=str, help="mean mode: declared upper end of phi")
+    p.add_argument("--n", default=None, type=str, help="mean mode: number of rows n")
+    p.add_argument("--e-max", dest="e_max", default=None, type=str,
+                   help="ball mode: public radius budget (default grid/2)")
+    p.add_argument("--float-error", dest="float_error", default=None, type=str,
+                   help="float mode: declared float evaluation error (an assumption)")
     p.add_argument("--k", required=True, type=str, help="lattice resolution k")
     p.add_argument("--dim", default="1", type=str, help="dimension l (1..4)")
     _common_eps(p)
 
 
 def _bernstein_run(args: Any) -> CommandResult:
-    from ..mechanisms.bernstein_mech import DEFAULT_GRID, calibrate_laplace, lattice_sensitivity
+    from ..mechanisms.bernstein_mech import (
+        DEFAULT_GRID,
+        calibrate_laplace,
+        lattice_sensitivity,
+        mean_sensitivity,
+    )
 
     eps, delta = eps_delta_flags(args)
     g = DEFAULT_GRID if args.grid is None else exact(args.grid, "--grid")
+    if not 0 < g <= exact("1/1024", "grid"):
+        raise InvalidParameterError(f"--grid must be in (0, 1/1024], got {args.grid!r}")
     k, dim = int_flag(args.k, "--k", 1, 10_000), int_flag(args.dim, "--dim", 1, 4)
-    sens = lattice_sensitivity(exact(args.sensitivity, "--sensitivity"), k, dim, g)
+    mode = args.mode.strip().lower()
+    if mode not in ("mean", "exact", "ball", "float"):
+        raise InvalidParameterError(f"--mode must be mean, exact, ball or float, got {mode!r}")
+    assumptions = []
+    if mode == "mean":
+        for flag, v in (("--lower", args.lower), ("--upper", args.upper), ("--n", args.n)):
+            if v is None:
+                raise InvalidParameterError(f"{flag} is required for --mode mean")
+        lo, hi = exact(args.lower, "--lower"), exact(args.upper, "--upper")
+        if not lo <= hi:
+            raise InvalidParameterError("--lower must be <= --upper")
+        S = mean_sensitivity(lo, hi, int_flag(args.n, "--n", 1, 2**62), g)
+    else:
+        if args.sensitivity is None:
+            raise InvalidParameterError(f"--sensitivity is required for --mode {mode}")
+        S = exact(args.sensitivity, "--sensitivity")
+        if S < 0:
+            raise InvalidParameterError(f"--sensitivity must be >= 0, got {args.sensitivity!r}")
+        assumptions.append("S(F) as given (--sensitivity)")
+    e_max = None if args.e_max is None else exact(args.e_max, "--e-max")
+    fe = None
+    if mode == "float":
+        if args.float_error is None:
+            raise InvalidParameterError("--float-error is required for --mode float (a float "
+                                        "evaluation error must be declared, or use --mode "
+                                        "mean/exact/ball)")
+        fe = exact(args.float_error, "--float-error")
+        assumptions.append(f"declared float evaluation error {args.float_error}")
+    sens = lattice_sensitivity(S, k, dim, g, mode=mode, e_max=e_max, float_error=fe)
     _, fields = calibrate_laplace(exact(sens["per_coordinate"], "per"), sens["points"], eps,
                                   delta)
-    rec = {"neighbouring": "same n, one row replaced", "lattice_sensitivity": sens,
+    rec = {"neighbouring": "same n, one row replaced", "evaluation_mode": mode,
+           "assumptions": assumptions, "lattice_sensitivity": sens,
            "per_coordinate": sens["per_coordinate"], "l1_sensitivity": sens["l1"],
            "noisy_coordinates": sens["points"], **fields}
     return CommandResult(data=rec, text=_privacy_rows("bernstein (alda2017 Alg. 1)", rec))
@@ -136,6 +303,8 @@ def _bernstein_run(args: Any) -> CommandResult:
 MECHANISMS: dict[str, tuple[str, Any, Any]] = {
     "tuv": ("thaler2012 polynomial release (Theorems 3.1/3.2)", _tuv_args, _tuv_run),
     "wang": ("wang2013 smooth-query summary (Algorithm 1)", _wang_args, _wang_run),
+    "jin": ("jin synthetic database: moments (Alg. 1 / basis subset) and PSI (Alg. 2)",
+            _jin_args, _jin_run),
     "bernstein": ("alda2017 Bernstein mechanism (Algorithm 1, Theorem 7)", _bernstein_args,
                   _bernstein_run),
 }

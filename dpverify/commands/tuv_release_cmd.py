@@ -21,7 +21,16 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..numbers import check_open_unit, fmpq_str, fmpq_to_decimal
-from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    eps_delta_flags,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 
 def register(sub: Any) -> None:
@@ -58,6 +67,7 @@ def register(sub: Any) -> None:
     p.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE randomness (testing only)")
     add_json_flag(p)
+    progress_flags(p)
     p.set_defaults(handler=_release)
 
     q = sub.add_parser(
@@ -103,9 +113,10 @@ def _release(args: Any) -> CommandResult:
         raise InvalidParameterError(f"--k must be <= {m} (variables of the universe), got {k}")
     seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
                                                             "--insecure-seed")
-    s = tuv_release(X, k, gamma, eps, delta=delta, r=r, representation=rep, universe=uni,
-                    method=args.method, beta=beta, truncate=args.truncate,
-                    insecure_seed=seed)
+    with make_progress(args, "dpverify tuv-release") as bar:
+        s = tuv_release(X, k, gamma, eps, delta=delta, r=r, representation=rep, universe=uni,
+                        method=args.method, beta=beta, truncate=args.truncate,
+                        insecure_seed=seed, progress=bar)
     d = s.data
     ach = d["privacy"]["achieved"] or {}
     rows = [

@@ -622,7 +622,8 @@ _THREE_MODES = (
 )
 
 
-def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq) -> list[fmpq]:
+def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
+                  progress: Any = None) -> list[fmpq]:
     """``round_g(g J / n)`` with ``J = sum_i clamp(rint(phi_i / g), L, H)`` summed exactly.
 
     Per-row integers are clamped in int64 to ``[L, H]`` (``|L|, |H| <= 2^62``); row chunks
@@ -656,6 +657,8 @@ def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq) -> 
             t = np.clip(t, L, H)  # exact in int64 (float(L), float(H) may be rounded)
             for i, s in enumerate(t.sum(axis=1, dtype=np.int64)):
                 sums[p0 + i] += int(s)
+        if progress is not None:
+            progress("lattice values", min(p0 + P, len(pts)), len(pts))
     return [g * fmpz((2 * J + n) // (2 * n)) for J in sums]  # round_g(g J / n), ties up
 
 
@@ -731,6 +734,7 @@ def release_bernstein(
     max_prec: Any = MAX_PREC,
     check: bool = True,
     insecure_seed: Any = None,
+    progress: Any = None,
 ) -> BernsteinRelease:
     """Run alda2017 Algorithm 1 on ``data`` with the correct noise scale.
 
@@ -757,6 +761,8 @@ def release_bernstein(
         Run :func:`check_sensitivity` (public synthetic neighbours) first.
     insecure_seed : int, optional
         Seeded noise for tests/experiments only (NOT private).
+    progress : callable, optional
+        ``(stage, done, total)`` reports (:mod:`dpverify.progress`); mean mode only.
 
     Returns
     -------
@@ -866,7 +872,7 @@ def release_bernstein(
     scale, fields = calibrate_laplace(per, m, eps, delta)
     privacy.update(fields)
     if mode == "mean":
-        centres = _mean_centres(query, D, lattice_points(k, l), g)
+        centres = _mean_centres(query, D, lattice_points(k, l), g, progress)
     else:
         centres, used_prec = _certified_centres(query, D, k, g, e, max_prec)
         if mode == "ball":

@@ -24,6 +24,21 @@ Privacy: as :func:`release_summary` (exact discrete Laplace, derived sensitivity
 heuristic (float LP); ``lp_objective`` reports the achieved ``||W'u - b'||_1``.
 References: jin Algorithm 1 and the practical variant (random grid subset, lower-degree
 basis subset) of its Section "Experiments".
+
+Practical variant: basis subset and candidate grid (jin §3.4, Appendix A.5)
+----------------------------------------------------------------------------
+:func:`release_synthetic_basis` releases only the moments ``b_r`` for a public index set
+``R`` (all ``||r||_1 <= s`` via :func:`basis_indices`, or the ``size`` lowest-degree ones),
+computed for the index list directly from per-axis Chebyshev tables (no ``t^d`` tensor:
+:func:`basis_moments`), so ``d`` up to :data:`MAX_D` works.  Sensitivity (derived): each
+per-row basis value ``prod_i T_{r_i}(x_i)`` lies in ``[-1, 1]`` and ``b_0 = 1`` is public, so
+``Delta_1 <= 2 (|R| - 1)/n`` (plus ``2g`` per coordinate for grid rounding after the proven
+float error ``< g/2`` of :func:`basis_grid`).  The LP runs over ``C`` candidate points: a
+random subset of the grid ``A^d`` (sampled as random multi-indices, public seed) or the
+private PCA ellipsoid of :mod:`dpverify.mechanisms.jin_psi` (jin Algorithm 2) snapped to
+``A^d``; its centre is the noisy degree-1 moments (``T_1(x) = x``: the private mean, by
+post-processing), so the degree-1 indices must be in ``R``.  Total privacy = basic
+composition of the moments and PSI (``privacy["total"]``).
 """
 
 from __future__ import annotations
@@ -33,12 +48,32 @@ from itertools import product
 from typing import Any
 
 import numpy as np
+from flint import arb, ctx, fmpq
 
 from ..errors import InvalidParameterError, MissingExtraError
-from ..numbers import check_int
-from .wang_summary import WangSummary, _check_data, chebyshev_table, release_summary
+from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from .bernstein_mech import _rng, calibrate_laplace, round_to_grid, sample_discrete_laplace
+from .wang_summary import _check_data, chebyshev_table, release_summary
 
-__all__ = ["grid_points", "discretise", "SyntheticDatabase", "release_synthetic"]
+__all__ = [
+    "grid_points",
+    "discretise",
+    "SyntheticDatabase",
+    "release_synthetic",
+    "basis_indices",
+    "basis_moments",
+    "basis_grid",
+    "basis_privacy",
+    "BasisSummary",
+    "release_basis_summary",
+    "release_synthetic_basis",
+]
+
+#: Largest data dimension of the basis-subset variant.
+MAX_D = 1000
+#: Largest basis subset |R|.
+MAX_BASIS = 200_000
+_U = fmpq(1, 2**53)
 
 #: Largest LP (grid points x moments) accepted.
 MAX_LP = 5_000_000
@@ -61,9 +96,10 @@ class SyntheticDatabase:
 
     rows: np.ndarray
     weights: np.ndarray
-    summary: WangSummary
+    summary: Any
     privacy: dict
     info: dict = field(default_factory=dict)
+    support: Any = None
 
     def answer(self, func: Any) -> float:
         """``(1/m) sum_{y in synthetic} f(y)`` for a numpy callable ``f(x1, ..., xd)``."""
@@ -73,8 +109,11 @@ class SyntheticDatabase:
     def answer_weights(self, func: Any) -> float:
         """``sum_k u*_k f(a_k)`` (the expectation the sampling estimates)."""
         d = self.rows.shape[1]
-        a = grid_points(self.info["N"])
-        pts = np.array(list(product(a, repeat=d)))
+        if self.support is not None:
+            pts = self.support
+        else:
+            a = grid_points(self.info["N"])
+            pts = np.array(list(product(a, repeat=d)))
         vals = np.asarray(func(*[pts[:, j] for j in range(d)]), dtype=np.float64)
         return float(self.weights @ vals)
 
@@ -168,3 +207,390 @@ def release_synthetic(
     info = {"t": t, "N": N, "L": L, "m": m, "lp_objective": float(res.fun),
             "grid_subset": None if sub is None else len(sub)}
     return SyntheticDatabase(rows, weights, summary, summary.privacy, info)
+
+
+# ------------------------------------------------------------------ basis-subset variant
+
+
+def basis_indices(d: Any, *, degree: Any = None, size: Any = None, seed: Any = 0) -> np.ndarray:
+    """Public index set ``R`` (rows of an ``(|R|, d)`` int array, ``r = 0`` first).
+
+    ``degree=s``: every ``r`` with ``||r||_1 <= s`` (``C(d+s, s)`` indices), ordered by total
+    degree.  ``size=R``: the ``R`` indices of lowest total degree (jin §3.4: "a subset of size
+    R ... preferred to lower degrees"); the last degree level is subsampled with the public
+    ``seed``.  Both given: the first ``size`` of the ``degree`` set.
+    """
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    d = check_int(d, "d", minimum=1, maximum=MAX_D)
+    if degree is None and size is None:
+        raise InvalidParameterError("give degree or size for the basis subset")
+    s = None if degree is None else check_int(degree, "degree", minimum=0, maximum=10_000)
+    R = None if size is None else check_int(size, "size", minimum=1, maximum=MAX_BASIS)
+    if s is not None and comb(d + s, s) > MAX_BASIS:
+        raise InvalidParameterError(
+            f"degree: C(d+s, s) = {comb(d + s, s)} basis functions exceed {MAX_BASIS}")
+    gen = np.random.default_rng(check_int(seed, "seed", minimum=0))  # public index choice
+    out: list[np.ndarray] = []
+    count, level = 0, 0
+    while (s is None or level <= s) and (R is None or count < R):
+        rows = []
+        for comb_ in combinations_with_replacement(range(d), level):
+            r = np.zeros(d, dtype=np.int64)
+            for i in comb_:
+                r[i] += 1
+            rows.append(r)
+        block = np.array(rows, dtype=np.int64).reshape(-1, d)
+        if R is not None and count + len(block) > R:
+            block = block[np.sort(gen.choice(len(block), size=R - count, replace=False))]
+        out.append(block)
+        count += len(block)
+        level += 1
+    return np.concatenate(out, axis=0)
+
+
+def _check_rows(data: Any) -> np.ndarray:
+    X = np.asarray(data, dtype=np.float64)
+    if X.ndim == 1:
+        X = X.reshape(-1, 1)
+    if X.ndim != 2 or X.shape[0] < 1:
+        raise InvalidParameterError("data must be a non-empty (n, d) array")
+    if X.shape[1] > MAX_D:
+        raise InvalidParameterError(f"data dimension d must be <= {MAX_D}, got {X.shape[1]}")
+    if not np.all(np.isfinite(X)) or X.min() < -1 or X.max() > 1:
+        raise InvalidParameterError("data values must lie in [-1, 1]")
+    return X
+
+
+def _check_basis(basis: Any, d: int) -> np.ndarray:
+    B = np.asarray(basis)
+    if B.ndim != 2 or B.shape[1] != d or B.shape[0] < 1 or not np.issubdtype(B.dtype,
+                                                                               np.integer):
+        raise InvalidParameterError(f"basis must be an integer (|R|, {d}) array")
+    if B.min() < 0 or B.sum(axis=1).max() > 10_000:
+        raise InvalidParameterError("basis indices must be >= 0 with total degree <= 10000")
+    if B.shape[0] > MAX_BASIS:
+        raise InvalidParameterError(f"basis has {B.shape[0]} > {MAX_BASIS} indices")
+    if B[0].any():
+        raise InvalidParameterError("basis[0] must be the constant index r = 0")
+    if len({tuple(r) for r in B.tolist()}) != len(B):
+        raise InvalidParameterError("basis indices must be distinct")
+    return B.astype(np.int64)
+
+
+def _factor_lists(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(axes, degrees) of the non-zero entries of each index, padded with degree 0."""
+    w = max(1, int((B > 0).sum(axis=1).max()))
+    axes = np.zeros((len(B), w), dtype=np.int64)
+    degs = np.zeros((len(B), w), dtype=np.int64)
+    for j, r in enumerate(B):
+        nz = np.nonzero(r)[0]
+        axes[j, : len(nz)] = nz
+        degs[j, : len(nz)] = r[nz]
+    return axes, degs
+
+
+def _basis_values(P: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``V[c, j] = prod_i T_{B[j, i]}(P[c, i])`` (float64, products of per-axis tables)."""
+    tmax = int(B.max()) + 1
+    tabs = np.stack([chebyshev_table(P[:, i], tmax) for i in range(P.shape[1])], axis=1)
+    axes, degs = _factor_lists(B)
+    V = tabs[:, axes[:, 0], degs[:, 0]]
+    for f in range(1, axes.shape[1]):
+        V = V * tabs[:, axes[:, f], degs[:, f]]  # factors T_0 = 1.0 multiply exactly
+    return V
+
+
+def basis_moments(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
+    """``b_r = (1/n) sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64).
+
+    Per-axis Chebyshev tables (three-term recurrence) and, per index, the product of its
+    non-zero factors -- never a ``t^d`` tensor.  Error below ``4 (S^2 + S + n) 2^-53`` per
+    moment, ``S`` the largest total degree (proof in :func:`basis_grid`).
+    """
+    X = _check_rows(data)
+    B = _check_basis(basis, X.shape[1])
+    n = len(X)
+    acc = np.zeros(len(B))
+    rows = max(1, chunk * 64 // max(1, len(B)))
+    for i0 in range(0, n, rows):
+        acc += _basis_values(X[i0 : i0 + rows], B).sum(axis=0)
+    return acc / n
+
+
+def basis_grid(n: Any, max_degree: Any) -> fmpq:
+    """Largest ``g = 2^-j`` (j <= 40) with ``g/2 >= 4 (S^2 + S + n) u``, ``u = 2^-53``.
+
+    Guarantee (a priori error bound of :func:`basis_moments`; IEEE binary64, round to
+    nearest, any summation order)
+    ---------------------------------------------------------------------------------------
+    Same three steps as :func:`dpverify.mechanisms.wang_summary.summary_grid`, per moment
+    ``r`` with ``S_r = ||r||_1 <= S <= 10^4`` and ``w_r <= S_r`` non-zero entries:
+    1. each table entry ``T^_{r_i}(x_i)`` has error ``<= 3 r_i^2 u`` and modulus
+       ``<= 1 + 1.2e-5`` (recurrence lemma of summary_grid, valid for degrees ``<= 2*10^5``);
+    2. the product of the ``w_r`` non-trivial factors (the padding factors ``T_0 = 1.0``
+       multiply exactly) differs from the exact product by ``<= sum_i 3 r_i^2 u (1 + 2e-5)
+       + (w_r - 1) u (1 + 2e-5) <= (3 S^2 + S) u (1 + 2e-5)`` (``sum r_i^2 <= S_r^2``;
+       ``prod (1 + 3 r_i^2 u) <= exp(3 S^2 u) <= 1 + 1e-5``);
+    3. summing ``n`` terms of modulus ``<= 1 + 2e-5`` in any order and dividing by ``n``
+       adds ``<= (n - 1) u (1 + 2e-4) + u`` (Higham §4.2, ``gamma_{n-1}``, ``n <= 2^40``).
+    Total ``<= (3 S^2 + S + n) u (1 + 2e-4) <= 4 (S^2 + S + n) u``.  The bound depends only
+    on the degree and ``n``, not on ``d`` or ``|R|``.  ``tests/test_jin_synthetic.py``
+    checks the moments against exact rational evaluation.
+    """
+    n = check_int(n, "n", minimum=1, maximum=2**40)
+    S = check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
+    err = 4 * (S * S + S + n) * _U
+    j = 40
+    while j > 1 and fmpq(1, 2**j) / 2 < err:
+        j -= 1
+    return fmpq(1, 2**j)
+
+
+def basis_privacy(n: Any, basis_size: Any, max_degree: Any, epsilon: Any, delta: Any = None,
+                  grid: Any = None) -> tuple[dict[str, Any], fmpq]:
+    """Privacy record and noise scale of the basis-subset moments (only ``n``, ``|R|`` and the
+    largest degree are needed): per-coordinate sensitivity ``2/n + 2g``, ``|R| - 1`` noisy
+    coordinates (``b_0 = 1`` public), calibration as in
+    :func:`dpverify.mechanisms.wang_summary.wang_privacy`, and jin step 9's scale pattern
+    ``|R|/(n epsilon)`` (``t^d -> |R|``) with what it achieves.
+
+    Guarantee
+    ---------
+    Exact rationals; epsilon exact (pure) or a rigorous upper bound (advanced composition).
+    """
+    n = check_int(n, "n", minimum=1, maximum=2**40)
+    R = check_int(basis_size, "basis_size", minimum=1, maximum=MAX_BASIS)
+    S = check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
+    eps = to_fmpq(epsilon, "epsilon")
+    if eps <= 0:
+        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    g = basis_grid(n, S) if grid is None else to_fmpq(grid, "grid")
+    if g <= 0 or g > fmpq(1, 1024):
+        raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    cnt = R - 1
+    per = fmpq(2, n) + 2 * g
+    printed = fmpq(R, n) / eps  # jin step 9 with t^d replaced by |R|
+    privacy: dict[str, Any] = {
+        "neighbouring": "same n, one row replaced",
+        "basis_size": R,
+        "max_degree": S,
+        "moment_sensitivity_l1": fmpq_str(fmpq(2 * cnt, n)),
+        "grid": fmpq_str(g),
+        "per_coordinate": fmpq_str(per),
+        "l1_sensitivity": fmpq_str(cnt * per),
+        "noisy_coordinates": cnt,
+        "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
+        "paper": {
+            "jin_step9_pattern_scale": fmpq_str(printed),
+            "jin_step9_pattern_achieved_epsilon": fmpq_str(cnt * per / printed),
+            "jin_step9_pattern_valid": bool(cnt * per / printed <= eps),
+        },
+    }
+    scale, fields = calibrate_laplace(per, cnt, eps, delta)
+    privacy.update(fields)
+    return privacy, scale
+
+
+@dataclass(frozen=True)
+class BasisSummary:
+    """Noisy moments ``b~_r`` (exact multiples of ``grid``) for the public index set ``basis``."""
+
+    basis: np.ndarray
+    n: int
+    grid: fmpq
+    moments: tuple[fmpq, ...]
+    privacy: dict
+    info: dict = field(default_factory=dict)
+
+    def mean(self) -> np.ndarray:
+        """Private mean = noisy degree-1 moments (``T_1(x) = x``; post-processing)."""
+        d = self.basis.shape[1]
+        pos = {tuple(r): j for j, r in enumerate(self.basis.tolist())}
+        out = np.empty(d)
+        for i in range(d):
+            e = [0] * d
+            e[i] = 1
+            if tuple(e) not in pos:
+                raise InvalidParameterError("the basis has no degree-1 moment for axis "
+                                            f"{i}: the private mean needs them")
+            out[i] = float(self.moments[pos[tuple(e)]])
+        return out
+
+    def to_json(self) -> dict:
+        return {"mechanism": "jin-basis-summary", "reference": "jin §3.4 (basis subset)",
+                "n": self.n, "grid": fmpq_str(self.grid), "basis": self.basis.tolist(),
+                "moments": [fmpq_str(v) for v in self.moments], "privacy": self.privacy,
+                **self.info}
+
+
+def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = None,
+                          grid: Any = None, insecure_seed: Any = None) -> BasisSummary:
+    """Noisy moments for the public index set ``basis`` (first row ``r = 0``).
+
+    Guarantee
+    ---------
+    epsilon-DP (or (epsilon, delta) by advanced composition) with the derived sensitivity
+    ``(|R| - 1)(2/n + 2g)`` and the proven float bound of :func:`basis_grid`; exact noise.
+    """
+    X = _check_rows(data)
+    B = _check_basis(basis, X.shape[1])
+    n = len(X)
+    S = int(B.sum(axis=1).max())
+    privacy, scale = basis_privacy(n, len(B), S, epsilon, delta, grid)
+    g = to_fmpq(privacy["grid"], "grid")
+    mom = basis_moments(X, B)
+    rng = _rng(insecure_seed)
+    out = [fmpq(1)]
+    for v in mom[1:]:
+        out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
+    info: dict[str, Any] = {}
+    if insecure_seed is not None:
+        info["insecure_seed"] = int(insecure_seed)
+    return BasisSummary(B, n, g, tuple(out), privacy, info)
+
+
+def _compose(parts: list[dict]) -> dict:
+    """Basic composition of (epsilon, delta) records: sums (exact strings)."""
+    eps = sum((to_fmpq(p["achieved_epsilon"], "epsilon") for p in parts), fmpq(0))
+    dl = sum((to_fmpq(p.get("delta", "0"), "delta") for p in parts), fmpq(0))
+    with ctx.workprec(64):
+        dec = float(arb_to_fmpq_bounds(arb(eps))[1])
+    return {"theorem": "basic composition (Dwork-Roth Thm 3.16): epsilons and deltas add",
+            "epsilon": fmpq_str(eps), "epsilon_decimal_up": f"{dec:.10g}",
+            "delta": fmpq_str(dl)}
+
+
+def _lp_fit(V: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
+    """``min ||V^T u - b||_1`` s.t. ``u >= 0``, ``sum u = 1`` (HiGHS, sparse blocks)."""
+    from scipy import sparse
+
+    linprog = _linprog()
+    C, R = V.shape
+    W = sparse.csr_matrix(V.T)
+    eye = sparse.identity(R, format="csr")
+    A_ub = sparse.vstack([sparse.hstack([W, -eye]), sparse.hstack([-W, -eye])], format="csr")
+    b_ub = np.concatenate([b, -b])
+    A_eq = sparse.csr_matrix(np.concatenate([np.ones(C), np.zeros(R)])[None, :])
+    c = np.concatenate([np.zeros(C), np.ones(R)])
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=(0, None),
+                  method="highs")
+    if res.status != 0:
+        raise InvalidParameterError(f"the LP failed: {res.message}")
+    u = np.clip(res.x[:C], 0, None)
+    return u / u.sum(), float(res.fun)
+
+
+def release_synthetic_basis(
+    data: Any,
+    N: Any,
+    epsilon: Any,
+    *,
+    basis_degree: Any = None,
+    basis_size: Any = None,
+    delta: Any = None,
+    m: Any = None,
+    L: Any = None,
+    grid_subset: Any = None,
+    psi_k: Any = None,
+    psi_iters: Any = 10,
+    psi_epsilon: Any = None,
+    psi_delta: Any = None,
+    candidates: Any = 10_000,
+    radius_scale: Any = 1.0,
+    support_points: Any = None,
+    insecure_seed: Any = None,
+    sample_seed: Any = 0,
+) -> SyntheticDatabase:
+    """jin Algorithm 1, practical variant (jin §3.4): basis subset + candidate grid subset.
+
+    Parameters
+    ----------
+    data : (n, d) array in [-1, 1], d <= :data:`MAX_D`
+    N : grid points per axis (data and candidates are snapped to ``A^d``, jin step 4)
+    epsilon, delta : privacy of the moments (:func:`release_basis_summary`)
+    basis_degree, basis_size : the public index set (:func:`basis_indices`)
+    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (steps 10, 15)
+    grid_subset : ``C`` random grid points (uniform multi-indices, public ``sample_seed``)
+    psi_k, psi_iters, psi_epsilon, psi_delta : candidates from the private PCA ellipsoid
+        (jin Algorithm 2, :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`;
+        ``psi_delta`` -> Gaussian, else Laplace), ``candidates`` points, ``radius_scale``.
+    support_points : explicit (C, d) candidate points, snapped to ``A^d``.  They must be
+        **public** (data-independent or already private); otherwise the release is not
+        private (used by benchmarks/experiments.py for a labelled non-private reference).
+    insecure_seed : noise seed (tests only);  sample_seed : post-processing randomness.
+
+    Guarantee
+    ---------
+    Moments: as :func:`release_basis_summary`; PSI: as ``private_subspace_iteration``;
+    everything else is post-processing, so the release is ``(eps + psi_eps, delta +
+    psi_delta)``-DP by basic composition (``privacy["total"]``).  LP / sampling: float,
+    heuristic (HiGHS status must be optimal).
+    """
+    from math import prod
+
+    X = _check_rows(data)
+    n, d = X.shape
+    N = check_int(N, "N", minimum=1, maximum=10**6)
+    m = n if m is None else check_int(m, "m", minimum=1, maximum=10**7)
+    L = None if L is None else check_int(L, "L", minimum=1)
+    B = basis_indices(d, degree=basis_degree, size=basis_size, seed=sample_seed)
+    given = sum(v is not None for v in (grid_subset, psi_k, support_points))
+    if given > 1:
+        raise InvalidParameterError("give at most one of grid_subset, psi_k, support_points")
+    if given == 0 and prod([N] * d) > 200_000:
+        raise InvalidParameterError("N^d is too large for the full grid: give grid_subset, "
+                                    "psi_k or support_points")
+    rng = np.random.default_rng(check_int(sample_seed, "sample_seed", minimum=0))  # public
+    a = grid_points(N)
+    idx = discretise(X, N)
+    seed2 = None if insecure_seed is None else int(insecure_seed) + 1
+    psi = None
+    if psi_k is not None:
+        from .jin_psi import private_subspace_iteration
+
+        if psi_epsilon is None:
+            raise InvalidParameterError("psi_epsilon is required with psi_k")
+        psi = private_subspace_iteration(a[idx], psi_k, psi_iters, psi_epsilon,
+                                         delta=psi_delta, insecure_seed=seed2)
+    summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
+                                    insecure_seed=insecure_seed)
+    if psi is not None:
+        from .jin_psi import ellipsoid_points
+
+        C = check_int(candidates, "candidates", minimum=1, maximum=10**6)
+        pts = ellipsoid_points(psi, summary.mean(), C, radius_scale=radius_scale,
+                               seed=int(rng.integers(2**31)))
+        cidx = np.unique(discretise(pts, N), axis=0)
+    elif support_points is not None:
+        sp = np.asarray(support_points, dtype=np.float64)
+        if sp.ndim != 2 or sp.shape[1] != d or not np.all(np.isfinite(sp)):
+            raise InvalidParameterError(f"support_points must be a finite (C, {d}) array")
+        cidx = np.unique(discretise(np.clip(sp, -1, 1), N), axis=0)
+    elif grid_subset is not None:
+        C = check_int(grid_subset, "grid_subset", minimum=1, maximum=10**6)
+        cidx = np.unique(rng.integers(0, N, size=(C, d)), axis=0)
+    else:
+        cidx = np.array(list(product(range(N), repeat=d)), dtype=np.int64).reshape(-1, d)
+    support = a[cidx]
+    b = np.array([float(v) for v in summary.moments])
+    V = _basis_values(support, B)
+    if L is not None:
+        b, V = np.round(b * L) / L, np.round(V * L) / L  # steps 10, 15 (post-processing)
+    if V.size > 4 * MAX_LP:
+        raise InvalidParameterError(f"LP of {V.shape[0]} x {V.shape[1]} is too large")
+    u, obj = _lp_fit(V, b)
+    pick = rng.choice(len(support), size=m, p=u)
+    rows = support[pick]
+    parts = [summary.privacy] + ([psi.privacy] if psi is not None else [])
+    privacy = {"moments": summary.privacy, "psi": None if psi is None else psi.privacy,
+               "total": _compose(parts),
+               "achieved_epsilon": _compose(parts)["epsilon"],
+               "scale": summary.privacy["scale"]}
+    info = {"N": N, "L": L, "m": m, "lp_objective": obj, "basis_size": len(B),
+            "basis_degree": None if basis_degree is None else int(basis_degree),
+            "candidates": len(support), "grid_subset": grid_subset,
+            "psi_k": None if psi is None else int(psi_k),
+            "psi_eigenvalues": None if psi is None else [float(v) for v in psi.eigenvalues]}
+    return SyntheticDatabase(rows, u, summary, privacy, info, support=support)

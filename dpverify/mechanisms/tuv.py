@@ -437,6 +437,7 @@ def tuv_release(
     beta: Any = "1/20",
     truncate: bool = True,
     insecure_seed: int | None = None,
+    progress: Any = None,
 ) -> TUVSummary:
     """Sanitizer of thaler2012 Theorem 3.1 (``delta=None``) / 3.2 on a 0/1 database.
 
@@ -455,6 +456,7 @@ def tuv_release(
         smaller exact sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
         coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
     insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
+    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
 
     Returns
     -------
@@ -512,6 +514,8 @@ def tuv_release(
     weights = a if representation == "multilinear" else cs
     Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
     Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
+    if progress is not None:
+        progress("support counts", 0, None)
     counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
 
     sens_int = priv["sensitivity"]["l1_times_n"]  # S1 (times n), exact
@@ -531,7 +535,10 @@ def tuv_release(
 
     for i, keys in sizes():
         keys = list(keys)
-        noise = discrete_laplace_vector(len(keys), scale_int, rng=src)
+        noise = discrete_laplace_vector(
+            len(keys), scale_int, rng=src,
+            progress=None if progress is None else
+            (lambda st, done, tot, i=i: progress(f"noise (sets of size {i})", done, tot)))
         wq_f = weights[i] * Q
         if wq_f.q != 1:
             raise CertificationFailed("internal: lattice denominator does not clear weights")

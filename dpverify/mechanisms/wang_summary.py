@@ -114,12 +114,14 @@ def chebyshev_table(x: Any, t: int) -> np.ndarray:
     return T
 
 
-def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536) -> np.ndarray:
+def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536,
+                      progress: Any = None) -> np.ndarray:
     """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64).
 
     GEMM-shaped: for each chunk of rows, the Khatri-Rao (row-wise Kronecker) product of the
     tables of axes ``1..d-1`` times the table of axis ``d``.  float64 with a proven a-priori
     error below ``4 (d t^2 + n) 2^-53`` per moment (proof in :func:`summary_grid`).
+    ``progress``: optional ``(stage, done, total)`` callback, once per chunk.
     wang2013 Algorithm 1.
     """
     X = _check_data(data)
@@ -135,6 +137,8 @@ def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536) -> np.ndarray:
         for j in range(d - 1):
             left = (left[:, :, None] * tabs[j][:, None, :]).reshape(len(Xc), -1)
         acc += left.T @ tabs[d - 1]
+        if progress is not None:
+            progress("moments (rows)", min(i0 + chunk, n), n)
     return (acc / n).reshape((t,) * d)
 
 
@@ -472,6 +476,7 @@ def release_summary(
     delta: Any = None,
     grid: Any = None,
     insecure_seed: Any = None,
+    progress: Any = None,
 ) -> WangSummary:
     """wang2013 Algorithm 1 with the derived sensitivity (see the module docstring).
 
@@ -483,6 +488,7 @@ def release_summary(
     epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
     grid : exact > 0, optional (default :func:`summary_grid`).
     insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
+    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
 
     Guarantee
     ---------
@@ -498,11 +504,13 @@ def release_summary(
         raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
     privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
     g = parse_fmpq_str(privacy["grid"], "grid")
-    mom = chebyshev_moments(X, t).ravel()
+    mom = chebyshev_moments(X, t, progress=progress).ravel()
     rng = _rng(insecure_seed)
     out = [fmpq(1)]
-    for v in mom[1:]:
+    for i, v in enumerate(mom[1:], start=1):
         out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
+        if progress is not None and (i % 4096 == 0 or i == len(mom) - 1):
+            progress("noise", i, len(mom) - 1)
     info: dict[str, Any] = {}
     if insecure_seed is not None:
         info["insecure_seed"] = int(insecure_seed)
