@@ -266,3 +266,21 @@ def test_cli_end_to_end(tmp_path, capsys):
         assert main(argv) == 2, argv
     err = capsys.readouterr().err
     assert "Traceback" not in err and "--m" in err
+
+
+def test_cli_privacy_dlist(capsys):
+    # k = 2, gamma = 1/10: S1 = 679/99 and T = 101/99 (re-derived with sympy in
+    # tests/test_proofs_checks.py::v_dlist_box); coordinates = all sets of size 0..2 over
+    # m = 20 variables = 1 + 20 + 190 (by hand); the box scale 2T gives epsilon 679/202.
+    from dpverify.cli import main
+
+    assert main(["privacy", "dlist", "--m", "20", "--k", "2", "--gamma", "1/10",
+                 "--epsilon", "1", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["sensitivity"]["l1_times_n"] == "679/99"
+    assert res["sensitivity"]["n_coordinates"] == str(1 + 20 + 190)
+    assert res["scale_times_n"] == "679/99"
+    assert res["paper"]["theorem_3_1_box_scale_times_n"] == "202/99"
+    assert res["paper"]["theorem_3_1_box_epsilon"] == "679/202"
+    assert main(["privacy", "dlist", "--m", "20", "--k", "0", "--gamma", "1/10",
+                 "--epsilon", "1"]) == 2
