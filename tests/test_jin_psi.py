@@ -161,5 +161,25 @@ def test_cli_privacy_jin(capsys):
     assert main(["privacy", "jin", "--n", "100", "--d", "3", "--epsilon", "1"]) == 2
     assert "--basis-degree" in capsys.readouterr().err
     out = main(["privacy", "jin", "--n", "100", "--d", "3", "--basis-degree", "1",
-                "--epsilon", "1", "--psi-k", "1"])
+                "--epsilon", "1", "--psi-k", "1", "--psi-epsilon", "1"])
     assert out == 0 and "jin Thm 3.6 Laplace sigma" in capsys.readouterr().out
+    # as for release jin-synthetic: --psi-epsilon is required, no --psi-delta means Laplace
+    assert main(["privacy", "jin", "--n", "100", "--d", "3", "--basis-degree", "1",
+                 "--epsilon", "1", "--psi-k", "1"]) == 2
+    assert "--psi-epsilon" in capsys.readouterr().err
+    assert main(["privacy", "jin", "--n", "100", "--d", "3", "--basis-degree", "1",
+                 "--epsilon", "1", "--delta", "1e-6", "--psi-k", "1", "--psi-epsilon", "1",
+                 "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert "laplace" in json.dumps(obj["psi"]).lower()
+    # the moments fall back to the pure scale here (|R| - 1 = 3 is small), so they add no
+    # delta and the Laplace PSI none either: total delta 0
+    assert obj["moments"]["used"] == "pure" and obj["total"]["delta"] == "0"
+
+
+def test_tiny_epsilon_with_delta_is_a_clear_error():
+    from dpverify.errors import InvalidParameterError
+    from dpverify.mechanisms.jin_psi import psi_privacy
+
+    with pytest.raises(InvalidParameterError, match="too small"):
+        psi_privacy(3, 1, 4, 100, fmpq(1, 10**12), fmpq(1, 10**6))

@@ -194,3 +194,32 @@ def test_recurrence_error_lemma_against_exact_rationals():
             if m >= 2:
                 err = abs(q(*float(T[i, m]).as_integer_ratio()) - exact)
                 assert err <= 3 * m * m * u, (float(x), m)
+
+
+def test_user_grid_finer_than_the_float_bound_is_refused():
+    # the per-moment sensitivity 2/n + 2g needs the proven float error 4(d t^2 + n) 2^-53
+    # below g/2; n = 3, t = 2, d = 1: error 4 * 7 * 2^-53 < 2^-48, so g = 2^-47 is accepted
+    # and g = 2^-62 refused (reviewer's reproducer used 2^-62)
+    from dpverify.errors import InvalidParameterError
+    from dpverify.mechanisms.jin_synthetic import basis_privacy
+    from dpverify.mechanisms.wang_summary import wang_privacy
+
+    wang_privacy(3, 2, 1, 1, grid=fmpq(1, 2**47))
+    with pytest.raises(InvalidParameterError, match="finer than the proven float-error"):
+        wang_privacy(3, 2, 1, 1, grid=fmpq(1, 2**62))
+    basis_privacy(3, 2, 1, 1, grid=fmpq(1, 2**47))
+    with pytest.raises(InvalidParameterError, match="finer than the proven float-error"):
+        basis_privacy(3, 2, 1, 1, grid=fmpq(1, 2**62))
+
+
+def test_long_lower_bound_is_rounded_down_not_refused():
+    # d = 1, t = 2000: the exact witness value has thousands of digits (T_m of p/64); it is
+    # rounded down to 2^-128 (a lower bound stays a lower bound) instead of overflowing the
+    # 4000-character limit of the exact-string reader (reviewer's finding)
+    from dpverify.mechanisms.wang_summary import moment_sensitivity, wang_privacy
+    from dpverify.numbers import parse_fmpq_str
+
+    rec = moment_sensitivity(2000, 1, 1000)
+    lo, up = parse_fmpq_str(rec["lower"], "lower"), parse_fmpq_str(rec["upper"], "upper")
+    assert lo.q == 2**128 and fmpq(2000, 1000) < lo <= up  # lower > t^d/n as for small t
+    wang_privacy(1000, 2000, 1, 1)  # no exception

@@ -145,9 +145,10 @@ def _jin_args(p: Any) -> None:
     p.add_argument("--psi-iters", dest="psi_iters", default="10", type=str,
                    help="PSI iterations L")
     p.add_argument("--psi-epsilon", dest="psi_epsilon", default=None, type=str,
-                   help="PSI epsilon (default: --epsilon)")
+                   help="PSI epsilon (required with --psi-k, as for release jin-synthetic)")
     p.add_argument("--psi-delta", dest="psi_delta", default=None, type=str,
-                   help="PSI delta: Gaussian noise (default: --delta; none -> Laplace)")
+                   help="PSI delta: discrete Gaussian noise (without it: discrete Laplace, "
+                   "as for release jin-synthetic)")
 
 
 def _jin_dec(s: str) -> str:
@@ -208,10 +209,12 @@ def _jin_run(args: Any) -> CommandResult:
     if args.psi_k is not None:
         k = int_flag(args.psi_k, "--psi-k", 1, d)
         L = int_flag(args.psi_iters, "--psi-iters", 1, 10_000)
-        pe = eps if args.psi_epsilon is None else exact(args.psi_epsilon, "--psi-epsilon")
+        if args.psi_epsilon is None:
+            raise InvalidParameterError("--psi-epsilon is required with --psi-k")
+        pe = exact(args.psi_epsilon, "--psi-epsilon")
         if pe <= 0:
             raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
-        pd = delta if args.psi_delta is None else check_open_unit(
+        pd = None if args.psi_delta is None else check_open_unit(
             exact(args.psi_delta, "--psi-delta"), "--psi-delta")
         if n < 2:
             raise InvalidParameterError("--n must be >= 2 for PSI")

@@ -199,6 +199,10 @@ def _rho_budget(epsilon: fmpq, delta: fmpq) -> fmpq:
         rho = ((L + arb(epsilon)).sqrt() - L.sqrt()) ** 2
         cand = arb_to_fmpq_bounds(rho * (1 - arb(fmpq(1, 2**30))))[0]
         cand = fmpq(int((cand * 2**60).p // (cand * 2**60).q), 2**60)
+        if cand <= 0:
+            raise InvalidParameterError(
+                f"epsilon {fmpq_str(epsilon)} is too small for delta {fmpq_str(delta)}: the "
+                "zCDP budget rounds to 0")
         if not bool(_rho_to_eps(cand, delta) <= arb(epsilon)):
             raise CertificationFailed("could not certify the zCDP budget")
     return cand

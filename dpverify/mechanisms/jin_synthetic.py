@@ -232,22 +232,32 @@ def basis_indices(d: Any, *, degree: Any = None, size: Any = None, seed: Any = 0
         raise InvalidParameterError(
             f"degree: C(d+s, s) = {comb(d + s, s)} basis functions exceed {MAX_BASIS}")
     gen = np.random.default_rng(check_int(seed, "seed", minimum=0))  # public index choice
-    out: list[np.ndarray] = []
-    count, level = 0, 0
-    while (s is None or level <= s) and (R is None or count < R):
-        rows = []
-        for comb_ in combinations_with_replacement(range(d), level):
-            r = np.zeros(d, dtype=np.int64)
-            for i in comb_:
-                r[i] += 1
-            rows.append(r)
-        block = np.array(rows, dtype=np.int64).reshape(-1, d)
-        if R is not None and count + len(block) > R:
-            block = block[np.sort(gen.choice(len(block), size=R - count, replace=False))]
-        out.append(block)
-        count += len(block)
+    chosen: list[tuple[int, ...]] = []  # multisets of axes (an axis repeated = its degree)
+    level = 0
+    while (s is None or level <= s) and (R is None or len(chosen) < R):
+        total = comb(d + level - 1, level)
+        need = total if R is None else min(total, R - len(chosen))
+        if need == total or total <= max(4 * need, 10**5):
+            level_sets = list(combinations_with_replacement(range(d), level))
+            if need < total:
+                pick = np.sort(gen.choice(total, size=need, replace=False))
+                level_sets = [level_sets[i] for i in pick]
+        else:
+            # a huge level and few picks: uniform distinct multisets by rejection, without
+            # enumerating the level (stars and bars: an increasing level-subset of
+            # range(d + level - 1) minus (0, 1, ..., level - 1) is a sorted multiset)
+            seen: set[tuple[int, ...]] = set()
+            while len(seen) < need:
+                sub = np.sort(gen.choice(d + level - 1, size=level, replace=False))
+                seen.add(tuple(int(v) - i for i, v in enumerate(sub)))
+            level_sets = sorted(seen)
+        chosen.extend(level_sets)
         level += 1
-    return np.concatenate(out, axis=0)
+    out = np.zeros((len(chosen), d), dtype=np.int64)
+    for row, ms in enumerate(chosen):
+        for i in ms:
+            out[row, i] += 1
+    return out
 
 
 def _check_rows(data: Any) -> np.ndarray:
@@ -369,6 +379,11 @@ def basis_privacy(n: Any, basis_size: Any, max_degree: Any, epsilon: Any, delta:
     g = basis_grid(n, S) if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    if g / 2 < 4 * (S * S + S + n) * _U:
+        # the sensitivity 2/n + 2g needs the proven float error (basis_grid) below g/2
+        raise InvalidParameterError(
+            f"grid {fmpq_str(g)} is finer than the proven float-error bound allows: need "
+            f"g/2 >= 4 (S^2 + S + n) 2^-53 (default: {fmpq_str(basis_grid(n, S))})")
     cnt = R - 1
     per = fmpq(2, n) + 2 * g
     printed = fmpq(R, n) / eps  # jin step 9 with t^d replaced by |R|
@@ -452,9 +467,12 @@ def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = N
 
 
 def _compose(parts: list[dict]) -> dict:
-    """Basic composition of (epsilon, delta) records: sums (exact strings)."""
+    """Basic composition of (epsilon, delta) records: sums (exact strings).  A record whose
+    calibration fell back to the pure-epsilon scale (``used == "pure"``) contributes no
+    delta."""
     eps = sum((to_fmpq(p["achieved_epsilon"], "epsilon") for p in parts), fmpq(0))
-    dl = sum((to_fmpq(p.get("delta", "0"), "delta") for p in parts), fmpq(0))
+    dl = sum((to_fmpq(p.get("delta") or "0", "delta") for p in parts
+              if p.get("used") != "pure"), fmpq(0))
     with ctx.workprec(64):
         dec = float(arb_to_fmpq_bounds(arb(eps))[1])
     return {"theorem": "basic composition (Dwork-Roth Thm 3.16): epsilons and deltas add",
@@ -588,6 +606,10 @@ def release_synthetic_basis(
                "total": _compose(parts),
                "achieved_epsilon": _compose(parts)["epsilon"],
                "scale": summary.privacy["scale"]}
+    if support_points is not None:
+        # the candidates enter the output; the total holds only if they are public
+        privacy["assumptions"] = ["support_points are public (chosen without the private "
+                                  "data); otherwise the total above does not hold"]
     info = {"N": N, "L": L, "m": m, "lp_objective": obj, "basis_size": len(B),
             "basis_degree": None if basis_degree is None else int(basis_degree),
             "candidates": len(support), "grid_subset": grid_subset,

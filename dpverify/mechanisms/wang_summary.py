@@ -203,7 +203,8 @@ def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
 
     Guarantee
     ---------
-    ``lower <= true sensitivity <= upper``; both exact fmpq.
+    ``lower <= true sensitivity <= upper``; both exact fmpq (``lower`` rounded down to a
+    multiple of ``2^-128`` when its exact value has more than 256 bits).
     """
     t = check_int(t, "t", minimum=1)
     d = check_int(d, "d", minimum=1, maximum=4)
@@ -239,6 +240,9 @@ def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
             v *= tabs[a][mi]
         lower += abs(1 - v)
     lower /= n
+    if lower.p.bit_length() > 256 or lower.q.bit_length() > 256:
+        # T_m(c) of a rational c has ~m log2(q) bits; keep a short certified lower bound
+        lower = fmpq((lower.p << 128) // lower.q, 2**128)  # floor to 2^-128: still <= true
     return {
         "upper": fmpq_str(upper),
         "lower": fmpq_str(lower),
@@ -451,6 +455,12 @@ def wang_privacy(
     g = summary_grid(n, t, d) if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
+    if g / 2 < 4 * (d * t * t + n) * _U:
+        # the sensitivity 2/n + 2g needs the proven float error (summary_grid) below g/2
+        raise InvalidParameterError(
+            f"grid {fmpq_str(g)} is finer than the proven float-error bound allows: need "
+            f"g/2 >= 4 (d t^2 + n) 2^-53 (largest admissible default: "
+            f"{fmpq_str(summary_grid(n, t, d))})")
     cnt = t**d - 1
     per = fmpq(2, n) + 2 * g
     privacy: dict[str, Any] = {
