@@ -298,3 +298,15 @@ def test_naive_bayes_appendix_f_bound_fails():
     bound = 2 * (3 * K0 / n + arb(1) / n)
     assert change > bound
     assert change / bound > arb("1.22")
+
+
+def test_delta_certificate_never_exceeds_the_target():
+    # reviewer's case: the scale was certified at 128 bits but the recorded certificate was
+    # recomputed at 53 bits and came out above the target (8070450532247929/2^59 > 7/500)
+    from dpverify.mechanisms.bernstein_mech import calibrate_laplace
+
+    eps = fmpq(7, 500)
+    _, f = calibrate_laplace(fmpq(905533, 2**40), 3, eps, fmpq(1, 2))
+    assert f["used"] == "advanced_composition"
+    for key in (f["achieved_epsilon"], f["certificate"]["epsilon"]):
+        assert parse_fmpq_str(key, "epsilon") <= eps

@@ -74,7 +74,11 @@ def test_release_with_wrong_phi_records_mean_mode():
     D = np.linspace(0, 1, 30).reshape(-1, 1)  # includes rows hitting NaN and 1e6
     rel = bm.release_bernstein(D, q, 5, 1, 1, check=False, insecure_seed=0)
     p = rel.privacy
-    assert p["evaluation_mode"] == "mean" and p["assumptions"] == []
+    # the only assumption of a user mean query: phi is row-wise (tested, not proved)
+    assert p["evaluation_mode"] == "mean" and len(p["assumptions"]) == 1
+    assert "row-wise" in p["assumptions"][0]
+    assert bm.release_bernstein(D, bm.linear_mean_query(1), 5, 1, 1, check=False,
+                                insecure_seed=0).privacy["assumptions"] == []  # built-in
     assert parse_fmpq_str(p["lattice_sensitivity"]["per_coordinate"]) == fmpq(1, 30) + G
     with pytest.raises(InvalidParameterError, match="declared range"):
         bm.check_sensitivity(q, 30, 5)  # accuracy check flags the wrong phi
@@ -481,3 +485,48 @@ def test_cli_privacy_bernstein_modes(capsys):
     assert main(base + ["--mode", "nope", "--sensitivity", "1"]) == 2
     err = capsys.readouterr().err
     assert "--float-error is required" in err and "--n is required" in err
+
+
+def test_phi_mixing_rows_is_refused():
+    # reviewer's reproducer: every row gets the chunk maximum, so one row moves every column
+    # and the clamp no longer bounds the sensitivity; the permutation test refuses it
+    def chunk_max(d, y):
+        return np.tile(np.max(d[:, 0]) * y[:, :1], (1, len(d)))
+
+    q = bm.mean_query("mixing", chunk_max, 0, 1, 1)
+    D = np.linspace(0, 1, 10).reshape(-1, 1)
+    with pytest.raises(InvalidParameterError, match="row-wise"):
+        bm.release_bernstein(D, q, 4, 1, 1, check=False, insecure_seed=0)
+
+
+def test_priestley_chao_gap_check_is_exact():
+    # reviewer's tie: exact gaps 1/4 - 2^-1074 and 1/4 round to the same float; with
+    # c/n = 1/4 - 2^-1074 the second gap violates the domain and must be refused
+    d = np.array([5e-324, 0.25, 0.5])
+    c = 3 * (fmpq(1, 4) - fmpq(1, 2**1074))
+    q = bm.priestley_chao_query(1, 1, c)
+    with pytest.raises(InvalidParameterError, match="consecutive gap"):
+        q.validate(np.column_stack([d, np.ones(3)]))
+    bm.priestley_chao_query(1, 1, 3 * fmpq(1, 4)).validate(np.column_stack([d, np.ones(3)]))
+
+
+def test_published_record_does_not_depend_on_the_data():
+    # everything except the noisy values/coefficients must be equal for neighbouring
+    # databases; the reviewer's pair made the working precision (64 vs 128 bits) differ
+    from dpverify.mechanisms.bernstein_mech import release_bernstein
+    from dpverify.mechanisms.bernstein_queries import logistic_query
+
+    rest = [[0.6158815794729875, -1.0], [0.030651122084284, -1.0],
+            [-0.4283972398237168, -1.0], [-0.8921385952366871, -1.0],
+            [-0.23326223842896354, -1.0]]
+    D = np.array([[0.6100058474907604, 1.0]] + rest)
+    D2 = np.array([[0.9983522301301428, -1.0]] + rest)
+    q = logistic_query(fmpq(1, 10**6), 1)
+    recs = []
+    for X in (D, D2):
+        rel = release_bernstein(X, q, 2, 1, 1, check=False, insecure_seed=3)
+        obj = rel.to_json()
+        for key in ("values", "coefficients", "insecure_seed"):
+            obj.pop(key, None)
+        recs.append(json.dumps(obj, sort_keys=True, default=str))
+    assert recs[0] == recs[1]

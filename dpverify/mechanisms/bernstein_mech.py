@@ -80,7 +80,7 @@ from typing import Any
 import numpy as np
 from flint import arb, ctx, fmpq, fmpz
 
-from ..errors import InvalidParameterError, ParameterTypeError
+from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
 from ..noise import RandomSource, discrete_laplace
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from .bernstein_queries import (
@@ -363,10 +363,15 @@ def calibrate_laplace(per_coordinate: Any, m: int, epsilon: Any, delta: Any = No
     fields = dict(ds)
     fields.update({"epsilon": fmpq_str(eps), "delta": fmpq_str(dl), "scale": fmpq_str(scale),
                    "achieved_epsilon": fmpq_str(ach)})
-    fields["certificate"] = (
-        laplace_privacy(m * per, scale) if ds["used"] == "pure"
-        else laplace_advanced_composition(per, scale, max(m, 1), dl)
-    )
+    with ctx.workprec(128):  # the precision the scale was certified at (delta_scale)
+        fields["certificate"] = (
+            laplace_privacy(m * per, scale) if ds["used"] == "pure"
+            else laplace_advanced_composition(per, scale, max(m, 1), dl)
+        )
+    cert_eps = fields["certificate"].get("epsilon")
+    if cert_eps is not None and to_fmpq(cert_eps, "epsilon") > eps:
+        raise CertificationFailed(
+            f"internal: certificate epsilon {cert_eps} exceeds the target {fmpq_str(eps)}")
     return scale, fields
 
 
@@ -622,6 +627,40 @@ _THREE_MODES = (
 )
 
 
+def _check_rowwise(query: MeanQuery, k: int, rows: int = 16, seed: int = 0) -> None:
+    """Test (not prove) that ``phi`` is row-wise and deterministic on public sample rows:
+    permuting, splitting or singling out rows must give the same columns, and a second call
+    the same values."""
+    g = np.random.default_rng(seed)  # public synthetic rows, not privacy noise
+    D = np.asarray(query.sample_rows(rows, g), dtype=np.float64)
+    pts = lattice_points(min(k, 4), query.dim)
+    perm = g.permutation(len(D))
+    h = len(D) // 2
+
+    def phi(rows: np.ndarray) -> np.ndarray:
+        return np.asarray(query.phi(rows, pts), dtype=np.float64)
+
+    def _same(x: np.ndarray, y: np.ndarray, equal_nan: bool = True) -> bool:
+        # a test of row-wise structure, not of bits: BLAS may round sub-chunks differently
+        return x.shape == y.shape and bool(np.allclose(x, y, rtol=1e-9, atol=1e-300,
+                                                        equal_nan=equal_nan))
+
+    a = phi(D)
+    ok = a.shape == (len(pts), len(D))
+    # same columns when the rows are permuted, split into sub-chunks, or taken one by one
+    # (a function of the whole chunk such as its maximum fails the split / single checks)
+    ok = ok and _same(a[:, perm], phi(D[perm]), equal_nan=True)
+    ok = ok and _same(a, np.concatenate([phi(D[:h]), phi(D[h:])], axis=1),
+                               equal_nan=True)
+    ok = ok and all(_same(a[:, [i]], phi(D[i:i + 1]), equal_nan=True)
+                    for i in (0, len(D) - 1))
+    ok = ok and _same(a, phi(D), equal_nan=True)
+    if not ok:
+        raise InvalidParameterError(
+            f"phi of {query.name!r} is not row-wise/deterministic on public test rows: a mean "
+            "query needs column i of phi(data, ys) to depend on row i only")
+
+
 def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
                   progress: Any = None) -> list[fmpq]:
     """``round_g(g J / n)`` with ``J = sum_i clamp(rint(phi_i / g), L, H)`` summed exactly.
@@ -826,6 +865,11 @@ def release_bernstein(
     if mode == "float":
         assumptions.append(f"declared float evaluation error <= {fmpq_str(query.float_error)} "
                            "(user assertion)")
+    if mode == "mean" and not getattr(query, "rowwise", False):
+        _check_rowwise(query, k)
+        assumptions.append("phi is row-wise and deterministic (column i of phi(data, ys) "
+                           "depends on row i only; user assertion, tested on a permutation "
+                           "of public rows)")
     if mode == "mean":
         per_value = g
         acc_note = ("plus the float64 error of phi, which is not bounded (accuracy only; "
@@ -874,9 +918,8 @@ def release_bernstein(
     if mode == "mean":
         centres = _mean_centres(query, D, lattice_points(k, l), g, progress)
     else:
-        centres, used_prec = _certified_centres(query, D, k, g, e, max_prec)
-        if mode == "ball":
-            evaluation["precision_bits"] = used_prec
+        # the working precision reached depends on the data: used, never published
+        centres, _ = _certified_centres(query, D, k, g, e, max_prec)
     rng = _rng(insecure_seed)
     noisy = [c + sample_discrete_laplace(scale, g, rng) for c in centres]
     coeffs = _coefficients(noisy, k, h, l)

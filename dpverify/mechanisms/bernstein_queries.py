@@ -167,6 +167,9 @@ class MeanQuery(FunctionQuery):
                                                                       kw_only=True)
     lower: Any = field(default=None, kw_only=True)
     upper: Any = field(default=None, kw_only=True)
+    #: True when the library vouches that column i of ``phi`` depends on row i only (built-in
+    #: queries); for user ``phi`` this is an assumption the privacy record lists.
+    rowwise: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -195,6 +198,7 @@ def mean_query(
     second_derivative_bound: Callable[[int], fmpq] | None = None,
     notes: str = "",
     exact_func: Callable[[Any, Any], Any] | None = None,
+    rowwise: bool = False,
 ) -> MeanQuery:
     """Build a separable ("mean") query ``F(D, y) = (1/n) sum_i phi(d_i, y)``.
 
@@ -213,13 +217,19 @@ def mean_query(
     exact_func : callable, optional
         An exact evaluation of ``F`` on exact data (``func`` then dispatches to it for
         object inputs); optional, for tests.
+    rowwise : bool
+        Set only when ``phi`` is known to be row-wise (column ``i`` of its output depends on
+        row ``i`` and ``ys`` only); the built-in queries set it.
 
     Guarantee
     ---------
     Privacy does not rest on the declared range being right: the release clamps every
     rounded ``phi`` value into it, so ``S(F) = (upper - lower)/n`` (plus the grid terms
     stated by the release) holds exactly.  A wrong range or float error of ``phi`` only
-    costs accuracy.
+    costs accuracy.  It does rest on ``phi`` being row-wise and deterministic (a ``phi``
+    that mixes rows, e.g. returns the chunk maximum for every row, is not a mean query);
+    unless ``rowwise=True`` the release lists this as an assumption and tests it on a
+    permutation of public rows.
     """
     if not isinstance(name, str) or not name:
         raise ParameterTypeError("name must be a non-empty string")
@@ -245,7 +255,7 @@ def mean_query(
         name=name, func=func, sensitivity=lambda n: width / n, dim=dim,
         sample_rows=sample_rows or default_sample, params=dict(params or {}),
         second_derivative_bound=second_derivative_bound, validate=validate, notes=notes,
-        evaluation="mean", phi=phi, lower=lo, upper=hi, derived=True,
+        evaluation="mean", phi=phi, lower=lo, upper=hi, derived=True, rowwise=rowwise,
     )
 
 
@@ -305,6 +315,7 @@ def kde_query(bandwidth: Any, dim: Any = 1) -> MeanQuery:
         params={"bandwidth": fmpq_str(b), "dim": dim, "kernel": "gaussian, covariance b^2 I"},
         second_derivative_bound=lambda n: c2,
         notes="S(F) = (K(0) - K(1,..,1))/n exactly; alda2017 §6 prints 1/(n (2pi)^{l/2} b^l)",
+        rowwise=True,
     )
     return q
 
@@ -329,6 +340,7 @@ def linear_mean_query(dim: Any = 1) -> MeanQuery:
         sample_rows=lambda n, g: g.integers(0, 2, size=(n, dim)).astype(np.float64),
         validate=lambda data: _check_box(np.asarray(data, float)[:, :dim], 0.0, 1.0, "data"),
         params={"dim": dim}, second_derivative_bound=lambda n: fmpq(0), exact_func=exact_func,
+        rowwise=True,
     )
 
 
@@ -408,8 +420,11 @@ def priestley_chao_query(bandwidth: Any, label_bound: Any, gap: Any) -> Function
         n = len(data)
         if n > 1:
             ds = np.sort(data[:, 0])
-            i = int(np.argmax(np.diff(ds)))
-            big = _float_fmpq(ds[i + 1]) - _float_fmpq(ds[i])
+            # floats screen, exact arithmetic decides: fl(a - b) >= (a - b)(1 - 2^-53), so
+            # every gap that exceeds c/n exactly passes this float filter
+            cand = np.nonzero(np.diff(ds) >= float(c / n) * (1 - 1e-12))[0]
+            big = max((_float_fmpq(ds[i + 1]) - _float_fmpq(ds[i]) for i in cand),
+                      default=fmpq(0))
             if big > c / n:
                 raise InvalidParameterError(
                     f"data violate the public domain: a consecutive gap exceeds c/n = "
@@ -450,8 +465,10 @@ def _nb_constants(dim: int, b: fmpq, prec: int = 128) -> tuple[arb, arb]:
 def naive_bayes_sensitivity(n: Any, dim: Any, bandwidth: Any) -> fmpq:
     """``S(F) = 2 K0^{l-1} max(K0, l (K0 - K1) - K0) / n`` for :func:`naive_bayes_query`.
 
-    Rigorous upper bound (arb, rounded up); it is the supremum (attained when
-    ``l (K0 - K1) <= 2 K0``, approached as the class sizes grow otherwise).  Proof in
+    Rigorous upper bound (arb, rounded up); it is the supremum over all ``n`` (attained for
+    every ``n`` when ``l (K0 - K1) <= 2 K0``; otherwise only approached as the class sizes
+    grow, and for small fixed ``n`` the true maximum can be well below it, e.g. 0.4-0.6 of
+    it for ``l = 3, b = 1/10, n <= 5``).  Proof in
     :func:`naive_bayes_query`.
     """
     n = check_int(n, "n", minimum=1)
@@ -607,7 +624,7 @@ def naive_bayes_query(bandwidth: Any, dim: Any, *, negative_label: Any = -1) -> 
                 "kernel": "1-D gaussian per feature"},
         second_derivative_bound=lambda n: c2,
         validate=validate,
-        notes="S(F) = 2 K0^(l-1) max(K0, l(K0-K1) - K0)/n (derived; supremum); alda2017 "
+        notes="S(F) = 2 K0^(l-1) max(K0, l(K0-K1) - K0)/n (derived; supremum over n); alda2017 "
         "Appendix F's 2((2^l-1)/(n sqrt(2pi) b) + 1/n) is false",
         evaluation="ball",
         derived=True,

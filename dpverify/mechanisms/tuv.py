@@ -502,6 +502,10 @@ def tuv_release(
     priv = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=representation,
                        universe=universe, max_support=k if truncate else None)
     K = int(priv["sensitivity"]["n_coordinates"])
+    if K == 0:  # data-independent: nothing would be released but the constant g(0)
+        raise InvalidParameterError(
+            f"nothing to release: no monomial can be non-zero for d = {d}, k = {k}, r = {r} "
+            f"in the {universe} universe (every answer would be the constant g(0))")
     if K > MAX_COORDINATES:
         raise InvalidParameterError(
             f"the release has {K} coordinates, more than {MAX_COORDINATES}; lower k or "
@@ -601,7 +605,6 @@ def tuv_release(
         "lattice_denominator": str(n * Q),
         "constant": fmpq_str(cs[0] if representation == "full" else a[0]),
         "n_coordinates": K,
-        "n_nonzero_counts": len(counts),
         "coefficients": coeffs,
         "secure_randomness": src.secure,
     }
