@@ -313,4 +313,35 @@ def check_priestley_chao(quick: bool) -> dict:
     )
 
 
-CHECKS = [check_naive_bayes_derived, check_logistic, check_priestley_chao]
+def check_algorithm1_scale(quick: bool) -> dict:
+    # every lattice value F(., p) moves by <= S(F), so the (k+1)^l vector moves by <= m S in
+    # L1; F(D, y) = mean(D) (S = 1/n, rows in {0, 1}) attains it at every lattice point at
+    # once.  Exhaustive over all databases of n rows in {0, 1} and one-row replacements.
+    rows = []
+    for n, k, ell in ([(3, 2, 1), (2, 2, 2)] if quick else [(3, 2, 1), (4, 3, 1), (2, 2, 2)]):
+        m = (k + 1) ** ell
+        best = Fraction(0)
+        for D in itertools.product((0, 1), repeat=n):
+            for i in range(n):
+                for v in (0, 1):
+                    D2 = list(D)
+                    D2[i] = v
+                    diff = abs(Fraction(sum(D), n) - Fraction(sum(D2), n))
+                    best = max(best, m * diff)  # the same change at all m lattice points
+        rows.append((n, k, ell, m, best, Fraction(m, n)))
+    ok = all(b == bound for *_, b, bound in rows)
+    return result(
+        "alda2017/Algorithm 1 (pure scale)",
+        "lambda = S(F) (k+1)^l / epsilon (line 4) makes the noisy lattice epsilon-DP",
+        "PASS" if ok else "DISCREPANCY",
+        "the L1 sensitivity of the lattice vector is <= m S(F) (m = (k+1)^l; each coordinate "
+        "is one evaluation of F) and it is attained, so the printed scale is exactly right: "
+        + "; ".join(f"n={n}, k={k}, l={ell}: max L1 change {b} = m S = {bound}"
+                    for n, k, ell, _, b, bound in rows)
+        + ". dpverify adds the grid-rounding term g per coordinate (S + g, mean mode).",
+        "exhaustive exact enumeration (Fractions), F(D, y) = mean(D)",
+    )
+
+
+CHECKS = [check_naive_bayes_derived, check_logistic, check_priestley_chao,
+          check_algorithm1_scale]

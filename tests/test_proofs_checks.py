@@ -222,6 +222,33 @@ def v_priestley_chao():
     assert change.a > 19 * printed.b
 
 
+def _moment_change(t, x, xp):
+    # sum over m != 0 of |T_m(x) - T_m(x')| with sympy's Chebyshev polynomials (d = 1)
+    return sum(abs(sp.chebyshevt(m, sp.Rational(x)) - sp.chebyshevt(m, sp.Rational(xp)))
+               for m in range(1, t))
+
+
+def v_wang_alg1_scale():
+    # Laplace of scale t/n (eps = 1) on a vector whose L1 change is v/n has privacy loss v/t
+    v = _moment_change(4, 1, "9/32")
+    assert v == sp.Rational(35351, 8192) and v / 4 > 1
+    assert _moment_change(3, 1, "-1/4") == sp.Rational(25, 8) > 3
+
+
+def v_jin_step9_scale():
+    # jin step 1 with n = 729 = 3^6, d = 1, K = 4: t = 729^(1/6) = 3, N = 729^(4/6) = 81;
+    # the grid points a_k = (2k + 1 - 81)/81 include 80/81 (k = 80) and -20/81 (k = 30)
+    assert 3**6 == 729 and 81**6 == 729**4
+    assert (2 * 80 + 1 - 81, 2 * 30 + 1 - 81) == (80, -20)
+    v = _moment_change(3, "80/81", "-20/81")
+    assert v == sp.Rational(6700, 2187) and v > 3
+
+
+def v_slides_scale():
+    # epsilon^d/(n epsilon) with d = 1 is 1/n: privacy loss n * L1 = 35351/8192 > 1 >= eps
+    assert _moment_change(4, 1, "9/32") == sp.Rational(35351, 8192)
+
+
 # thaler2012 Theorem 1.3: everything rebuilt with sympy (Chebyshev OR polynomial for k = 2,
 # gamma' = 1/20, h_2(z) = 1 - g(2 - z) of Appendix A, all reduced decision lists of length <= 2)
 
@@ -300,6 +327,9 @@ VERIFIERS = {
     "alda2017/Appendix F (naive Bayes sensitivity)": v_naive_bayes,
     "thaler2012/Theorem 1.3 (decision-list noise scale)": v_dlist_box,
     "alda2017/Section 6 (Priestley-Chao sensitivity)": v_priestley_chao,
+    "wang2013/Algorithm 1 (noise scale)": v_wang_alg1_scale,
+    "jin/Algorithm 1 step 9 (noise scale)": v_jin_step9_scale,
+    "wang_slides/Algorithm (noise scale)": v_slides_scale,
 }
 
 

@@ -284,3 +284,15 @@ def test_cli_privacy_dlist(capsys):
     assert res["paper"]["theorem_3_1_box_epsilon"] == "679/202"
     assert main(["privacy", "dlist", "--m", "20", "--k", "0", "--gamma", "1/10",
                  "--epsilon", "1"]) == 2
+
+
+def test_published_fields_do_not_depend_on_the_data():
+    # all fields but the noisy coefficients are equal for neighbouring databases
+    base = [DecisionList(((1, 1), (-2, 0)), 1, 4), DecisionList(((3, 0),), 1, 4)]
+    other = [DecisionList(((1, 1), (-2, 0)), 1, 4), DecisionList(((2, 1), (4, 1)), 0, 4)]
+    recs = []
+    for dls in (base, other):
+        data = dict(tuv_dlist_release(dls, 4, 2, "1/10", 1, insecure_seed=5).data)
+        keys = set(data.pop("coefficients"))
+        recs.append((json.dumps(data, sort_keys=True), keys))
+    assert recs[0] == recs[1]

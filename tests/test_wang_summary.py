@@ -223,3 +223,16 @@ def test_long_lower_bound_is_rounded_down_not_refused():
     lo, up = parse_fmpq_str(rec["lower"], "lower"), parse_fmpq_str(rec["upper"], "upper")
     assert lo.q == 2**128 and fmpq(2000, 1000) < lo <= up  # lower > t^d/n as for small t
     wang_privacy(1000, 2000, 1, 1)  # no exception
+
+
+def test_published_record_does_not_depend_on_the_data():
+    # all fields but the noisy moments are equal for neighbouring databases
+    X = np.random.default_rng(0).uniform(-1, 1, (50, 2))  # public synthetic data
+    X2 = X.copy()
+    X2[7] = [1.0, -1.0]
+    recs = []
+    for data in (X, X2):
+        obj = ws.release_summary(data, 4, 1, insecure_seed=2).to_json()
+        obj.pop("moments", None)
+        recs.append(json.dumps(obj, sort_keys=True))
+    assert recs[0] == recs[1]
