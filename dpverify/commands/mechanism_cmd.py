@@ -126,6 +126,7 @@ def register(sub: Any) -> None:
     j.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE noise (testing only)")
     add_json_flag(j)
+    progress_flags(j)
     j.set_defaults(handler=_release_jin)
 
     a = sub.add_parser(
@@ -369,8 +370,10 @@ def _release_jin_basis(args: Any) -> CommandResult:
               "psi_iters": int_flag(args.psi_iters, "--psi-iters", 1, 10_000),
               "psi_epsilon": pe, "psi_delta": pd,
               "candidates": int_flag(args.candidates, "--candidates", 1, 10**6)}
-    syn = release_synthetic_basis(X, N, eps, basis_degree=S, basis_size=R, delta=delta, m=m,
-                                  grid_subset=sub, insecure_seed=_seed(args), **kw)
+    with make_progress(args, "dpverify release jin-synthetic") as bar:
+        syn = release_synthetic_basis(X, N, eps, basis_degree=S, basis_size=R, delta=delta,
+                                      m=m, grid_subset=sub, insecure_seed=_seed(args),
+                                      progress=bar, **kw)
     tot = syn.privacy["total"]
     data = {
         "mechanism": "jin-synthetic",
@@ -410,8 +413,9 @@ def _release_jin(args: Any) -> CommandResult:
         args.grid_subset, "--grid-subset", minimum=1, maximum=N ** X.shape[1])
     _check_moment_count(t, X.shape[1])
     eps, delta = eps_delta_flags(args)
-    syn = release_synthetic(X, t, N, eps, m=m, delta=delta, grid_subset=sub,
-                            insecure_seed=_seed(args))
+    with make_progress(args, "dpverify release jin-synthetic") as bar:
+        syn = release_synthetic(X, t, N, eps, m=m, delta=delta, grid_subset=sub,
+                                insecure_seed=_seed(args), progress=bar)
     data = {
         "mechanism": "jin-synthetic",
         "reference": "jin Algorithm 1",

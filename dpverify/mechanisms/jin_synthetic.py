@@ -52,6 +52,7 @@ from flint import arb, ctx, fmpq
 
 from ..errors import InvalidParameterError, MissingExtraError
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from ..progress import report
 from .bernstein_mech import _rng, calibrate_laplace, round_to_grid, sample_discrete_laplace
 from .wang_summary import _check_data, chebyshev_table, release_summary
 
@@ -139,8 +140,11 @@ def release_synthetic(
     grid_subset: Any = None,
     insecure_seed: Any = None,
     sample_seed: Any = 0,
+    progress: Any = None,
 ) -> SyntheticDatabase:
     """jin Algorithm 1 (optionally the practical variant with a random grid subset).
+
+    ``progress``: optional ``(stage, done, total)`` callback (:mod:`dpverify.progress`).
 
     Parameters
     ----------
@@ -176,7 +180,9 @@ def release_synthetic(
     linprog = _linprog()
     idx = discretise(X, N)
     a = grid_points(N)
-    summary = release_summary(a[idx], t, epsilon, delta=delta, insecure_seed=insecure_seed)
+    summary = release_summary(a[idx], t, epsilon, delta=delta, insecure_seed=insecure_seed,
+                              progress=progress)
+    report(progress, f"LP ({cols} candidates x {t**d} moments, HiGHS)", 0)
     b = np.array([float(v) for v in summary.moments])
     b = np.round(b * L) / L  # step 10 (post-processing)
     Ta = chebyshev_table(a, t)  # (N, t): T_r(a_k)
@@ -518,6 +524,7 @@ def release_synthetic_basis(
     candidates: Any = 10_000,
     radius_scale: Any = 1.0,
     support_points: Any = None,
+    progress: Any = None,
     insecure_seed: Any = None,
     sample_seed: Any = 0,
 ) -> SyntheticDatabase:
@@ -570,8 +577,10 @@ def release_synthetic_basis(
 
         if psi_epsilon is None:
             raise InvalidParameterError("psi_epsilon is required with psi_k")
+        report(progress, "private subspace iteration", 0)
         psi = private_subspace_iteration(a[idx], psi_k, psi_iters, psi_epsilon,
                                          delta=psi_delta, insecure_seed=seed2)
+    report(progress, f"moments ({len(B)} basis functions)", 0)
     summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
                                     insecure_seed=insecure_seed)
     if psi is not None:
@@ -598,6 +607,7 @@ def release_synthetic_basis(
         b, V = np.round(b * L) / L, np.round(V * L) / L  # steps 10, 15 (post-processing)
     if V.size > 4 * MAX_LP:
         raise InvalidParameterError(f"LP of {V.shape[0]} x {V.shape[1]} is too large")
+    report(progress, f"LP ({V.shape[0]} candidates x {V.shape[1]} moments, HiGHS)", 0)
     u, obj = _lp_fit(V, b)
     pick = rng.choice(len(support), size=m, p=u)
     rows = support[pick]
