@@ -208,3 +208,21 @@ def test_empty_release_is_a_clear_error():
     # no coordinate exists (reviewer's edge case; it used to fail inside the noise sampler)
     with pytest.raises(InvalidParameterError, match="nothing to release"):
         tuv_release(np.array([[1]], dtype=np.int8), 2, "1/20", 1, r=2, universe="doubled")
+
+
+@pytest.mark.parametrize("universe,truncate", [("monotone", True), ("doubled", False)])
+def test_accuracy_plan_matches_the_release(universe, truncate):
+    # the release of n rows reports exactly gamma_exact + C/n of the plan (the plan is
+    # computed without data); n_needed is the least n with gamma + C/n <= alpha (exact)
+    from dpverify.mechanisms.tuv import tuv_accuracy_plan
+
+    X = _data(50, 4, 2)
+    s = tuv_release(X, 2, "1/10", 1, universe=universe, truncate=truncate, insecure_seed=0)
+    plan = tuv_accuracy_plan(4, 2, "1/10", 1, universe=universe, truncate=truncate,
+                             alpha="1/2")
+    g, C = parse_fmpq_str(plan["gamma_exact"], "g"), parse_fmpq_str(plan["C"], "C")
+    assert parse_fmpq_str(s.data["accuracy"]["alpha"], "alpha") == g + C / 50
+    nn = plan["n_needed"]
+    assert g + C / nn <= fmpq(1, 2) < g + C / (nn - 1)
+    with pytest.raises(InvalidParameterError, match="exceed"):
+        tuv_accuracy_plan(4, 2, "1/10", 1, alpha="1/1000")

@@ -37,6 +37,10 @@ def _tuv_args(p: Any) -> None:
     p.add_argument("--no-truncate", dest="truncate", action="store_false", default=True,
                    help="the paper's whole monomial vector (default: monomials on <= k "
                    "variables, as tuv-release)")
+    p.add_argument("--beta", default="1/20", type=str,
+                   help="failure probability of the accuracy statement (default 1/20)")
+    p.add_argument("--alpha", default=None, type=str,
+                   help="target certified accuracy: also print the least n reaching it")
 
 
 def _tuv_run(args: Any) -> CommandResult:
@@ -64,6 +68,13 @@ def _tuv_run(args: Any) -> CommandResult:
                       max_support=k if args.truncate else None)
     res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
                          "error_exact": cert.data["error"]["upper"], "certified": cert.verified}
+    from ..mechanisms.tuv import tuv_accuracy_plan
+
+    plan = tuv_accuracy_plan(d, k, gamma, eps, beta=exact(args.beta, "--beta"), delta=delta,
+                             r=r, representation=rep, universe=uni, truncate=args.truncate,
+                             method=args.method,
+                             alpha=None if args.alpha is None else exact(args.alpha, "--alpha"))
+    res["accuracy_plan"] = plan
     ach = res["achieved"] or {}
     paper = res.get("paper") or {}
     rows = [
@@ -78,7 +89,10 @@ def _tuv_run(args: Any) -> CommandResult:
         ("achieved epsilon", ach.get("epsilon_decimal", "0") + f" (delta {ach.get('delta', 0)})"),
         ("paper box scale * n (Thm 3.1)", paper.get("theorem_3_1_box_scale_times_n", "-")),
         ("epsilon of the box scale", paper.get("theorem_3_1_box_epsilon_decimal", "-")),
+        (f"certified alpha(beta = {plan['beta']})", plan["alpha_of_n"]),
     ]
+    if "n_needed" in plan:
+        rows.append((f"n for alpha <= {plan['alpha']}", str(plan["n_needed"])))
     return CommandResult(data=res, text=format_table(rows), exit_code=0)
 
 

@@ -78,6 +78,7 @@ __all__ = [
     "tuv_polynomial",
     "tuv_release",
     "tuv_answer",
+    "tuv_accuracy_plan",
     "read_binary_csv",
     "MAX_COORDINATES",
 ]
@@ -511,19 +512,13 @@ def tuv_release(
             f"the release has {K} coordinates, more than {MAX_COORDINATES}; lower k or "
             "gamma's precision, or use the multilinear representation")
 
-    # per-size coefficient (before the count): a_s (multilinear) or c_i (full, times multinom)
-    from .privacy import _multilinear
-
-    a = _multilinear(cs)
-    weights = a if representation == "multilinear" else cs
-    Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
+    a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q)
     Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
     if progress is not None:
         progress("support counts", 0, None)
     counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
 
     sens_int = priv["sensitivity"]["l1_times_n"]  # S1 (times n), exact
-    scale_int = tuv_scale_times_n(priv) * Q  # lattice units: (Q n b)
     src = RandomSource(insecure_seed)
     coeffs: dict[str, int] = {}
 
@@ -557,8 +552,6 @@ def tuv_release(
     if len(coeffs) != K:
         raise CertificationFailed(f"internal: {len(coeffs)} coordinates, expected {K}")
 
-    mb = noise_union_quantile(K, scale_int, beta_q)
-    K_read = int(priv["sensitivity"]["n_read_per_query"])
     gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
     noise_bound = fmpq(K_read * (mb - 1), n * Q)
     alpha = gamma_exact + noise_bound
@@ -609,6 +602,81 @@ def tuv_release(
         "secure_randomness": src.secure,
     }
     return TUVSummary(data)
+
+
+def _lattice(cs: list, priv: dict, representation: str, beta: fmpq) -> tuple:
+    """Per-size weights (``a_s`` multilinear, ``c_i`` full), the lattice denominator ``Q``,
+    the noise scale in lattice units ``Q n b`` (independent of ``n``), the union-bound
+    quantile ``m_beta`` over all noised coordinates and ``K_read``."""
+    from .privacy import _multilinear
+
+    a = _multilinear(cs)
+    weights = a if representation == "multilinear" else cs
+    Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
+    scale_int = tuv_scale_times_n(priv) * Q
+    K = int(priv["sensitivity"]["n_coordinates"])
+    mb = noise_union_quantile(K, scale_int, beta) if K else 1
+    return a, weights, Q, scale_int, mb, int(priv["sensitivity"]["n_read_per_query"])
+
+
+def tuv_accuracy_plan(
+    d: Any, k: Any, gamma: Any, epsilon: Any, *, beta: Any = "1/20", delta: Any = None,
+    r: Any = 1, representation: str = "multilinear", universe: str = "monotone",
+    truncate: bool = True, method: str | None = None, alpha: Any = None,
+) -> dict[str, Any]:
+    """The certified accuracy of :func:`tuv_release` as an exact function of ``n``.
+
+    ``alpha(n) = gamma_exact + C/n`` with ``C = K_read (m_beta - 1)/Q``: the noise scale in
+    lattice units (``Q S1/epsilon``, or the Lemma 2.4 route) and hence ``m_beta`` do not
+    depend on ``n``.  With ``alpha`` given, also the least ``n`` whose certified
+    ``alpha(n) <= alpha`` (this library's release, not the paper's Theorem 3.1 estimate of
+    ``dpverify release-size``).
+
+    Guarantee
+    ---------
+    Exact rationals; ``m_beta`` decided in arb (:func:`noise_union_quantile`).  A release
+    of ``n`` rows with the same parameters reports exactly this ``alpha(n)``.
+    """
+    if representation not in REPRESENTATIONS:
+        raise InvalidParameterError(
+            f"representation must be one of {REPRESENTATIONS}, got {representation!r}")
+    if universe not in UNIVERSES:
+        raise InvalidParameterError(f"universe must be one of {UNIVERSES}, got {universe!r}")
+    if not isinstance(truncate, bool):
+        raise ParameterTypeError(f"truncate must be True or False, got {truncate!r}")
+    d = check_int(d, "d", minimum=1, maximum=10**6)
+    k = check_int(k, "k", minimum=1, maximum=d if universe == "monotone" else 2 * d)
+    r = check_int(r, "r", minimum=1, maximum=k)
+    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    beta_q = check_open_unit(beta, "beta")
+    approx, cert = tuv_polynomial(k, gamma, r, method)
+    cs = list(approx.poly.to_monomial().coeffs)
+    while len(cs) > 1 and cs[-1] == 0:
+        cs.pop()
+    priv = tuv_privacy(cs, d, k, eps, delta=delta, representation=representation,
+                       universe=universe, max_support=k if truncate else None)
+    _, _, Q, _, mb, K_read = _lattice(cs, priv, representation, beta_q)
+    gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
+    C = fmpq(K_read * (mb - 1), Q)
+    out: dict[str, Any] = {
+        "d": d, "k": k, "r": r, "representation": representation, "universe": universe,
+        "truncated_to_support_k": truncate, "epsilon": fmpq_str(eps), "beta": fmpq_str(beta_q),
+        "delta": None if delta is None else fmpq_str(check_open_unit(delta, "delta")),
+        "gamma_exact": fmpq_str(gamma_exact), "C": fmpq_str(C),
+        "alpha_of_n": f"{fmpq_str(gamma_exact)} + ({fmpq_str(C)})/n",
+        "n_coordinates": priv["sensitivity"]["n_coordinates"], "n_read_per_query": K_read,
+        "noise_per_coordinate_lattice_units": mb - 1,
+    }
+    if alpha is not None:
+        al = check_rational(alpha, "alpha", 0, None, low_open=True)
+        if al <= gamma_exact:
+            raise InvalidParameterError(
+                f"alpha must exceed the polynomial's exact error {fmpq_str(gamma_exact)} "
+                "(lower gamma)")
+        need = C / (al - gamma_exact)
+        out["alpha"] = fmpq_str(al)
+        out["n_needed"] = max(1, int(-((-need.p) // need.q)))
+    return out
 
 
 def noise_union_quantile(K: int, scale: fmpq, beta: fmpq) -> int:
