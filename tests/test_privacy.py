@@ -183,3 +183,16 @@ def test_privacy_cli_wang_and_bernstein_by_hand(capsys):
     assert b["scale"] == fmpq_str(21 * per / 2) and b["achieved_epsilon"] == "2"
     assert main(["privacy", "wang", "--n", "0", "--t", "2", "--d", "1", "--epsilon", "1"]) == 2
     assert "--n" in capsys.readouterr().err
+
+
+def test_delta_route_uses_the_smallest_certified_scale():
+    # a bisected advanced-composition scale is smaller than Lemma 2.4's printed constant 3
+    # gives, and its certified epsilon (128-bit arb, rounded up) is still <= the target
+    cs = [fmpq(0), fmpq(3, 2), fmpq(-1, 2)]  # any g; the route depends on S1, Sinf, K only
+    p = tuv_privacy(cs, 12, 3, 1, delta=fmpq(1, 10**6))
+    frac = lambda s: fmpq(*[int(v) for v in (s.split("/") + ["1"])[:2]])  # noqa: E731
+    chosen = frac(p["scale_times_n"])
+    assert chosen < frac(p["lemma_2_4"]["scale_times_n"])
+    assert chosen < frac(p["sensitivity"]["l1_times_n"])  # below the pure L1 scale
+    assert frac(p["achieved"]["epsilon"]) <= 1
+    assert "bisection" in p["route"]
