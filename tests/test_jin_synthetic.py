@@ -60,6 +60,16 @@ def test_cli_jin(tmp_path, capsys):
     assert main(["release", "jin-synthetic", "--data", str(data), "--t", "4", "--N", "0",
                  "--epsilon", "1"]) == 2
     assert "--N" in capsys.readouterr().err
+    # answering from the synthetic rows: the mean of the query over them (hand: numpy)
+    capsys.readouterr()
+    assert main(["answer", "--summary", str(out), "--query", "x*y + 1", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    rows = np.array([[float(v) for v in r] for r in obj["rows"]])
+    assert res["answer"] == pytest.approx(float(np.mean(rows[:, 0] * rows[:, 1] + 1)),
+                                          rel=1e-12)
+    assert main(["answer", "--summary", str(out), "--query", "log(x - 2)"]) == 2
+    assert main(["answer", "--summary", str(out), "--query", "x + q"]) == 2
+    assert "--query" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ basis-subset variant

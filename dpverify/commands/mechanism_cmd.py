@@ -449,7 +449,37 @@ def _answer(args: Any) -> CommandResult:
         return _answer_bernstein(obj, args)
     if mech == "wang-summary":
         return _answer_wang(obj, args)
+    if mech == "jin-synthetic":
+        return _answer_jin(obj, args)
     raise InvalidParameterError(f"--summary: unknown mechanism {mech!r}")
+
+
+def _answer_jin(obj: dict, args: Any) -> CommandResult:
+    """Mean of the query over the synthetic rows (post-processing; no certified error)."""
+    from ..expr import parse
+
+    if args.query is None:
+        raise InvalidParameterError("--query is required for a jin-synthetic summary")
+    try:
+        rows = np.array([[float(v) for v in r] for r in obj["rows"]], dtype=np.float64)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidParameterError(f"--summary: malformed synthetic rows: {exc}") from None
+    if rows.ndim != 2 or not len(rows):
+        raise InvalidParameterError("--summary: no synthetic rows")
+    d = rows.shape[1]
+    names = ["x", "y", "z", "w"][:d] if d <= 4 else [f"x{i}" for i in range(1, d + 1)]
+    f = parse(args.query, names, "--query").to_numpy()
+    vals = f(*rows.T)
+    if not np.all(np.isfinite(vals)):
+        raise InvalidParameterError("--query is not finite on every synthetic row")
+    ans = float(np.mean(vals))
+    data = {"query": args.query, "variables": names, "answer": ans, "rows": len(rows),
+            "guarantee": "post-processing of the private release (privacy as in the "
+            "summary); the error is not certified (heuristic LP, jin Theorem 3.1 rates)"}
+    table = [("query", args.query), ("variables", ", ".join(names[:6])
+              + (", ..." if d > 6 else "")), ("answer", f"{ans:.12g}"),
+             ("synthetic rows", str(len(rows))), ("error", "not certified (heuristic LP)")]
+    return CommandResult(data=data, text=format_table(table))
 
 
 def _answer_bernstein(obj: dict, args: Any) -> CommandResult:
