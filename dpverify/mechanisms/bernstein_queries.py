@@ -803,10 +803,12 @@ def logistic_query(lam: Any, dim: Any) -> FunctionQuery:
         _check_box(data[:, dim], -1.0, 1.0, "data label")
         sq = (data[:, :dim] ** 2).sum(axis=1)
         for i in np.nonzero(sq > 1 - 1e-9)[0]:  # decide near-boundary rows exactly
-            if sum((_float_fmpq(v) ** 2 for v in data[i, :dim]), fmpq(0)) > 1:
+            exact_sq = sum((_float_fmpq(v) ** 2 for v in data[i, :dim]), fmpq(0))
+            if exact_sq > 1:
                 raise InvalidParameterError(
-                    f"data feature rows must have ||d||_2 <= 1 (row {int(i) + 1} has norm "
-                    f"{math.sqrt(float(sq[i])):.6g}); rescale the features")
+                    f"data feature rows must have ||d||_2 <= 1 (row {int(i) + 1}: exact "
+                    f"||d||^2 - 1 = {float(exact_sq - 1):.3g}, the CSV floats taken "
+                    "exactly); rescale the features, e.g. by (1 - 1e-12)/max norm")
 
     return FunctionQuery(
         name="logistic",
