@@ -12,11 +12,14 @@
    synthetic database (full grid for d = 2; basis subset with a random grid subset or the
    private-PCA ellipsoid of jin Algorithm 2 otherwise, plus a labelled NON-private
    exact-PCA ellipsoid reference).  One release per round answers all five sigmas.
+3. jin Table 4 protocol on WDBC: as 2. for d = 30, but total (epsilon, delta) = (1, 1e-10)
+   (jin §4); the library picks the smaller certified noise scale (pure Laplace or advanced
+   composition), and the table reports which route each row used and its scale.
 
 Noise is the exact discrete Laplace of the mechanisms (seeded: ``insecure_seed``, NOT
-private, for reproducibility).  Run: ``python benchmarks/experiments.py [--quick]``;
-the full run writes docs/experiments_kde.png when matplotlib is installed (``--quick`` is a
-smoke run and writes no plot).
+private, for reproducibility).  Run: ``python benchmarks/experiments.py [--quick]
+[--table4]``; the full run (1. - 3.) writes docs/experiments_kde.png when matplotlib is
+installed (``--quick`` is a smoke run and writes no plot; ``--table4`` runs only 3.).
 """
 
 from __future__ import annotations
@@ -165,6 +168,11 @@ J = 10
 #: jin Table 3, WDBC row (epsilon-DP, C = 10^4, d = 30, average of 20 rounds).
 JIN_TABLE3_WDBC = {"Abs": [0.037, 0.059, 0.039, 0.011, 0.012], "Rel": [0.329, 0.110, 0.053,
                                                                        0.013, 0.014]}
+#: jin Table 4, WDBC row ((epsilon, delta)-DP, C = 10^4, d = 30, average of 20 rounds).
+JIN_TABLE4_WDBC = {"Abs": [0.045, 0.032, 0.019, 0.018, 0.011], "Rel": [0.388, 0.061, 0.026,
+                                                                       0.021, 0.013]}
+#: jin §4: "We set delta = 10^-10 in experiments with (epsilon, delta)-differential privacy".
+DELTA_T4 = "1e-10"
 
 
 def _configs(quick: bool) -> list[dict]:
@@ -194,6 +202,24 @@ def _configs(quick: bool) -> list[dict]:
     return cfg
 
 
+def _configs_table4(quick: bool) -> list[dict]:
+    """jin Table 4 rows: d = 30, total (epsilon, delta) = (1, DELTA_T4) on the moments."""
+    C = 2000 if quick else 10_000
+    cfg = [
+        {"d": 30, "name": "summary, basis deg <= 1", "kind": "summary_basis", "deg": 1},
+        {"d": 30, "name": "summary, basis deg <= 2", "kind": "summary_basis", "deg": 2},
+        {"d": 30, "name": f"synthetic, basis deg <= 1, random grid C = {C}",
+         "kind": "synthetic_basis", "deg": 1, "kw": {"grid_subset": C}},
+        {"d": 30, "name": f"synthetic, basis deg <= 2, random grid C = {C}",
+         "kind": "synthetic_basis", "deg": 2, "kw": {"grid_subset": C}},
+    ]
+    for c in cfg:
+        c["delta"] = DELTA_T4
+    if quick:  # the degree-2 LP (10^4 x 496) takes ~45 s per release
+        cfg = [c for c in cfg if not (c["kind"] == "synthetic_basis" and c["deg"] == 2)]
+    return cfg
+
+
 def _exact_pca_points(X: np.ndarray, k: int, C: int, seed: int) -> np.ndarray:
     """NON-PRIVATE reference: ellipsoid of the exact top-k covariance eigenpairs."""
     from dpverify.mechanisms.jin_psi import PSIResult, ellipsoid_points
@@ -203,7 +229,18 @@ def _exact_pca_points(X: np.ndarray, k: int, C: int, seed: int) -> np.ndarray:
     return ellipsoid_points(res, X.mean(axis=0), C, seed=seed)
 
 
-def wdbc_experiment(rounds: int, nq: int, quick: bool = False) -> list[str]:
+def _route(privacy: dict) -> str:
+    """Calibration route and noise scale of a moments privacy record (table column)."""
+    used = privacy.get("used", "pure")
+    label = {"pure": "pure", "advanced_composition": "adv. comp."}.get(used, used)
+    if "delta" in privacy and used == "pure":
+        label += " (delta unused)"
+    return f"{label}, {float(parse_fmpq_str(privacy['scale'])):.3f}"
+
+
+def wdbc_experiment(rounds: int, nq: int, quick: bool = False,
+                    table4: bool = False) -> list[str]:
+    """jin Table 3 rows (``table4=False``) or jin Table 4 rows (``table4=True``)."""
     from dpverify.mechanisms.jin_synthetic import (
         basis_indices,
         release_basis_summary,
@@ -216,8 +253,9 @@ def wdbc_experiment(rounds: int, nq: int, quick: bool = False) -> list[str]:
     n = len(Xall)
     t, K, N = 6, 4, 12
     w = np.array([float(v) for v in jackson_multipliers(t - 1, K)])[:t]
+    configs = _configs_table4(quick) if table4 else _configs(quick)
     queries: dict[int, list] = {}
-    for d in sorted({c["d"] for c in _configs(quick)}):
+    for d in sorted({c["d"] for c in configs}):
         gq = np.random.default_rng(1000 + d)  # query generation (public)
         X = Xall[:, :d]
         qs = []
@@ -228,8 +266,9 @@ def wdbc_experiment(rounds: int, nq: int, quick: bool = False) -> list[str]:
             qs.append((cents, alpha, _kernel_sums(X, cents, alpha, sigma)))
         queries[d] = qs
     table = []
-    for cfg in _configs(quick):
+    for cfg in configs:
         d = cfg["d"]
+        delta = cfg.get("delta")
         X = Xall[:, :d]
         absw = {s: [] for s in SIGMAS}
         relw = {s: [] for s in SIGMAS}
@@ -244,16 +283,19 @@ def wdbc_experiment(rounds: int, nq: int, quick: bool = False) -> list[str]:
                 syn = release_synthetic(X, t, N, 1, insecure_seed=100 + r, sample_seed=r)
             elif kind == "summary_basis":
                 Bi = basis_indices(d, degree=cfg["deg"])
-                S = release_basis_summary(X, Bi, 1, insecure_seed=100 + r)
+                S = release_basis_summary(X, Bi, 1, delta=delta, insecure_seed=100 + r)
                 bvec = np.array([float(v) for v in S.moments])
+                extra["route"] = _route(S.privacy)
             else:
                 kw = dict(cfg.get("kw", {}))
                 if "exact_pca" in cfg:
                     kw["support_points"] = _exact_pca_points(X, cfg["exact_pca"], cfg["C"], r)
                 syn = release_synthetic_basis(X, N, cfg.get("eps", 1), basis_degree=cfg["deg"],
-                                              insecure_seed=100 + r, sample_seed=r, **kw)
+                                              delta=delta, insecure_seed=100 + r,
+                                              sample_seed=r, **kw)
                 extra["candidates"] = syn.info["candidates"]
                 extra["basis"] = syn.info["basis_size"]
+                extra["route"] = _route(syn.privacy["moments"])
             times.append(time.perf_counter() - t0)
             for sigma, (cents, alpha, truth) in zip(SIGMAS, queries[d], strict=True):
                 if kind == "summary_full":
@@ -274,30 +316,52 @@ def wdbc_experiment(rounds: int, nq: int, quick: bool = False) -> list[str]:
         table.append((cfg, {s: float(np.mean(absw[s])) for s in SIGMAS},
                       {s: float(np.mean(relw[s])) for s in SIGMAS}, float(np.mean(times)),
                       extra))
-    out = [f"WDBC (n = {n}, the first d attributes scaled to [-1, 1]), total epsilon = 1, "
-           f"J = {J} kernels, {nq} queries per sigma, {rounds} rounds; worst error over the "
-           "queries, averaged over rounds; s = seconds per release (moments [+ PSI] + LP + "
-           "sampling)", "",
-           "| d | mechanism | error | " + " | ".join(f"sigma = {s}" for s in SIGMAS)
-           + " | s |", "|---|---|---|" + "---|" * (len(SIGMAS) + 1)]
+    sig = " | ".join(f"sigma = {s}" for s in SIGMAS)
+    if table4:
+        out = [f"WDBC, jin Table 4 protocol (n = {n}, all d = 30 attributes scaled to [-1, 1]), "
+               f"total (epsilon, delta) = (1, {DELTA_T4}), J = {J} kernels, {nq} queries per "
+               f"sigma, {rounds} rounds; worst error over the queries, averaged over rounds; "
+               "route = calibration the library certified for the moments (pure Laplace or "
+               "advanced composition) and its noise scale per moment; s = seconds per release "
+               "(moments + LP + sampling)", "",
+               f"| d | mechanism | route, scale | error | {sig} | s |",
+               "|---|---|---|---|" + "---|" * (len(SIGMAS) + 1)]
+    else:
+        out = [f"WDBC (n = {n}, the first d attributes scaled to [-1, 1]), total epsilon = 1, "
+               f"J = {J} kernels, {nq} queries per sigma, {rounds} rounds; worst error over "
+               "the queries, averaged over rounds; s = seconds per release (moments [+ PSI] + "
+               "LP + sampling)", "",
+               f"| d | mechanism | error | {sig} | s |",
+               "|---|---|---|" + "---|" * (len(SIGMAS) + 1)]
     for cfg, a, rl, tm, extra in table:
         name = cfg["name"]
-        if extra:
+        if "candidates" in extra:
             name += f" (|R| = {extra['basis']}, {extra['candidates']} distinct candidates)"
+        route = f" {extra.get('route', '')} |" if table4 else ""
         for lab, vals in (("Abs", a), ("Rel", rl)):
-            out.append(f"| {cfg['d']} | {name} | {lab} | "
+            out.append(f"| {cfg['d']} | {name} |{route} {lab} | "
                        + " | ".join(f"{vals[s]:.3f}" for s in SIGMAS) + f" | {tm:.2f} |")
+    jin, label, secs = ((JIN_TABLE4_WDBC, "jin Table 4 (WDBC, C = 10^4)", "1.2") if table4
+                        else (JIN_TABLE3_WDBC, "jin Table 3 (WDBC, C = 10^4)", "1.0"))
     for lab in ("Abs", "Rel"):
-        out.append(f"| 30 | jin Table 3 (WDBC, C = 10^4) | {lab} | "
-                   + " | ".join(f"{v:.3f}" for v in JIN_TABLE3_WDBC[lab]) + " | 1.0 |")
+        out.append(f"| 30 | {label} |{' - |' if table4 else ''} {lab} | "
+                   + " | ".join(f"{v:.3f}" for v in jin[lab]) + f" | {secs} |")
     return out
 
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    only4 = "--table4" in sys.argv
+    rounds, nq = (2, 300) if quick else (20, 10_000)
     t0 = time.perf_counter()
-    lines = kde_experiment(5 if quick else 100, plot=not quick)
-    lines += [""] + wdbc_experiment(2 if quick else 20, 300 if quick else 10_000, quick)
+    lines: list[str] = []
+    if not only4:
+        lines += kde_experiment(5 if quick else 100, plot=not quick)
+        lines += [""] + wdbc_experiment(rounds, nq, quick)
+        lines += ["", f"(KDE + Table 3: {time.perf_counter() - t0:.1f} s)", ""]
+    t4 = time.perf_counter()
+    lines += wdbc_experiment(rounds, nq, quick, table4=True)
+    lines += ["", f"(Table 4: {time.perf_counter() - t4:.1f} s)"]
     lines += ["", f"total {time.perf_counter() - t0:.1f} s"]
     print("\n".join(lines))
 
