@@ -18,6 +18,8 @@ __all__ = [
     "int_flag",
     "make_progress",
     "progress_flags",
+    "psi_flags",
+    "psi_params",
     "read_poly_arg",
 ]
 
@@ -62,6 +64,38 @@ def make_progress(args: Any, label: str):
     from ..progress import Progress
 
     return Progress(label, enabled=getattr(args, "progress", None))
+
+
+def psi_flags(parser: argparse.ArgumentParser) -> None:
+    """The private-subspace-iteration flags (jin Algorithm 2), shared by ``release
+    jin-synthetic`` and ``privacy jin`` so that both describe the same mechanism."""
+    parser.add_argument("--psi-k", dest="psi_k", default=None, type=str,
+                        help="private subspace iteration (jin Alg. 2): number of eigenpairs k")
+    parser.add_argument("--psi-iters", dest="psi_iters", default="10", type=str,
+                        help="PSI iterations L")
+    parser.add_argument("--psi-epsilon", dest="psi_epsilon", default=None, type=str,
+                        help="PSI epsilon (required with --psi-k; added to --epsilon by "
+                        "basic composition)")
+    parser.add_argument("--psi-delta", dest="psi_delta", default=None, type=str,
+                        help="PSI delta: discrete Gaussian noise (without it: discrete "
+                        "Laplace)")
+
+
+def psi_params(args: Any, d: int) -> dict[str, Any] | None:
+    """Parse :func:`psi_flags`: ``None`` without ``--psi-k``, else ``psi_k``, ``psi_iters``,
+    ``psi_epsilon`` (required, > 0) and ``psi_delta`` (``None`` or in (0, 1))."""
+    if args.psi_k is None:
+        return None
+    if args.psi_epsilon is None:
+        raise InvalidParameterError("--psi-epsilon is required with --psi-k")
+    pe = parse_exact(args.psi_epsilon, "--psi-epsilon")
+    if pe <= 0:
+        raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
+    pd = None if args.psi_delta is None else check_open_unit(
+        parse_exact(args.psi_delta, "--psi-delta"), "--psi-delta")
+    return {"psi_k": int_flag(args.psi_k, "--psi-k", 1, d),
+            "psi_iters": int_flag(args.psi_iters, "--psi-iters", 1, 10_000),
+            "psi_epsilon": pe, "psi_delta": pd}
 
 
 def exact(text: str, name: str):

@@ -41,6 +41,8 @@ from ._common import (
     int_flag,
     make_progress,
     progress_flags,
+    psi_flags,
+    psi_params,
 )
 
 
@@ -107,14 +109,7 @@ def register(sub: Any) -> None:
                    help="practical variant: moments of total degree <= S only (d up to 1000)")
     j.add_argument("--basis-size", dest="basis_size", default=None, type=str,
                    help="practical variant: the R lowest-degree moments")
-    j.add_argument("--psi-k", dest="psi_k", default=None, type=str,
-                   help="candidates from the private PCA ellipsoid (jin Alg. 2), k axes")
-    j.add_argument("--psi-iters", dest="psi_iters", default="10", type=str,
-                   help="PSI iterations L")
-    j.add_argument("--psi-epsilon", dest="psi_epsilon", default=None, type=str,
-                   help="PSI epsilon (added to --epsilon by basic composition)")
-    j.add_argument("--psi-delta", dest="psi_delta", default=None, type=str,
-                   help="PSI delta: discrete Gaussian noise (else discrete Laplace)")
+    psi_flags(j)  # candidates from the private PCA ellipsoid (jin Alg. 2)
     j.add_argument("--candidates", default="10000", type=str,
                    help="ellipsoid points sampled for the LP (PSI)")
     j.add_argument("--N", required=True, type=str, help="grid points per axis N >= 1")
@@ -353,23 +348,9 @@ def _release_jin_basis(args: Any) -> CommandResult:
     sub = None if args.grid_subset is None else int_flag(args.grid_subset, "--grid-subset",
                                                          1, 10**6)
     eps, delta = eps_delta_flags(args)
-    kw: dict[str, Any] = {}
-    if args.psi_k is not None:
-        if args.psi_epsilon is None:
-            raise InvalidParameterError("--psi-epsilon is required with --psi-k")
-        pe = exact(args.psi_epsilon, "--psi-epsilon")
-        if pe <= 0:
-            raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
-        pd = None
-        if args.psi_delta is not None:
-            pd = exact(args.psi_delta, "--psi-delta")
-            if not 0 < pd < 1:
-                raise InvalidParameterError(f"--psi-delta must be in (0, 1), got "
-                                            f"{args.psi_delta!r}")
-        kw = {"psi_k": int_flag(args.psi_k, "--psi-k", 1, X.shape[1]),
-              "psi_iters": int_flag(args.psi_iters, "--psi-iters", 1, 10_000),
-              "psi_epsilon": pe, "psi_delta": pd,
-              "candidates": int_flag(args.candidates, "--candidates", 1, 10**6)}
+    kw: dict[str, Any] = psi_params(args, X.shape[1]) or {}
+    if kw:
+        kw["candidates"] = int_flag(args.candidates, "--candidates", 1, 10**6)
     with make_progress(args, "dpverify release jin-synthetic") as bar:
         syn = release_synthetic_basis(X, N, eps, basis_degree=S, basis_size=R, delta=delta,
                                       m=m, grid_subset=sub, insecure_seed=_seed(args),

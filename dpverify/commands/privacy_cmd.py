@@ -18,7 +18,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidParameterError
-from ._common import CommandResult, add_json_flag, eps_delta_flags, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    eps_delta_flags,
+    exact,
+    format_table,
+    int_flag,
+    psi_flags,
+    psi_params,
+)
 
 
 def _tuv_args(p: Any) -> None:
@@ -154,15 +163,7 @@ def _jin_args(p: Any) -> None:
     p.add_argument("--basis-degree", dest="basis_degree", default=None, type=str,
                    help="basis subset: all moments of total degree <= S")
     _common_eps(p)
-    p.add_argument("--psi-k", dest="psi_k", default=None, type=str,
-                   help="private subspace iteration: number of eigenpairs k")
-    p.add_argument("--psi-iters", dest="psi_iters", default="10", type=str,
-                   help="PSI iterations L")
-    p.add_argument("--psi-epsilon", dest="psi_epsilon", default=None, type=str,
-                   help="PSI epsilon (required with --psi-k, as for release jin-synthetic)")
-    p.add_argument("--psi-delta", dest="psi_delta", default=None, type=str,
-                   help="PSI delta: discrete Gaussian noise (without it: discrete Laplace, "
-                   "as for release jin-synthetic)")
+    psi_flags(p)
 
 
 def _jin_dec(s: str) -> str:
@@ -177,7 +178,6 @@ def _jin_run(args: Any) -> CommandResult:
     from ..mechanisms.jin_psi import psi_privacy
     from ..mechanisms.jin_synthetic import _compose, basis_privacy
     from ..mechanisms.wang_summary import wang_privacy
-    from ..numbers import check_open_unit
 
     eps, delta = eps_delta_flags(args)
     n = int_flag(args.n, "--n", 1, 2**40)
@@ -220,16 +220,9 @@ def _jin_run(args: Any) -> CommandResult:
                  ("jin step 9 pattern |R|/(n eps)", pp["jin_step9_pattern_scale"]),
                  ("  achieves epsilon", _jin_dec(pp["jin_step9_pattern_achieved_epsilon"]))]
     data: dict[str, Any] = {"moments": mom}
-    if args.psi_k is not None:
-        k = int_flag(args.psi_k, "--psi-k", 1, d)
-        L = int_flag(args.psi_iters, "--psi-iters", 1, 10_000)
-        if args.psi_epsilon is None:
-            raise InvalidParameterError("--psi-epsilon is required with --psi-k")
-        pe = exact(args.psi_epsilon, "--psi-epsilon")
-        if pe <= 0:
-            raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
-        pd = None if args.psi_delta is None else check_open_unit(
-            exact(args.psi_delta, "--psi-delta"), "--psi-delta")
+    pp = psi_params(args, d)
+    if pp is not None:
+        k, L, pe, pd = pp["psi_k"], pp["psi_iters"], pp["psi_epsilon"], pp["psi_delta"]
         if n < 2:
             raise InvalidParameterError("--n must be >= 2 for PSI")
         psi = psi_privacy(d, k, L, n, pe, pd)
