@@ -469,11 +469,7 @@ def tuv_release(
     See the module docstring.  thaler2012 Theorem 3.1/3.2 with the exact L1 sensitivity
     (the printed sanitizer scale ``2T/(epsilon n)`` is not used: docs/mechanisms.md).
     """
-    if representation not in REPRESENTATIONS:
-        raise InvalidParameterError(
-            f"representation must be one of {REPRESENTATIONS}, got {representation!r}")
-    if universe not in UNIVERSES:
-        raise InvalidParameterError(f"universe must be one of {UNIVERSES}, got {universe!r}")
+    _check_kinds(representation, universe, truncate)
     try:
         X = np.asarray(rows)
     except (ValueError, TypeError):
@@ -485,23 +481,12 @@ def tuv_release(
     n, d = (int(v) for v in X.shape)
     if n >= 2**62:
         raise InvalidParameterError("too many rows")
-    k = check_int(k, "k", minimum=1, maximum=d if universe == "monotone" else 2 * d)
-    r = check_int(r, "r", minimum=1, maximum=k)
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
-    beta_q = check_open_unit(beta, "beta")
-    approx, cert = tuv_polynomial(k, gamma, r, method)
-    cs = list(approx.poly.to_monomial().coeffs)
-    while len(cs) > 1 and cs[-1] == 0:
-        cs.pop()
+    k, r, eps, beta_q, approx, cert, cs, priv = _setup(
+        d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method, n)
     t = len(cs) - 1
     doubled = universe == "doubled"
     m = 2 * d if doubled else d
-
-    if not isinstance(truncate, bool):
-        raise ParameterTypeError(f"truncate must be True or False, got {truncate!r}")
     kmax = k if truncate else m  # largest support size released
-    priv = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=representation,
-                       universe=universe, max_support=k if truncate else None)
     K = int(priv["sensitivity"]["n_coordinates"])
     if K == 0:  # data-independent: nothing would be released but the constant g(0)
         raise InvalidParameterError(
@@ -604,6 +589,35 @@ def tuv_release(
     return TUVSummary(data)
 
 
+def _check_kinds(representation: str, universe: str, truncate: Any) -> None:
+    if representation not in REPRESENTATIONS:
+        raise InvalidParameterError(
+            f"representation must be one of {REPRESENTATIONS}, got {representation!r}")
+    if universe not in UNIVERSES:
+        raise InvalidParameterError(f"universe must be one of {UNIVERSES}, got {universe!r}")
+    if not isinstance(truncate, bool):
+        raise ParameterTypeError(f"truncate must be True or False, got {truncate!r}")
+
+
+def _setup(d: int, k: Any, gamma: Any, epsilon: Any, beta: Any, delta: Any, r: Any,
+           representation: str, universe: str, truncate: bool, method: str | None,
+           n: int | None = None) -> tuple:
+    """What :func:`tuv_release` and :func:`tuv_accuracy_plan` share (no data): validated
+    ``k, r, epsilon, beta``, the certified ``g`` (``approx, cert``, trimmed monomial
+    coefficients ``cs``) and the privacy record of the (truncated) coordinate vector."""
+    k = check_int(k, "k", minimum=1, maximum=d if universe == "monotone" else 2 * d)
+    r = check_int(r, "r", minimum=1, maximum=k)
+    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    beta_q = check_open_unit(beta, "beta")
+    approx, cert = tuv_polynomial(k, gamma, r, method)
+    cs = list(approx.poly.to_monomial().coeffs)
+    while len(cs) > 1 and cs[-1] == 0:
+        cs.pop()
+    priv = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=representation,
+                       universe=universe, max_support=k if truncate else None)
+    return k, r, eps, beta_q, approx, cert, cs, priv
+
+
 def _lattice(cs: list, priv: dict, representation: str, beta: fmpq) -> tuple:
     """Per-size weights (``a_s`` multilinear, ``c_i`` full), the lattice denominator ``Q``,
     the noise scale in lattice units ``Q n b`` (independent of ``n``), the union-bound
@@ -637,24 +651,10 @@ def tuv_accuracy_plan(
     Exact rationals; ``m_beta`` decided in arb (:func:`noise_union_quantile`).  A release
     of ``n`` rows with the same parameters reports exactly this ``alpha(n)``.
     """
-    if representation not in REPRESENTATIONS:
-        raise InvalidParameterError(
-            f"representation must be one of {REPRESENTATIONS}, got {representation!r}")
-    if universe not in UNIVERSES:
-        raise InvalidParameterError(f"universe must be one of {UNIVERSES}, got {universe!r}")
-    if not isinstance(truncate, bool):
-        raise ParameterTypeError(f"truncate must be True or False, got {truncate!r}")
+    _check_kinds(representation, universe, truncate)
     d = check_int(d, "d", minimum=1, maximum=10**6)
-    k = check_int(k, "k", minimum=1, maximum=d if universe == "monotone" else 2 * d)
-    r = check_int(r, "r", minimum=1, maximum=k)
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
-    beta_q = check_open_unit(beta, "beta")
-    approx, cert = tuv_polynomial(k, gamma, r, method)
-    cs = list(approx.poly.to_monomial().coeffs)
-    while len(cs) > 1 and cs[-1] == 0:
-        cs.pop()
-    priv = tuv_privacy(cs, d, k, eps, delta=delta, representation=representation,
-                       universe=universe, max_support=k if truncate else None)
+    k, r, eps, beta_q, approx, cert, cs, priv = _setup(
+        d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method)
     _, _, Q, _, mb, K_read = _lattice(cs, priv, representation, beta_q)
     gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
     C = fmpq(K_read * (mb - 1), Q)
