@@ -612,9 +612,10 @@ def release_synthetic_basis(
     pick = rng.choice(len(support), size=m, p=u)
     rows = support[pick]
     parts = [summary.privacy] + ([psi.privacy] if psi is not None else [])
+    total = _compose(parts)
     privacy = {"moments": summary.privacy, "psi": None if psi is None else psi.privacy,
-               "total": _compose(parts),
-               "achieved_epsilon": _compose(parts)["epsilon"],
+               "total": total,
+               "achieved_epsilon": total["epsilon"],
                "scale": summary.privacy["scale"]}
     if support_points is not None:
         # the candidates enter the output; the total holds only if they are public
