@@ -4,9 +4,16 @@ Conventions
 -----------
 * Numbers given as text are read **exactly**: ``"1e-3"`` is 1/1000, ``"0.3"`` is
   3/10, ``"3/7"`` is 3/7.  No text number ever passes through a binary float.
-* A Python ``float`` given to the API is read through its shortest round-trip
-  decimal representation (``repr``), so ``gamma=1e-3`` means 1/1000, which is what
-  the caller typed.  NaN and infinities are rejected.
+* Hexadecimal floating-point text (``"0x1.999999999999ap-4"``, C99 / ``float.hex``
+  form) is read exactly: it is the binary value it spells.
+* A Python ``float`` (or a numpy float) given to the API means its **exact binary
+  value**, the number a float64 implementation computes with: ``0.1`` is
+  ``3602879701896397/36028797018963968``, not 1/10.  To mean 1/10, pass the string
+  ``"0.1"``, ``Fraction(1, 10)`` or ``fmpq(1, 10)``.  NaN and infinities are rejected.
+  One rule for the whole package (docs/conventions.md).
+* There is no limit on the number of digits below :data:`MAX_LITERAL` characters
+  (Python's 4300-digit ``int``/``str`` limit does not apply: conversions go through
+  FLINT).
 * Exact rationals are written as ``"p/q"`` (or ``"p"`` for integers).
 * Decimal strings of ball enclosures are rounded *outward* (lower bounds down,
   upper bounds up), so a printed enclosure is still an enclosure.
@@ -20,9 +27,9 @@ from fractions import Fraction
 from numbers import Integral
 from typing import Any
 
-from flint import arb, fmpq, fmpz
+from flint import arb, ctx, fmpq, fmpz
 
-from .errors import InvalidParameterError, ParameterTypeError
+from .errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 
 __all__ = [
     "to_fmpq",
@@ -35,7 +42,10 @@ __all__ = [
     "arb_to_fmpq_bounds",
     "fmpq_to_decimal",
     "log2_fmpq",
+    "log2_decimal",
+    "round_to_float64",
     "MAX_DEGREE",
+    "MAX_LITERAL",
 ]
 
 #: Largest polynomial degree / table size accepted by public functions.  Above
@@ -44,60 +54,103 @@ MAX_DEGREE = 200_000
 
 _DECIMAL = re.compile(r"^([+-]?)(\d+)?(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
 _RATIO = re.compile(r"^([+-]?\d+)\s*/\s*([+-]?\d+)$")
+_HEX = re.compile(r"^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?\d+))?$")
 _MAX_EXPONENT = 100_000
-_MAX_LITERAL = 4000  # below CPython's int-from-string digit limit
+#: Longest number text accepted (characters).  Digits are converted by FLINT, which has
+#: no digit limit; the cap only bounds memory and time (a 10^6-digit product is instant).
+MAX_LITERAL = 1_000_000
 
 
 def parse_exact(text: str, name: str = "value") -> fmpq:
     """Read ``text`` as an exact rational.
 
     Accepts integers (``"12"``), decimals with optional exponent (``"1e-3"``,
-    ``"-0.25"``, ``"2.5E+4"``) and ratios of integers (``"3/7"``).
+    ``"-0.25"``, ``"2.5E+4"``), ratios of integers (``"3/7"``) and hexadecimal
+    floating-point text (``"0x1.999999999999ap-4"``, the exact binary value).
 
     Raises
     ------
     InvalidParameterError
-        If the text is not such a number, has a zero denominator, or an exponent
-        beyond +-100000.
+        If the text is not such a number, has a zero denominator, an exponent beyond
+        +-100000, or more than :data:`MAX_LITERAL` characters.
     """
     if not isinstance(text, str):
         raise ParameterTypeError(f"{name} must be a string, got {type(text).__name__}")
     s = text.strip()
-    if len(s) > _MAX_LITERAL:
+    if len(s) > MAX_LITERAL:
         raise InvalidParameterError(
-            f"{name} has too many digits ({len(s)} characters; the limit is {_MAX_LITERAL})"
+            f"{name} is too long ({len(s)} characters; the limit is {MAX_LITERAL})"
         )
     if not s:
         raise InvalidParameterError(f"{name} must be a number, got an empty string")
     m = _RATIO.match(s)
     if m:
-        p, q = int(m.group(1)), int(m.group(2))
+        p, q = fmpz(m.group(1)), fmpz(m.group(2))
         if q == 0:
             raise InvalidParameterError(f"{name} has a zero denominator: {text!r}")
         return fmpq(p, q)
+    m = _HEX.match(s)
+    if m and (m.group(2) or m.group(3)):
+        return _parse_hex(m, name, text)
     m = _DECIMAL.match(s)
     if not m or (m.group(2) is None and not m.group(3)):
         raise InvalidParameterError(
-            f"{name} must be an exact number like 12, 0.3, 1e-3 or 3/7, got {text!r}"
+            f"{name} must be an exact number like 12, 0.3, 1e-3, 3/7 or 0x1.8p-3, got {text!r}"
         )
     sign, ip, fp, ex = m.groups()
     ip = ip or "0"
     fp = fp or ""
-    e = int(ex) if ex else 0
-    if abs(e) > _MAX_EXPONENT:
-        raise InvalidParameterError(f"{name} has an exponent beyond +-{_MAX_EXPONENT}: {text!r}")
-    num = int(ip + fp) if (ip + fp) else 0
+    e = _exponent(ex, name, text)
+    num = fmpz(ip + fp) if (ip + fp) else fmpz(0)
     e -= len(fp)
-    val = fmpq(num * 10**e) if e >= 0 else fmpq(num, 10 ** (-e))
+    val = fmpq(num * fmpz(10) ** e) if e >= 0 else fmpq(num, fmpz(10) ** (-e))
     return -val if sign == "-" else val
+
+
+def _exponent(ex: str | None, name: str, text: str) -> int:
+    # the exponent has at most a few digits once it is in range, so int() is safe here
+    if not ex:
+        return 0
+    if len(ex.lstrip("+-").lstrip("0")) > 7 or abs(int(ex)) > _MAX_EXPONENT:
+        raise InvalidParameterError(f"{name} has an exponent beyond +-{_MAX_EXPONENT}: {text!r}")
+    return int(ex)
+
+
+def _parse_hex(m: re.Match[str], name: str, text: str) -> fmpq:
+    sign, ip, fp, ex = m.groups()
+    ip, fp = ip or "", fp or ""
+    mant = fmpz(int(ip + fp, 16)) if len(ip + fp) <= 4000 else fmpz("0x" + ip + fp)
+    e = _exponent(ex, name, text) - 4 * len(fp)
+    val = fmpq(mant * fmpz(2) ** e) if e >= 0 else fmpq(mant, fmpz(2) ** (-e))
+    return -val if sign == "-" else val
+
+
+def round_to_float64(q: Any, name: str = "value") -> fmpq:
+    """The binary64 number nearest to ``q`` (ties to even), as an exact rational.
+
+    Used by ``--float64``: a decimal a user typed becomes the double a float
+    implementation stores.  Raises ``InvalidParameterError`` if ``q`` overflows binary64.
+    """
+    q = to_fmpq(q, name)
+    try:
+        f = float(Fraction(int(q.p), int(q.q)))  # correctly rounded (int true division)
+    except OverflowError:
+        raise InvalidParameterError(f"{name} = {fmpq_to_decimal(q, 6)} overflows binary64") \
+            from None
+    return _float_exact(f)
+
+
+def _float_exact(f: float) -> fmpq:
+    p, q = f.as_integer_ratio()
+    return fmpq(p, q)
 
 
 def to_fmpq(value: Any, name: str = "value") -> fmpq:
     """Convert ``value`` to an exact :class:`flint.fmpq`.
 
     Accepts ``int``, ``fmpz``, ``fmpq``, ``fractions.Fraction``, numpy integers,
-    exact-number strings (see :func:`parse_exact`) and finite floats (read via
-    ``repr``, see the module docstring).  ``bool`` is rejected.
+    exact-number strings (see :func:`parse_exact`), finite floats (their exact binary
+    value, see the module docstring) and exact ``arb`` balls.  ``bool`` is rejected.
     """
     if isinstance(value, bool):
         raise ParameterTypeError(f"{name} must be a number, got a bool ({value!r})")
@@ -112,10 +165,10 @@ def to_fmpq(value: Any, name: str = "value") -> fmpq:
     if isinstance(value, str):
         return parse_exact(value, name)
     if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "float16"):
-        f = float(value)
+        f = float(value)  # exact: every float32/float16 value is a binary64 value
         if math.isnan(f) or math.isinf(f):
             raise InvalidParameterError(f"{name} must be finite, got {f!r}")
-        return parse_exact(repr(f), name)
+        return _float_exact(f)
     if isinstance(value, arb):
         if value.is_exact():
             return arb_to_fmpq_bounds(value)[0]
@@ -193,13 +246,42 @@ def _dyadic(x: arb) -> fmpq:
 
 
 def arb_to_fmpq_bounds(x: arb) -> tuple[fmpq, fmpq]:
-    """Exact rational lower and upper endpoints of the ball ``x``.
+    """Exact rational endpoints ``mid - rad`` and ``mid + rad`` of the ball ``x``.
 
+    Computed exactly from the midpoint and radius (no rounding), so the result does not
+    depend on the working precision in force: reading a 512-bit ball at the default
+    53 bits would otherwise widen it to 53-bit accuracy.
     Raises ``InvalidParameterError`` for non-finite balls.
     """
     if not x.is_finite():
         raise InvalidParameterError(f"ball {x} is not finite")
-    return _dyadic(x.lower()), _dyadic(x.upper())
+    mid, rad = x.mid(), x.rad()
+    if _bits(mid) > EXPONENT_CAP or _bits(rad) > EXPONENT_CAP:
+        raise InvalidParameterError(f"ball {x} is beyond 2^{EXPONENT_CAP}")
+    tiny = fmpq(1, fmpz(2) ** EXPONENT_CAP)
+    if _bits(mid) < -EXPONENT_CAP and not mid.is_zero():
+        # |mid| < 2^-CAP: replace mid by 0 and widen the radius by 2^-CAP (outward), so
+        # arb's huge exponents (erf(10^6 x) has terms like 1e-244290646065) never become
+        # rationals with 10^11-bit denominators
+        m = fmpq(0)
+        rad_extra = tiny
+    else:
+        m, rad_extra = _dyadic(mid), fmpq(0)
+    r = tiny if _bits(rad) < -EXPONENT_CAP and not rad.is_zero() else _dyadic(rad)
+    return m - r - rad_extra, m + r + rad_extra
+
+
+#: Exact conversions of balls keep magnitudes within ``2^-CAP .. 2^CAP``; smaller values
+#: are rounded outward to ``2^-CAP`` (see :func:`arb_to_fmpq_bounds`).
+EXPONENT_CAP = 1 << 17
+
+
+def _bits(x: arb) -> int:
+    """``floor(log2 |x|) + 1`` of an exact arb (a large negative number for 0)."""
+    if x.is_zero():
+        return -(1 << 62)
+    m, e = x.man_exp()
+    return int(e) + int(fmpz(m).bit_length())
 
 
 def fmpq_to_decimal(q: Any, digits: int = 20, rounding: str = "nearest") -> str:
@@ -253,3 +335,29 @@ def log2_fmpq(q: Any) -> float:
     s = 60 - shift
     v = (p << s) // d if s >= 0 else p // (d << -s)
     return math.log2(v) - s
+
+
+def log2_decimal(q: Any, decimals: int = 6) -> str:
+    """``log2(q)`` for ``q > 0`` rounded to ``decimals`` places, as a decimal string that
+    is within ``10^-decimals / 2`` of the true value (proven in arb at growing precision).
+
+    Used for the ``l1_log2`` rendering of certificates, which the verifier checks.
+    """
+    q = to_fmpq(q, "q")
+    if q <= 0:
+        raise InvalidParameterError(f"log2 needs q > 0, got {fmpq_str(q)}")
+    scale = fmpz(10) ** decimals
+    half = arb(fmpq(1, 2 * int(scale)))
+    for prec in (64, 256, 1024, 4096):
+        with ctx.workprec(prec):
+            v = arb(q).log() / arb(2).log()
+            lo, hi = arb_to_fmpq_bounds(v * int(scale))
+            n = (lo + hi) / 2
+            n = fmpz(n.p) // fmpz(n.q) + (1 if 2 * (n - fmpz(n.p) // fmpz(n.q)) >= 1 else 0)
+            cand = fmpq(n, scale)
+            if abs(v - arb(cand)) <= half:
+                sign = "-" if n < 0 else ""
+                a = abs(n)
+                ip, fp = divmod(int(a), int(scale))
+                return f"{sign}{ip}.{fp:0{decimals}d}" if decimals else f"{sign}{ip}"
+    raise PrecisionExhausted(f"cannot round log2({fmpq_to_decimal(q, 10)}) to {decimals} places")
