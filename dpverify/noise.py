@@ -51,10 +51,17 @@ from collections.abc import Callable, Sequence
 from math import isqrt
 from typing import Any
 
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
-from .errors import InvalidParameterError, ParameterTypeError
-from .numbers import check_int, check_rational, fmpq_str, to_fmpq
+from .errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
+from .numbers import (
+    arb_to_fmpq_bounds,
+    check_int,
+    check_rational,
+    fmpq_str,
+    fmpq_to_decimal,
+    to_fmpq,
+)
 
 __all__ = [
     "RandomSource",
@@ -67,13 +74,70 @@ __all__ = [
     "discrete_laplace_pmf",
     "discrete_gaussian_pmf",
     "discrete_laplace_tail",
+    "discrete_laplace_union_quantile",
     "discrete_laplace_log_ratio",
     "discrete_gaussian_log_ratio",
     "release_on_grid",
+    "EPSILON_MIN",
+    "EPSILON_MAX",
+    "check_epsilon",
+    "check_delta",
 ]
 
 #: Largest vector length drawn in one call (memory/time guard).
 MAX_VECTOR = 10**7
+
+
+# ---------------------------------------------------------------- privacy parameter ranges
+# (here, the lowest layer that uses them: release_on_grid; every mechanism imports them
+# through dpverify.mechanisms.privacy)
+
+#: Documented range of the privacy parameter epsilon of every mechanism (also the PSI
+#: epsilon of jin Algorithm 2): ``2^-64 <= epsilon <= 2^64``.  Why: below ``2^-64`` the noise
+#: scale exceeds ``2^64`` times the sensitivity, so every released value is noise (no
+#: answer carries a usable digit) and the certified accuracy statements are vacuous; above
+#: ``2^64`` the guarantee ``e^epsilon`` is vacuous (``e^50`` is already ``5e21``) and the
+#: accounting would need ``exp(epsilon)`` (advanced composition) beyond the ``2^131072``
+#: exponent cap of :func:`dpverify.numbers.arb_to_fmpq_bounds`.  Inside the range every scale,
+#: quantile and composition bound is within 64 bits of the sensitivity's size, so each
+#: command's time is bounded independently of epsilon.
+EPSILON_MIN = fmpq(1, 2**64)
+EPSILON_MAX = fmpq(2**64)
+#: delta has the documented range ``0 < delta < 1`` and needs no further bound: it enters
+#: only through ``ln(1/delta)``, which is at most ``2.3e6`` for the longest number literal
+#: accepted (:data:`dpverify.numbers.MAX_LITERAL` characters), so no delta makes a command
+#: slow; ``delta >= 1`` permits anything and is refused.
+
+
+def _short_q(q: fmpq) -> str:
+    """A one-line rendering of a possibly huge rational for error messages."""
+    if int(q.p).bit_length() + int(q.q).bit_length() <= 128:
+        return fmpq_str(q)
+    return fmpq_to_decimal(q, 6)
+
+
+def check_epsilon(value: Any, name: str = "epsilon") -> fmpq:
+    """``epsilon`` as an exact rational in the documented range ``[2^-64, 2^64]``
+    (:data:`EPSILON_MIN`, :data:`EPSILON_MAX`; the reason is documented there).
+
+    Raises ``InvalidParameterError`` naming ``name`` (a library parameter name, never a CLI
+    flag) for a value outside the range, NaN/inf, or a non-number.
+    """
+    e = check_rational(value, name)
+    if not EPSILON_MIN <= e <= EPSILON_MAX:
+        raise InvalidParameterError(f"{name} must be in [2^-64, 2^64], got {_short_q(e)}")
+    return e
+
+
+def check_delta(value: Any, name: str = "delta") -> fmpq:
+    """``delta`` as an exact rational in the documented range ``(0, 1)``.  Raises
+    ``InvalidParameterError`` naming ``name``."""
+    d = check_rational(value, name)
+    if not 0 < d < 1:
+        raise InvalidParameterError(f"{name} must be in (0, 1), got {_short_q(d)}")
+    return d
+
+
 
 
 class RandomSource:
@@ -291,6 +355,65 @@ def discrete_laplace_tail(m: Any, scale: Any) -> arb:
     return 2 * (-arb(fmpq(m) / b)).exp() / (1 + r)
 
 
+#: Precision cap (bits) of :func:`discrete_laplace_union_quantile`; the needed precision is
+#: about ``log2(scale) + 64`` bits, so the cap is reached only for scales above ``2^65000``.
+_QUANTILE_MAX_PREC = 1 << 16
+
+
+def discrete_laplace_union_quantile(count: Any, scale: Any, beta: Any) -> int:
+    """Least integer ``m >= 1`` with ``count * P[|Z| >= m] <= beta`` for ``Z`` discrete
+    Laplace of scale ``b`` (``P[|Z| >= m] = 2 r^m/(1 + r)``, ``r = exp(-1/b)``).
+
+    By the union bound, with probability ``>= 1 - beta`` all ``count`` independent draws
+    satisfy ``|Z| <= m - 1``.
+
+    Method
+    ------
+    The inequality is ``m >= b L`` with ``L = ln(2 count/(beta (1 + r)))``, so the answer is
+    ``max(1, ceil(b L))``.  ``b L`` is never an integer (for an integer ``m``,
+    ``2 count e^{-m/b} = beta (1 + e^{-1/b})`` contradicts the Lindemann-Weierstrass
+    theorem), so enclosing ``b L`` in a ball that contains no integer decides the ceiling;
+    the precision starts at ``log2(b) + 64`` bits and doubles until it does (cap
+    ``2^16`` bits, then ``PrecisionExhausted``).  The answer is then re-checked directly in
+    arb: ``m`` satisfies the inequality and ``m - 1`` (if ``>= 1``) does not.  The cost is
+    independent of the size of ``b`` (a linear search from a guess would take ``~b 2^-52``
+    steps at 53 bits: the hang of ``tuv-release --epsilon 1e-400``).
+
+    Guarantee
+    ---------
+    Rigorous (arb; True only when certainly true).  ``count`` integer ``>= 1``, ``scale``
+    exact ``> 0``, ``beta`` exact in ``(0, 1)``.
+    """
+    K = check_int(count, "count", minimum=1)
+    b = check_rational(scale, "scale", 0, None, low_open=True)
+    be = check_rational(beta, "beta", 0, 1, low_open=True, high_open=True)
+    mag = max(int(b.p).bit_length() - int(b.q).bit_length(), 0)
+    prec = mag + 64 + K.bit_length() + max(int(be.q).bit_length(), 0) // 8
+    while prec <= _QUANTILE_MAX_PREC:
+        with ctx.workprec(prec):
+            ab, abeta = arb(b), arb(be)
+            r = (-1 / ab).exp()
+            bl = ab * (2 * arb(K) / (abeta * (1 + r))).log()
+            if bl.upper() < 1:
+                m = 1
+            else:
+                lo, hi = arb_to_fmpq_bounds(bl)
+                fl_lo, fl_hi = int(lo.p // lo.q), int(hi.p // hi.q)
+                if fl_lo != fl_hi or lo.q == 1 and lo.p == fl_lo:
+                    prec *= 2  # the ball contains (or touches) an integer: refine
+                    continue
+                m = max(1, fl_hi + 1)
+
+            tail_m = K * 2 * (-arb(m) / ab).exp() / (1 + r)  # K P[|Z| >= m]
+            tail_m1 = K * 2 * (-arb(m - 1) / ab).exp() / (1 + r)
+            if bool(tail_m <= abeta) and (m == 1 or bool(tail_m1 > abeta)):
+                return m
+        prec *= 2
+    raise PrecisionExhausted(
+        f"could not decide the noise quantile for scale {fmpq_str(b)[:40]}... within "
+        f"{_QUANTILE_MAX_PREC} bits")
+
+
 def _gauss_normaliser(s2: fmpq) -> arb:
     """``sum_{w in Z} exp(-w^2/(2 s2))`` with a rigorous tail bound."""
     # terms w = 1..W, tail sum_{w > W} exp(-w^2/(2s2)) <= exp(-W^2/(2 s2)) * 1/(1 - e^{-W/s2})
@@ -356,7 +479,8 @@ def release_on_grid(
     values : sequence of exact numbers -- ``f(D)``.
     step : exact rational > 0 -- the grid.
     sensitivity_l1 : exact >= 0 -- L1 sensitivity ``S1`` of ``f`` (one row replaced).
-    epsilon : exact > 0.
+    epsilon : exact, in the documented range ``[2^-64, 2^64]``
+        (:func:`dpverify.mechanisms.privacy.check_epsilon`).
     changing_coordinates : int, optional
         How many coordinates can differ between neighbours (default ``len(values)``); it
         bounds the rounding inflation.
@@ -382,7 +506,7 @@ def release_on_grid(
         raise InvalidParameterError(f"values has {len(values)} entries, more than {MAX_VECTOR}")
     h = check_rational(step, "step", 0, None, low_open=True)
     s1 = check_rational(sensitivity_l1, "sensitivity_l1", 0, None)
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    eps = check_epsilon(epsilon)
     m = len(values) if changing_coordinates is None else check_int(
         changing_coordinates, "changing_coordinates", minimum=0, maximum=len(values))
     vals = [to_fmpq(v, f"values[{i}]") for i, v in enumerate(values)]

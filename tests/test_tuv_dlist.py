@@ -34,7 +34,8 @@ from dpverify.mechanisms.tuv_dlist import (
     tuv_dlist_release,
 )
 
-HUGE = 10**40  # epsilon so large that the integer noise is 0 with prob 1 - 2e^{-10^30}
+HUGE = 2**64  # the largest admissible epsilon: lattice noise scale < 2^-40 in these tests
+# (checked in test_huge_epsilon_makes_noise_vanish), so P[Z != 0] <= 2 exp(-2^40)
 
 
 def _all_lists(m: int, k: int):
@@ -296,3 +297,16 @@ def test_published_fields_do_not_depend_on_the_data():
         keys = set(data.pop("coefficients"))
         recs.append((json.dumps(data, sort_keys=True), keys))
     assert recs[0] == recs[1]
+
+
+@pytest.mark.parametrize("k,gamma", [(2, "1/10"), (3, "1/10"), (3, "1/100")])
+def test_huge_epsilon_makes_noise_vanish(k, gamma):
+    # HUGE = 2^64 (top of the documented epsilon range): lattice noise scale b < 2^-40, so
+    # P[Z != 0] = 2 r/(1 + r), r = exp(-1/b), is <= 2 exp(-2^40): the "noiseless" tests
+    # above rely on this; the certified union-bound quantile agrees (m_beta - 1 = 0)
+    m = 5
+    dls = random_decision_lists(10, m, k, np.random.default_rng(0))
+    s = tuv_dlist_release(dls, m, k, gamma, HUGE, insecure_seed=0)
+    b = _frac(s.data["privacy"]["noise"]["scale_lattice_units"])
+    assert b < fmpq(1, 2**40)
+    assert s.data["accuracy"]["noise_per_coordinate_lattice_units"] == 0

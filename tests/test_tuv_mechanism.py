@@ -16,7 +16,8 @@ from dpverify.mechanisms.privacy import tuv_sensitivity
 from dpverify.mechanisms.tuv import TUVSummary, tuv_release
 from dpverify.numbers import parse_fmpq_str
 
-HUGE = 10**40  # epsilon so large that the integer noise is 0 with prob 1 - 2e^{-10^30}
+HUGE = 2**64  # the largest admissible epsilon: lattice noise scale < 2^-40 in these tests
+# (checked in test_huge_epsilon_makes_noise_vanish), so P[Z != 0] <= 2 exp(-2^40)
 
 
 def _data(n, d, seed):
@@ -226,3 +227,21 @@ def test_accuracy_plan_matches_the_release(universe, truncate):
     assert g + C / nn <= fmpq(1, 2) < g + C / (nn - 1)
     with pytest.raises(InvalidParameterError, match="exceed"):
         tuv_accuracy_plan(4, 2, "1/10", 1, alpha="1/1000")
+
+
+@pytest.mark.parametrize("k,gamma,kw", [
+    (3, "1/10", {"representation": "multilinear", "universe": "monotone"}),
+    (3, "1/10", {"representation": "full", "universe": "monotone"}),
+    (3, "1/10", {"representation": "multilinear", "universe": "doubled"}),
+    (3, "1/10", {"representation": "full", "universe": "doubled"}),
+    (2, "1/10", {"r": 2}),
+    (2, "1/100", {"representation": "full", "truncate": False}),
+])
+def test_huge_epsilon_makes_noise_vanish(k, gamma, kw):
+    # HUGE = 2^64 (the top of the documented epsilon range): the lattice noise scale b is
+    # below 2^-40, so P[Z != 0] = 2 r/(1 + r) with r = exp(-1/b) <= 2 exp(-2^40) -- the
+    # "noiseless" tests above rely on this; the certified quantile agrees (m_beta - 1 = 0)
+    s = tuv_release(_data(20, 5, 3), k, gamma, HUGE, insecure_seed=0, **kw)
+    b = parse_fmpq_str(s.data["privacy"]["noise"]["scale_lattice_units"])
+    assert b < fmpq(1, 2**40)
+    assert s.data["accuracy"]["noise_per_coordinate_lattice_units"] == 0

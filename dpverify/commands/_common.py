@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError
-from ..numbers import check_int, check_open_unit, parse_exact
+from ..numbers import check_int, parse_exact
 
 __all__ = [
     "CommandResult",
@@ -88,10 +88,10 @@ def psi_params(args: Any, d: int) -> dict[str, Any] | None:
         return None
     if args.psi_epsilon is None:
         raise InvalidParameterError("--psi-epsilon is required with --psi-k")
-    pe = parse_exact(args.psi_epsilon, "--psi-epsilon")
-    if pe <= 0:
-        raise InvalidParameterError(f"--psi-epsilon must be > 0, got {args.psi_epsilon!r}")
-    pd = None if args.psi_delta is None else check_open_unit(
+    from ..noise import check_delta, check_epsilon
+
+    pe = check_epsilon(parse_exact(args.psi_epsilon, "--psi-epsilon"), "--psi-epsilon")
+    pd = None if args.psi_delta is None else check_delta(
         parse_exact(args.psi_delta, "--psi-delta"), "--psi-delta")
     return {"psi_k": int_flag(args.psi_k, "--psi-k", 1, d),
             "psi_iters": int_flag(args.psi_iters, "--psi-iters", 1, 10_000),
@@ -114,13 +114,16 @@ def int_flag(text: str, flag: str, minimum: int | None = None, maximum: int | No
 
 
 def eps_delta_flags(args: Any) -> tuple[Any, Any]:
-    """``--epsilon`` (exact, > 0) and optional ``--delta`` (exact, in (0, 1))."""
-    eps = parse_exact(args.epsilon, "--epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"--epsilon must be > 0, got {args.epsilon!r}")
+    """``--epsilon`` (exact, in the documented range ``[2^-64, 2^64]``) and optional
+    ``--delta`` (exact, in ``(0, 1)``): the library checks
+    (:func:`dpverify.noise.check_epsilon` / ``check_delta``) with the flag as the name, so
+    the range is checked before any work and the one-line error names the flag."""
+    from ..noise import check_delta, check_epsilon
+
+    eps = check_epsilon(parse_exact(args.epsilon, "--epsilon"), "--epsilon")
     if args.delta is None:
         return eps, None
-    return eps, check_open_unit(parse_exact(args.delta, "--delta"), "--delta")
+    return eps, check_delta(parse_exact(args.delta, "--delta"), "--delta")
 
 
 def read_poly_arg(text: str, name: str = "--poly") -> list:

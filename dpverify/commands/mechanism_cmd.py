@@ -24,7 +24,6 @@ Exit codes: 0 success, 2 bad input.
 
 from __future__ import annotations
 
-import csv
 import json
 from typing import Any
 
@@ -142,31 +141,25 @@ def register(sub: Any) -> None:
 
 
 def read_csv(path: str, flag: str = "--data") -> np.ndarray:
-    """Numeric CSV (optional header) -> float array (n, c); errors name the flag."""
+    """Numeric CSV -> float array (n, c); errors name the flag.
+
+    Header rule (:mod:`dpverify.mechanisms.csvdata`): the first non-blank row is a header
+    exactly when none of its cells is a number; every data cell must be a finite decimal
+    number (``nan``, ``inf``, ``1e999`` are errors naming the line and column).
+    """
+    from ..mechanisms.csvdata import read_csv_cells
+
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    except OSError as exc:
-        raise InvalidParameterError(f"{flag}: cannot read {path!r}: {exc.strerror}") from None
-    if rows:
-        try:
-            [float(c) for c in rows[0]]
-        except ValueError:
-            rows = rows[1:]  # header
-    if not rows:
-        raise InvalidParameterError(f"{flag}: {path!r} has no data rows")
-    width = len(rows[0])
-    out = []
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            raise InvalidParameterError(f"{flag}: row {i + 1} has {len(r)} columns, not {width}")
-        try:
-            out.append([float(c) for c in r])
-        except ValueError:
-            raise InvalidParameterError(f"{flag}: row {i + 1} is not numeric: {r!r}") from None
-    return np.asarray(out, dtype=np.float64)
-
-
+        tab = read_csv_cells(path)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{flag} {exc}") from None
+    out = np.array([[float(c) for c in row] for row in tab.rows], dtype=np.float64)
+    if not np.all(np.isfinite(out)):
+        i, j = (int(v) for v in np.argwhere(~np.isfinite(out))[0])
+        raise InvalidParameterError(
+            f"{flag} {path!r} line {tab.lines[i]} column {j + 1}: {tab.rows[i][j][:40]!r} is "
+            "not a finite binary64 number")
+    return out
 
 
 def _seed(args: Any) -> int | None:

@@ -76,7 +76,7 @@ def _tuv_run(args: Any) -> CommandResult:
     res = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=rep, universe=uni,
                       max_support=k if args.truncate else None)
     res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
-                         "error_exact": cert.data["error"]["upper"], "certified": cert.verified}
+                         "error_exact": cert.error["upper"], "certified": cert.verified}
     from ..mechanisms.tuv import tuv_accuracy_plan
 
     plan = tuv_accuracy_plan(d, k, gamma, eps, beta=exact(args.beta, "--beta"), delta=delta,
@@ -89,7 +89,7 @@ def _tuv_run(args: Any) -> CommandResult:
     rows = [
         ("mechanism", f"tuv (r={r}, {rep}, {uni} universe)"),
         ("polynomial", f"{approx.construction}, degree {approx.poly.degree}, "
-         f"error {cert.data['error']['upper']}"),
+         f"error {cert.error['upper']}"),
         ("L1 sensitivity * n", res["sensitivity"]["l1_times_n"]),
         ("Linf sensitivity * n", res["sensitivity"]["linf_times_n"]),
         ("noised coordinates K", res["sensitivity"]["n_coordinates"]),
@@ -123,12 +123,13 @@ def _dlist_args(p: Any) -> None:
 def _dlist_run(args: Any) -> CommandResult:
     from ..mechanisms.privacy import dlist_privacy
     from ..mechanisms.tuv_dlist import dlist_release_polynomial
-    from ..numbers import check_open_unit, check_rational
+    from ..noise import check_epsilon
+    from ..numbers import check_open_unit
 
     m = int_flag(args.m, "--m", minimum=1, maximum=10**6)
     k = int_flag(args.k, "--k", minimum=1, maximum=64)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
-    eps = check_rational(exact(args.epsilon, "--epsilon"), "--epsilon", 0, None, low_open=True)
+    eps = check_epsilon(exact(args.epsilon, "--epsilon"), "--epsilon")
     n = None if args.n is None else int_flag(args.n, "--n", minimum=1)
     hc, gamma_rel, _ = dlist_release_polynomial(k, gamma, m)
     res = dlist_privacy(hc, k, m, eps, n=n)

@@ -13,7 +13,14 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    eps_delta_flags,
+    exact,
+    format_table,
+    int_flag,
+)
 
 
 def register(sub: Any) -> None:
@@ -82,18 +89,21 @@ def _run(args: Any) -> CommandResult:
     if args.gammas is not None:
         parts = [s for s in args.gammas.split(",")]
         gammas = [exact(s, f"--gammas[{i}]") for i, s in enumerate(parts)]
+    # the documented epsilon/delta ranges, checked before any work (release_size checks
+    # only positivity; the range checks are dpverify.noise.check_epsilon / check_delta)
+    eps, delta = eps_delta_flags(args)
     res = _flagged(
         release_size,
         d,
         args.qclass.strip(),
         k,
-        exact(args.epsilon, "--epsilon"),
+        eps,
         exact(args.alpha, "--alpha"),
         exact(args.beta, "--beta"),
         gamma=None if args.gamma is None else exact(args.gamma, "--gamma"),
         gammas=gammas,
         r=r,
-        delta=None if args.delta is None else exact(args.delta, "--delta"),
+        delta=delta,
         representation=args.representation.strip(),
         method=None if args.method is None else args.method.strip(),
     )

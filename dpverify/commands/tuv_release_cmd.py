@@ -86,6 +86,15 @@ def register(sub: Any) -> None:
     q.set_defaults(handler=_answer)
 
 
+def _flag_prefix(flag: str, fn: Any, *a: Any) -> Any:
+    """Call a library reader; its errors (which name the file, never a flag) get ``flag``
+    in front, so the one-line CLI message says which option was wrong."""
+    try:
+        return fn(*a)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{flag} {exc}") from None
+
+
 def _release(args: Any) -> CommandResult:
     from ..mechanisms.tuv import read_binary_csv, tuv_release
 
@@ -96,7 +105,7 @@ def _release(args: Any) -> CommandResult:
         return _release_dlists(args)
     if args.m is not None:
         raise InvalidParameterError("--m applies only to --dlists")
-    X = read_binary_csv(args.data)
+    # every parameter is checked before the data is read (documented ranges)
     k = int_flag(args.k, "--k", minimum=1, maximum=10_000)
     r = int_flag(args.r or "1", "--r", minimum=1, maximum=k)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
@@ -108,11 +117,12 @@ def _release(args: Any) -> CommandResult:
         raise InvalidParameterError(f"--representation must be full or multilinear, got {rep!r}")
     if uni not in ("monotone", "doubled"):
         raise InvalidParameterError(f"--universe must be monotone or doubled, got {uni!r}")
+    seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
+                                                            "--insecure-seed")
+    X = _flag_prefix("--data", read_binary_csv, args.data)
     m = X.shape[1] * (2 if uni == "doubled" else 1)
     if k > m:
         raise InvalidParameterError(f"--k must be <= {m} (variables of the universe), got {k}")
-    seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
-                                                            "--insecure-seed")
     with make_progress(args, "dpverify tuv-release") as bar:
         s = tuv_release(X, k, gamma, eps, delta=delta, r=r, representation=rep, universe=uni,
                         method=args.method, beta=beta, truncate=args.truncate,
@@ -155,7 +165,7 @@ def _release_dlists(args: Any) -> CommandResult:
         raise InvalidParameterError(f"--method must be chebyshev or minimax, got {method!r}")
     seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
                                                             "--insecure-seed")
-    dls = read_decision_lists(args.dlists, m, k)
+    dls = _flag_prefix("--dlists", read_decision_lists, args.dlists, m, k)
     s = tuv_dlist_release(dls, m, k, gamma, eps, beta=beta, method=method, insecure_seed=seed)
     d = s.data
     sens = d["privacy"]["sensitivity"]

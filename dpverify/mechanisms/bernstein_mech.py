@@ -101,7 +101,12 @@ from .bernstein_queries import (
     naive_bayes_sensitivity,
     priestley_chao_query,
 )
-from .privacy import laplace_advanced_composition, laplace_privacy
+from .privacy import (
+    check_delta,
+    check_epsilon,
+    laplace_advanced_composition,
+    laplace_privacy,
+)
 
 __all__ = [
     "DEFAULT_GRID",
@@ -125,6 +130,8 @@ __all__ = [
     "lattice_sensitivity",
     "pure_scale",
     "advanced_composition_epsilon",
+    "composition_exceeds",
+    "ADV_COMP_MAX_EPS0",
     "delta_scale",
     "check_sensitivity",
     "BernsteinRelease",
@@ -271,14 +278,42 @@ def lattice_sensitivity(
 
 
 def pure_scale(l1: Any, epsilon: Any) -> fmpq:
-    """Laplace scale ``Delta_1 / epsilon`` (exact); achieves exactly epsilon-DP."""
-    return to_fmpq(l1, "l1") / to_fmpq(epsilon, "epsilon")
+    """Laplace scale ``Delta_1 / epsilon`` (exact); achieves exactly epsilon-DP.
+    ``epsilon`` in the documented range (:func:`dpverify.mechanisms.privacy.check_epsilon`)."""
+    d1 = to_fmpq(l1, "l1")
+    if d1 < 0:
+        raise InvalidParameterError(f"l1 must be >= 0, got {fmpq_str(d1)}")
+    return d1 / check_epsilon(epsilon)
+
+
+#: Largest per-coordinate epsilon ``eps0`` for which :func:`advanced_composition_epsilon`
+#: evaluates its bound: ``m eps0 (e^eps0 - 1)`` then stays below ``2^94549``, inside the
+#: exponent cap of :func:`dpverify.numbers.arb_to_fmpq_bounds`.  Beyond it the bound is
+#: astronomically larger than any admissible epsilon (``<= 2^64``), see
+#: :func:`composition_exceeds`.
+ADV_COMP_MAX_EPS0 = fmpq(2**16)
+
+
+def composition_exceeds(eps0: fmpq, epsilon: fmpq) -> bool:
+    """True when advanced composition of ``eps0``-DP steps certainly gives more than
+    ``epsilon`` (for every ``m >= 1`` and ``delta < 1``), decided exactly without ``exp``:
+    with ``L`` the bit length of ``floor(epsilon)``, ``eps0 >= L + 1`` implies
+    ``m eps0 (e^eps0 - 1) >= e^eps0 - 1 >= 2^(L+1) - 1 > epsilon``."""
+    L = int(epsilon.p // epsilon.q).bit_length()
+    return eps0 >= L + 1
 
 
 def advanced_composition_epsilon(eps0: Any, m: int, delta: Any) -> fmpq:
     """Rigorous upper bound (fmpq) of ``sqrt(2 m ln(1/delta)) eps0 + m eps0 (e^eps0 - 1)``
-    (Dwork-Rothblum-Vadhan 2010, advanced composition of m eps0-DP mechanisms)."""
-    e0, d = to_fmpq(eps0, "eps0"), to_fmpq(delta, "delta")
+    (Dwork-Rothblum-Vadhan 2010, advanced composition of m eps0-DP mechanisms).
+
+    ``0 <= eps0 <= 2^16`` (:data:`ADV_COMP_MAX_EPS0`), ``m >= 0``, ``delta`` in (0, 1);
+    ``InvalidParameterError`` otherwise."""
+    e0 = to_fmpq(eps0, "eps0")
+    if not 0 <= e0 <= ADV_COMP_MAX_EPS0:
+        raise InvalidParameterError(f"eps0 must be in [0, 65536], got {fmpq_to_decimal(e0, 6)}")
+    m = check_int(m, "m", minimum=0)
+    d = check_delta(delta)
     with ctx.workprec(128):
         a0 = arb(e0)
         val = (2 * m * (1 / arb(d)).log()).sqrt() * a0 + m * a0 * (a0.exp() - 1)
@@ -289,19 +324,31 @@ def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
     """Scales for (epsilon, delta)-DP of ``m`` Laplace coordinates of sensitivity ``S'``.
 
     Returns the printed Theorem 7 scale ``2 S' sqrt(2 m ln(1/delta)) / epsilon`` (rounded
-    up to a dyadic rational) with its certified achieved epsilon, the pure scale
+    up to a dyadic rational) with its certified achieved epsilon (``None`` when
+    :func:`composition_exceeds` already shows it is above ``epsilon``), the pure scale
     ``m S' / epsilon``, and the smallest scale of the form ``S' / eps0`` (``eps0`` on a
-    2^-30-relative bisection) whose advanced-composition epsilon is ``<= epsilon``;
+    2^-30-relative bisection of ``[0, min(epsilon, L + 1)]``, beyond which composition
+    cannot certify ``epsilon``) whose advanced-composition epsilon is ``<= epsilon``;
     ``"used"`` is the smallest scale whose certified epsilon is ``<= epsilon``.
+    ``epsilon`` and ``delta`` in their documented ranges
+    (:func:`dpverify.mechanisms.privacy.check_epsilon`, ``check_delta``).
     """
     S = to_fmpq(per_coordinate, "per_coordinate")
-    eps, dl = to_fmpq(epsilon, "epsilon"), to_fmpq(delta, "delta")
+    if S <= 0:
+        raise InvalidParameterError(f"per_coordinate must be > 0, got {fmpq_str(S)}")
+    m = check_int(m, "m", minimum=1)
+    eps, dl = check_epsilon(epsilon), check_delta(delta)
     with ctx.workprec(128):
         printed = _upper(2 * arb(S) * (2 * m * (1 / arb(dl)).log()).sqrt() / arb(eps))
     printed = _dyadic_up(printed)
-    printed_eps = advanced_composition_epsilon(S / printed, m, dl)
+    e_printed = S / printed
+    printed_eps = (None if composition_exceeds(e_printed, eps)
+                   else advanced_composition_epsilon(e_printed, m, dl))
     pure = m * S / eps
-    lo, hi = fmpq(0), eps  # eps0 in [lo, hi]: f(lo) <= eps; find largest eps0 with f <= eps
+    # eps0 in [lo, hi]: f(lo) <= eps; find the largest eps0 with f(eps0) <= eps.  Above
+    # L + 1 composition cannot certify eps (composition_exceeds), so hi starts there at most.
+    cap = fmpq(int(eps.p // eps.q).bit_length() + 1)
+    lo, hi = fmpq(0), min(eps, cap)
     if advanced_composition_epsilon(hi, m, dl) <= eps:
         lo = hi
     else:
@@ -313,7 +360,7 @@ def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
                 hi = mid
     best = S / lo if lo > 0 else None
     candidates = [("pure", pure, m * S / pure)]
-    if printed_eps <= eps:
+    if printed_eps is not None and printed_eps <= eps:
         candidates.append(("theorem7", printed, printed_eps))
     if best is not None:
         candidates.append(
@@ -322,8 +369,9 @@ def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
     name, used, used_eps = min(candidates, key=lambda c: c[1])
     return {
         "theorem7_printed_scale": fmpq_str(printed),
-        "theorem7_achieved_epsilon_upper": fmpq_str(printed_eps),
-        "theorem7_valid": bool(printed_eps <= eps),
+        "theorem7_achieved_epsilon_upper": None if printed_eps is None
+        else fmpq_str(printed_eps),
+        "theorem7_valid": printed_eps is not None and bool(printed_eps <= eps),
         "pure_scale": fmpq_str(pure),
         "advanced_composition_scale": fmpq_str(best) if best is not None else None,
         "used": name,
@@ -344,9 +392,7 @@ def calibrate_laplace(per_coordinate: Any, m: int, epsilon: Any, delta: Any = No
     (and the :func:`delta_scale` comparison when ``delta`` is given), exact strings.
     """
     per = to_fmpq(per_coordinate, "per_coordinate")
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    eps = check_epsilon(epsilon)
     if delta is None:
         scale = pure_scale(m * per, eps) if m else fmpq(1)
         return scale, {
@@ -354,9 +400,7 @@ def calibrate_laplace(per_coordinate: Any, m: int, epsilon: Any, delta: Any = No
             "achieved_epsilon": fmpq_str(m * per / scale), "composition": "none (L1 Laplace)",
             "certificate": laplace_privacy(m * per, scale),
         }
-    dl = to_fmpq(delta, "delta")
-    if not 0 < dl < 1:
-        raise InvalidParameterError(f"delta must be in (0, 1), got {fmpq_str(dl)}")
+    dl = check_delta(delta)
     ds = delta_scale(per, max(m, 1), eps, dl)
     scale = ds.pop("scale")
     ach = ds.pop("achieved_epsilon_upper")
@@ -823,9 +867,9 @@ def release_bernstein(
     from ..constructions.bernstein import MAX_H
 
     h = check_int(h, "h", minimum=1, maximum=MAX_H)
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    eps = check_epsilon(epsilon)
+    if delta is not None:
+        check_delta(delta)
     g = to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")

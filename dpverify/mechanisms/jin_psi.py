@@ -72,8 +72,8 @@ from flint import arb, ctx, fmpq, fmpz_mat
 
 from ..errors import CertificationFailed, InvalidParameterError
 from ..noise import RandomSource, discrete_gaussian_vector, discrete_laplace_vector
-from ..numbers import arb_to_fmpq_bounds, check_int, check_open_unit, fmpq_str, to_fmpq
-from .privacy import _rho_to_eps
+from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from .privacy import _rho_to_eps, check_delta, check_epsilon
 
 __all__ = [
     "DATA_BITS",
@@ -227,9 +227,7 @@ def paper_psi_scales(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = 
     k = check_int(k, "k", minimum=1, maximum=d)
     L = check_int(L, "L", minimum=1)
     n = check_int(n, "n", minimum=2)
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    eps = check_epsilon(epsilon)
     c = _c(n)
     out: dict[str, Any] = {}
     with ctx.workprec(128):
@@ -247,7 +245,7 @@ def paper_psi_scales(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = 
             "valid_multiplier_worst": bool(e1w <= ae),
         }
         if delta is not None:
-            dl = check_open_unit(delta, "delta")
+            dl = check_delta(delta)
             lg = -arb(dl).log()
             sig2 = 25 * ad * ad * 4 * k * L * lg / (n * n * ae * ae)
             d2sq = (4 * d * c) ** 2
@@ -289,9 +287,7 @@ def psi_privacy(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = None,
     k = check_int(k, "k", minimum=1, maximum=d)
     L = check_int(L, "L", minimum=1, maximum=10_000)
     n = check_int(n, "n", minimum=2)
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    eps = check_epsilon(epsilon)
     g = PSI_GRID if grid is None else to_fmpq(grid, "grid")
     c = _c(n)
     rec: dict[str, Any] = {
@@ -301,7 +297,7 @@ def psi_privacy(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = None,
         "covariance_sensitivity": psi_sensitivity(d, n),
     }
     if delta is not None:
-        dl = check_open_unit(delta, "delta")
+        dl = check_delta(delta)
         rho = _rho_budget(eps, dl)
         d2 = 4 * d * c  # orthonormal X
         du = _upper_sqrt(fmpq(d * k)) + d2 / g  # grid units, rounding included
@@ -405,10 +401,8 @@ def private_subspace_iteration(
         raise InvalidParameterError("data values must lie in [-1, 1]")
     k = check_int(k, "k", minimum=1, maximum=d)
     L = check_int(L, "L", minimum=1, maximum=10_000)
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
-    dl = None if delta is None else check_open_unit(delta, "delta")
+    eps = check_epsilon(epsilon)
+    dl = None if delta is None else check_delta(delta)
     g = PSI_GRID if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")

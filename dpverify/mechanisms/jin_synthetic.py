@@ -54,6 +54,7 @@ from ..errors import InvalidParameterError, MissingExtraError
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
 from ..progress import report
 from .bernstein_mech import _rng, calibrate_laplace, round_to_grid, sample_discrete_laplace
+from .privacy import check_delta, check_epsilon
 from .wang_summary import _check_data, chebyshev_table, release_summary
 
 __all__ = [
@@ -166,6 +167,9 @@ def release_synthetic(
     n, d = X.shape
     t = check_int(t, "t", minimum=1)
     N = check_int(N, "N", minimum=1)
+    check_epsilon(epsilon)
+    if delta is not None:
+        check_delta(delta)
     m = n if m is None else check_int(m, "m", minimum=1, maximum=10**7)
     L = n if L is None else check_int(L, "L", minimum=1)
     G = N**d
@@ -379,9 +383,9 @@ def basis_privacy(n: Any, basis_size: Any, max_degree: Any, epsilon: Any, delta:
     n = check_int(n, "n", minimum=1, maximum=2**40)
     R = check_int(basis_size, "basis_size", minimum=1, maximum=MAX_BASIS)
     S = check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    eps = check_epsilon(epsilon)
+    if delta is not None:
+        delta = check_delta(delta)
     g = basis_grid(n, S) if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
@@ -560,6 +564,13 @@ def release_synthetic_basis(
     N = check_int(N, "N", minimum=1, maximum=10**6)
     m = n if m is None else check_int(m, "m", minimum=1, maximum=10**7)
     L = None if L is None else check_int(L, "L", minimum=1)
+    check_epsilon(epsilon)
+    if delta is not None:
+        check_delta(delta)
+    if psi_epsilon is not None:
+        check_epsilon(psi_epsilon, "psi_epsilon")
+    if psi_delta is not None:
+        check_delta(psi_delta, "psi_delta")
     B = basis_indices(d, degree=basis_degree, size=basis_size, seed=sample_seed)
     given = sum(v is not None for v in (grid_subset, psi_k, support_points))
     if given > 1:

@@ -40,19 +40,24 @@ from __future__ import annotations
 from math import comb, gcd
 from typing import Any
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..errors import CertificationFailed, InvalidParameterError
+from ..noise import EPSILON_MAX, EPSILON_MIN, check_delta, check_epsilon
+from ..noise import _short_q as _short
 from ..numbers import (
     arb_to_fmpq_bounds,
     check_int,
-    check_open_unit,
     check_rational,
     fmpq_str,
     fmpq_to_decimal,
 )
 
 __all__ = [
+    "EPSILON_MIN",
+    "EPSILON_MAX",
+    "check_epsilon",
+    "check_delta",
     "laplace_privacy",
     "laplace_scale",
     "laplace_advanced_composition",
@@ -75,6 +80,13 @@ REPRESENTATIONS = ("full", "multilinear")
 _EXACT_SENS_MAX_D = 2000
 
 
+def json_int(v: int) -> int | str:
+    """An exact integer for a JSON record: an ``int`` when ``|v| < 2^53`` (exact in every
+    JSON reader), else its decimal string (Python refuses to print ints of more than 4300
+    digits, and JSON readers would round them)."""
+    return v if -(2**53) < v < 2**53 else str(fmpz(v))
+
+
 def _up(x: arb) -> fmpq:
     return arb_to_fmpq_bounds(x)[1]
 
@@ -84,10 +96,10 @@ def _dec(q: fmpq) -> str:
 
 
 def laplace_scale(sensitivity_l1: Any, epsilon: Any) -> fmpq:
-    """Scale ``b = S/epsilon`` (exact) giving ``epsilon``-DP for L1 sensitivity ``S``."""
+    """Scale ``b = S/epsilon`` (exact) giving ``epsilon``-DP for L1 sensitivity ``S``
+    (``epsilon`` in the documented range, :func:`check_epsilon`)."""
     s = check_rational(sensitivity_l1, "sensitivity_l1", 0, None)
-    e = check_rational(epsilon, "epsilon", 0, None, low_open=True)
-    return s / e
+    return s / check_epsilon(epsilon)
 
 
 def laplace_privacy(sensitivity_l1: Any, scale: Any) -> dict[str, Any]:
@@ -127,12 +139,18 @@ def laplace_advanced_composition(
     ``eps0 = Delta/b`` exact; ``epsilon = sqrt(2K ln(1/delta)) eps0 + K eps0 (e^eps0 - 1)``
     as a rigorous arb ball; ``epsilon`` reported as its exact rational upper endpoint and a
     decimal rounded up.  Dwork-Roth 2014 Theorem 3.20 (with ``delta_0 = 0``).
+    ``Delta/b <= 2^16`` (else ``InvalidParameterError``: the bound would exceed
+    ``e^65536``).
     """
     dl = check_rational(sensitivity_linf, "sensitivity_linf", 0, None)
     b = check_rational(scale, "scale", 0, None, low_open=True)
     K = check_int(n_coordinates, "n_coordinates", minimum=1)
-    de = check_open_unit(delta, "delta")
+    de = check_delta(delta)
     e0 = dl / b
+    if e0 > 2**16:
+        raise InvalidParameterError(
+            f"sensitivity_linf/scale must be <= 65536 (the bound contains e^(Delta/b)), got "
+            f"{_short(e0)}")
     a0 = arb(e0)
     eps = (2 * arb(K) * (-arb(de).log())).sqrt() * a0 + K * a0 * (a0.exp() - 1)
     hi = _up(eps)
@@ -140,7 +158,7 @@ def laplace_advanced_composition(
         "noise": "Laplace, per-coordinate (L-infinity sensitivity)",
         "sensitivity_linf": fmpq_str(dl),
         "scale": fmpq_str(b),
-        "n_coordinates": K,
+        "n_coordinates": json_int(K),
         "epsilon_per_coordinate": fmpq_str(e0),
         "epsilon": fmpq_str(hi),
         "epsilon_decimal": _dec(hi),
@@ -181,7 +199,7 @@ def gaussian_privacy(
         "Thm 14); epsilon = rho + 2 sqrt(rho ln(1/delta)) (Bun-Steinke 2016 Prop 1.3)",
     }
     if delta is not None:
-        de = check_open_unit(delta, "delta")
+        de = check_delta(delta)
         hi = _up(_rho_to_eps(rho, de))
         out.update({"delta": fmpq_str(de), "epsilon": fmpq_str(hi), "epsilon_decimal": _dec(hi)})
     return out
@@ -198,8 +216,8 @@ def gaussian_sigma2(sensitivity_l2_squared: Any, epsilon: Any, delta: Any) -> fm
     """
     s2 = check_rational(sensitivity_l2_squared, "sensitivity_l2_squared", 0, None,
                         low_open=True)
-    e = check_rational(epsilon, "epsilon", 0, None, low_open=True)
-    de = check_open_unit(delta, "delta")
+    e = check_epsilon(epsilon)
+    de = check_delta(delta)
     L = -arb(de).log()
     rho_star = ((L + arb(e)).sqrt() - L.sqrt()) ** 2  # solves rho + 2 sqrt(rho L) = eps
     sig = arb(s2) / (2 * rho_star)
@@ -216,42 +234,70 @@ def gaussian_sigma2(sensitivity_l2_squared: Any, epsilon: Any, delta: Any) -> fm
 # ---------------------------------------------------------------------------- TUV
 
 
-def _surjections(i: int, s: int) -> int:
-    """``s! S2(i, s)``: maps of an ``i``-set onto an ``s``-set (inclusion-exclusion)."""
-    return sum((-1) ** (s - j) * comb(s, j) * j**i for j in range(s + 1))
+def _row_l1_function(cs: list[fmpq], a: list[fmpq], representation: str,
+                     kmax: int | None = None):
+    """``w -> N(w)``: L1 norm of the non-constant coefficients of ``p_x`` for ``|x| = w``,
+    over the monomials whose support has at most ``kmax`` variables (all when ``None``).
 
-
-def _row_l1(cs: list[fmpq], a: list[fmpq], representation: str, w: int,
-            kmax: int | None = None) -> fmpq:
-    """``N(w)``: L1 norm of the non-constant coefficients of ``p_x`` for ``|x| = w``, over the
-    monomials whose support has at most ``kmax`` variables (all when ``None``)."""
+    Full representation: the multinomials ``i!/prod alpha_j!`` over ``alpha in N^w`` with
+    ``|alpha| = i`` sum to ``w^i`` (multinomial theorem), and those with support of exactly
+    ``s`` variables to ``C(w, s) s! S2(i, s)``.  So ``N(w) = sum_i |c_i| w^i`` when nothing
+    is truncated (one integer Horner evaluation of ``sum |num_i| x^i``), else
+    ``N(w) = sum_{s <= min(w, kmax)} C(w, s) B_s`` with ``B_s = sum_{i >= s} |c_i| s! S2(i, s)``
+    precomputed once (surjection recurrence ``s! S2(i, s) = s (surj(i-1, s) +
+    surj(i-1, s-1))``).  All in integers over the common denominator of ``c``: exact.
+    Multilinear: ``N(w) = sum_{s=1}^{min(t, w, kmax)} C(w, s) |a_s|``."""
     t = len(cs) - 1
-    if representation == "full":
+    if representation != "full":
+        def n_multi(w: int) -> fmpq:
+            top = min(t, w) if kmax is None else min(t, w, kmax)
+            return sum((comb(w, s) * abs(a[s]) for s in range(1, top + 1)), fmpq(0))
+        return n_multi
+    P = fmpq_poly(cs)
+    num, den = P.numer(), P.denom()
+    absn = [abs(c) for c in num.coeffs()] + [fmpz(0)] * (t + 1 - len(num.coeffs()))
+    absp = fmpz_poly(absn)
+    B: list[fmpz] = []
+    if kmax is not None and kmax < t:
+        smax = kmax
+        B = [fmpz(0)] * (smax + 1)
+        row = [fmpz(1)] + [fmpz(0)] * smax  # surj(0, s)
+        for i in range(1, t + 1):
+            new = [fmpz(0)] * (smax + 1)
+            for s_ in range(1, min(i, smax) + 1):
+                new[s_] = s_ * (row[s_] + row[s_ - 1])
+            row = new
+            if absn[i]:
+                for s_ in range(1, min(i, smax) + 1):
+                    B[s_] += absn[i] * row[s_]
+
+    def n_full(w: int) -> fmpq:
         if kmax is None or kmax >= min(t, w):
-            # sum over alpha in N^w, |alpha| = i, of i!/prod alpha_j! is w^i (multinomial thm)
-            return sum((abs(cs[i]) * fmpq(w) ** i for i in range(1, t + 1)), fmpq(0))
-        # w^i = sum_s C(w, s) s! S2(i, s), s = support size; keep s <= kmax
-        return sum((abs(cs[i]) * comb(w, s) * _surjections(i, s) for i in range(1, t + 1)
-                    for s in range(1, min(i, w, kmax) + 1)), fmpq(0))
-    top = min(t, w) if kmax is None else min(t, w, kmax)
-    return sum((comb(w, s) * abs(a[s]) for s in range(1, top + 1)), fmpq(0))
+            return fmpq(absp(w) - absn[0], den)
+        return fmpq(sum((comb(w, s_) * B[s_] for s_ in range(1, min(w, kmax) + 1)), fmpz(0)),
+                    den)
+    return n_full
 
 
-def _multilinear(cs: list[fmpq]) -> list[fmpq]:
-    """``a_s = sum_i c_i s! S2(i, s)`` via ``a_s = sum_j (-1)^(s-j) C(s, j) g(j)``
-    (inclusion-exclusion on the values of ``g`` at ``0..s``; independent of the Stirling
-    route in :mod:`dpverify.constructions.multivariate_norm`)."""
+def _multilinear(cs: list[fmpq], top: int | None = None) -> list[fmpq]:
+    """``a_s = sum_i c_i s! S2(i, s)`` for ``s = 0..min(t, top)`` via
+    ``a_s = sum_j (-1)^(s-j) C(s, j) g(j) = (Delta^s g)(0)`` (inclusion-exclusion on the
+    values of ``g`` at ``0..s``; independent of the Stirling route in
+    :mod:`dpverify.constructions.multivariate_norm`).
+
+    Exact: ``g = P/D`` with ``P`` an integer polynomial, so the forward-difference table
+    of the integers ``P(0..top)`` is built in integer arithmetic (``O(top^2)`` additions)
+    and divided by ``D`` once; only the sizes a caller uses (``top``) are computed."""
     t = len(cs) - 1
-
-    def g(x: int) -> fmpq:
-        acc = fmpq(0)
-        for c in reversed(cs):
-            acc = acc * x + c
-        return acc
-
-    vals = [g(j) for j in range(t + 1)]
-    return [sum(((-1) ** (s - j) * comb(s, j) * vals[j] for j in range(s + 1)), fmpq(0))
-            for s in range(t + 1)]
+    top = t if top is None else max(0, min(t, top))
+    P = fmpq_poly(cs)
+    num, den = P.numer(), P.denom()
+    row = [num(j) for j in range(top + 1)]  # fmpz, exact
+    out = [fmpq(row[0], den)]
+    for _ in range(top):
+        row = [row[i + 1] - row[i] for i in range(len(row) - 1)]
+        out.append(fmpq(row[0], den))
+    return out
 
 
 def _max_multinomial(i: int, w: int) -> int:
@@ -316,14 +362,16 @@ def tuv_sensitivity(
     t = len(cs) - 1
     ks = None if max_support is None else check_int(max_support, "max_support", minimum=1)
     top = d if ks is None else min(d, ks)  # largest support size kept
-    a = _multilinear(cs)
-    N = [_row_l1(cs, a, representation, w, ks) for w in range(d + 1)] \
-        if d <= _EXACT_SENS_MAX_D else None
+    # multilinear sizes used below: s <= min(t, top) (a_0 for T) and s <= min(t, k) (K_read);
+    # the full representation needs no a_s at all
+    a = _multilinear(cs, min(t, max(top, k))) if representation == "multilinear" else []
+    row_l1 = _row_l1_function(cs, a, representation, ks)
+    N = [row_l1(w) for w in range(d + 1)] if d <= _EXACT_SENS_MAX_D else None
     exact = True
     if universe == "doubled":
-        s1 = 2 * _row_l1(cs, a, representation, d, ks)
+        s1 = 2 * row_l1(d)
     elif N is None:
-        s1, exact = 2 * _row_l1(cs, a, representation, d, ks), False
+        s1, exact = 2 * row_l1(d), False
     else:
         s1 = fmpq(0)
         for c in range(d + 1):
@@ -394,9 +442,9 @@ def tuv_privacy(
     Exact sensitivities and pure epsilons (fmpq); composition bounds rigorous (arb, rounded
     up).  thaler2012 Lemma 2.3/2.4, Theorem 3.1/3.2.
     """
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    eps = check_epsilon(epsilon)
     nn = None if n is None else check_int(n, "n", minimum=1)
-    de = None if delta is None else check_open_unit(delta, "delta")
+    de = None if delta is None else check_delta(delta)
     sens = tuv_sensitivity(coeffs, d, k, representation, universe, max_support)
     s1, sinf, T, K = sens["S1"], sens["Sinf"], sens["T"], sens["n_coordinates"]
     Kp = sens["n_coordinates_paper"]
@@ -407,9 +455,17 @@ def tuv_privacy(
     lemma24 = None
     if de is not None and sinf != 0:
         b24 = _up(3 * arb(sinf) * (arb(K) * (-arb(de).log())).sqrt() / arb(eps))
-        ac = laplace_advanced_composition(sinf, b24, K, de)
-        lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": ac,
-                   "certifies_epsilon": bool(_frac(ac["epsilon"]) <= eps)}
+        from .bernstein_mech import composition_exceeds
+
+        if composition_exceeds(sinf / b24, eps):  # e^(eps0) alone exceeds eps: skip exp
+            lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": None,
+                       "certifies_epsilon": False,
+                       "note": "per-coordinate epsilon too large: advanced composition "
+                       "gives more than epsilon (decided without exp)"}
+        else:
+            ac = laplace_advanced_composition(sinf, b24, K, de)
+            lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": ac,
+                       "certifies_epsilon": bool(_frac(ac["epsilon"]) <= eps)}
         if lemma24["certifies_epsilon"] and b24 < l1_scale:
             chosen = {"route": "Lemma 2.4 scale, certified by advanced composition",
                       "scale_times_n": b24}
@@ -479,8 +535,9 @@ def tuv_scale_times_n(record: dict[str, Any]) -> fmpq:
 
 
 def _frac(s: str) -> fmpq:
+    # fmpz parses decimal strings itself (Python's int() refuses more than 4300 digits)
     p, _, q = s.partition("/")
-    return fmpq(int(p), int(q or 1))
+    return fmpq(fmpz(p), fmpz(q or "1"))
 
 
 # ---------------------------------------------------------------- TUV decision lists
@@ -536,20 +593,21 @@ def dlist_term_coefficients(
     L = k if max_len is None else check_int(max_len, "max_len", minimum=0, maximum=k)
     hc = [check_rational(c, f"h_coeffs[{i}]") for i, c in enumerate(h_coeffs)]
     hv = _h_values(hc, k)
+    # c_{n,q}(a, b) = sum_{a', b'} (-1)^{a-a'+b-b'} C(a,a') C(b,b') h(base + a' - b')
+    #              = (-1)^b (Delta^{a+b} h)(base - b),  base = k - n + q
+    # (the a'-sum is Delta^a h(y) at y = base - b'; substituting j = b - b' turns the b'-sum
+    # into (-1)^b Delta^b of that at base - b).  One forward-difference table of h on 0..k
+    # (O(k^2)) replaces the O(L^6) double sums; arguments stay in [k - n, k].
+    diff = [hv]
+    for _ in range(k):
+        prev = diff[-1]
+        diff.append([prev[i + 1] - prev[i] for i in range(len(prev) - 1)])
     table: dict[tuple[int, int], dict[tuple[int, int], fmpq]] = {}
     for n in range(L + 1):
         for q in range(n + 1):
-            cell: dict[tuple[int, int], fmpq] = {}
             base = k - n + q
-            for a in range(n - q + 1):
-                for b in range(q + 1):
-                    acc = fmpq(0)
-                    for a1 in range(a + 1):
-                        for b1 in range(b + 1):
-                            sgn = -1 if (a - a1 + b - b1) % 2 else 1
-                            acc += sgn * comb(a, a1) * comb(b, b1) * hv[base + a1 - b1]
-                    cell[(a, b)] = acc
-            table[(n, q)] = cell
+            table[(n, q)] = {(a, b): (-diff[a + b][base - b] if b % 2 else diff[a + b][base - b])
+                             for a in range(n - q + 1) for b in range(q + 1)}
     return table
 
 
@@ -731,7 +789,7 @@ def dlist_privacy(h_coeffs: Any, k: Any, m: Any, epsilon: Any, *, n: Any = None
     Exact (fmpq): the achieved epsilon is ``S1/(n b) = epsilon`` (at most epsilon when
     ``S1`` is only an upper bound).  thaler2012 Lemma 2.3, Theorem 3.1.
     """
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    eps = check_epsilon(epsilon)
     nn = None if n is None else check_int(n, "n", minimum=1)
     sens = dlist_sensitivity(h_coeffs, k, m)
     s1, T, t = sens["S1"], sens["T"], sens["degree"]

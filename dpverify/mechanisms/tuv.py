@@ -51,7 +51,6 @@ integer-only; answers are exact rationals; ``alpha(beta)`` is a rigorous upper b
 
 from __future__ import annotations
 
-import csv
 import itertools
 from collections.abc import Sequence
 from math import comb, factorial, gcd
@@ -61,7 +60,7 @@ import numpy as np
 from flint import arb, fmpq
 
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
-from ..noise import RandomSource, discrete_laplace_vector
+from ..noise import RandomSource, discrete_laplace_union_quantile, discrete_laplace_vector
 from ..numbers import (
     arb_to_fmpq_bounds,
     check_int,
@@ -71,7 +70,15 @@ from ..numbers import (
     fmpq_to_decimal,
     parse_fmpq_str,
 )
-from .privacy import REPRESENTATIONS, UNIVERSES, tuv_privacy, tuv_scale_times_n
+from .privacy import (
+    REPRESENTATIONS,
+    UNIVERSES,
+    check_delta,
+    check_epsilon,
+    json_int,
+    tuv_privacy,
+    tuv_scale_times_n,
+)
 
 __all__ = [
     "TUVSummary",
@@ -89,33 +96,22 @@ QUERY_KINDS = ("or", "and", "rofk")
 
 
 def read_binary_csv(path: str) -> np.ndarray:
-    """Read a CSV of 0/1 columns (an optional header row of non-numeric names is skipped)
-    into an ``(n, d)`` int8 array; errors name the file, line and column."""
-    rows: list[list[int]] = []
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            for ln, rec in enumerate(csv.reader(fh), start=1):
-                cells = [c.strip() for c in rec]
-                if not cells or all(c == "" for c in cells):
-                    continue
-                if ln == 1 and any(c not in ("0", "1") for c in cells) and not any(
-                        c in ("0", "1") for c in cells):
-                    continue  # header
-                bad = [j for j, c in enumerate(cells) if c not in ("0", "1")]
-                if bad:
-                    raise InvalidParameterError(
-                        f"--data {path!r} line {ln} column {bad[0] + 1}: expected 0 or 1, "
-                        f"got {cells[bad[0]]!r}")
-                if rows and len(cells) != len(rows[0]):
-                    raise InvalidParameterError(
-                        f"--data {path!r} line {ln}: {len(cells)} columns, expected "
-                        f"{len(rows[0])}")
-                rows.append([int(c) for c in cells])
-    except OSError as exc:
-        raise InvalidParameterError(f"--data: cannot read {path!r}: {exc.strerror}") from None
-    if not rows:
-        raise InvalidParameterError(f"--data {path!r} has no data rows")
-    return np.array(rows, dtype=np.int8)
+    """Read a CSV of 0/1 columns into an ``(n, d)`` int8 array.
+
+    Header rule (:mod:`dpverify.mechanisms.csvdata`): the first non-blank row is a header
+    exactly when none of its cells is a number; every other row is data and each cell must
+    be ``0`` or ``1`` (``2``, ``1.0``, ``nan`` are errors naming the file, line and column).
+    """
+    from .csvdata import read_csv_cells
+
+    tab = read_csv_cells(path)
+    for row, ln in zip(tab.rows, tab.lines, strict=True):
+        bad = [j for j, c in enumerate(row) if c not in ("0", "1")]
+        if bad:
+            raise InvalidParameterError(
+                f"{path!r} line {ln} column {bad[0] + 1}: expected 0 or 1, got "
+                f"{row[bad[0]][:40]!r}")
+    return np.array([[int(c) for c in row] for row in tab.rows], dtype=np.int8)
 
 
 def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
@@ -143,7 +139,7 @@ def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
     if not cert.verified:
         raise CertificationFailed(
             f"the polynomial for r={r}, k={k}, gamma={fmpq_str(gamma)} misses gamma "
-            f"(exact error {cert.data['error'].get('upper')}); try method 'minimax'")
+            f"(exact error {cert.error.get('upper')}); try method 'minimax'")
     return approx, cert
 
 
@@ -497,7 +493,8 @@ def tuv_release(
             f"the release has {K} coordinates, more than {MAX_COORDINATES}; lower k or "
             "gamma's precision, or use the multilinear representation")
 
-    a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q)
+    a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q,
+                                                    min(t, m, kmax))
     Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
     if progress is not None:
         progress("support counts", 0, None)
@@ -508,7 +505,8 @@ def tuv_release(
     coeffs: dict[str, int] = {}
 
     def sizes():
-        for i in range(1, t + 1):
+        # multilinear: weights has an entry for every released size (<= min(t, m, kmax))
+        for i in range(1, len(weights)):
             if weights[i] == 0:
                 continue
             if representation == "multilinear":
@@ -537,7 +535,7 @@ def tuv_release(
     if len(coeffs) != K:
         raise CertificationFailed(f"internal: {len(coeffs)} coordinates, expected {K}")
 
-    gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
+    gamma_exact = parse_fmpq_str(cert.error["upper"], "error")
     noise_bound = fmpq(K_read * (mb - 1), n * Q)
     alpha = gamma_exact + noise_bound
     privacy = dict(priv)
@@ -574,8 +572,8 @@ def tuv_release(
             "alpha_decimal": fmpq_to_decimal(alpha, 8, rounding="up"),
             "gamma_exact": fmpq_str(gamma_exact),
             "noise_bound": fmpq_str(noise_bound),
-            "noise_per_coordinate_lattice_units": mb - 1,
-            "n_read_per_query": K_read,
+            "noise_per_coordinate_lattice_units": json_int(mb - 1),
+            "n_read_per_query": json_int(K_read),
             "statement": "with probability >= 1 - beta every query of size <= k is "
             "answered within alpha (union bound over all noised coordinates)",
             "paper_alpha_theorem_3_1": _paper_alpha(priv, gamma_exact, n, eps, beta_q),
@@ -607,7 +605,9 @@ def _setup(d: int, k: Any, gamma: Any, epsilon: Any, beta: Any, delta: Any, r: A
     coefficients ``cs``) and the privacy record of the (truncated) coordinate vector."""
     k = check_int(k, "k", minimum=1, maximum=d if universe == "monotone" else 2 * d)
     r = check_int(r, "r", minimum=1, maximum=k)
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    eps = check_epsilon(epsilon)
+    if delta is not None:
+        delta = check_delta(delta)
     beta_q = check_open_unit(beta, "beta")
     approx, cert = tuv_polynomial(k, gamma, r, method)
     cs = list(approx.poly.to_monomial().coeffs)
@@ -618,13 +618,14 @@ def _setup(d: int, k: Any, gamma: Any, epsilon: Any, beta: Any, delta: Any, r: A
     return k, r, eps, beta_q, approx, cert, cs, priv
 
 
-def _lattice(cs: list, priv: dict, representation: str, beta: fmpq) -> tuple:
-    """Per-size weights (``a_s`` multilinear, ``c_i`` full), the lattice denominator ``Q``,
-    the noise scale in lattice units ``Q n b`` (independent of ``n``), the union-bound
-    quantile ``m_beta`` over all noised coordinates and ``K_read``."""
+def _lattice(cs: list, priv: dict, representation: str, beta: fmpq, top: int) -> tuple:
+    """Per-size weights (``a_s`` for the released sizes ``s <= top`` multilinear, ``c_i``
+    full), the lattice denominator ``Q`` (lcm of the denominators of the weights that are
+    released), the noise scale in lattice units ``Q n b`` (independent of ``n``), the
+    union-bound quantile ``m_beta`` over all noised coordinates and ``K_read``."""
     from .privacy import _multilinear
 
-    a = _multilinear(cs)
+    a = _multilinear(cs, top)
     weights = a if representation == "multilinear" else cs
     Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
     scale_int = tuv_scale_times_n(priv) * Q
@@ -653,29 +654,33 @@ def tuv_accuracy_plan(
     """
     _check_kinds(representation, universe, truncate)
     d = check_int(d, "d", minimum=1, maximum=10**6)
+    # alpha is an accuracy for answers in [0, 1]: documented range (0, 1], checked first
+    al = None if alpha is None else check_rational(alpha, "alpha", 0, 1, low_open=True)
     k, r, eps, beta_q, approx, cert, cs, priv = _setup(
         d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method)
-    _, _, Q, _, mb, K_read = _lattice(cs, priv, representation, beta_q)
-    gamma_exact = parse_fmpq_str(cert.data["error"]["upper"], "error")
+    m = d if universe == "monotone" else 2 * d
+    _, _, Q, _, mb, K_read = _lattice(cs, priv, representation, beta_q,
+                                      min(len(cs) - 1, m, k if truncate else m))
+    gamma_exact = parse_fmpq_str(cert.error["upper"], "error")
     C = fmpq(K_read * (mb - 1), Q)
     out: dict[str, Any] = {
         "d": d, "k": k, "r": r, "representation": representation, "universe": universe,
         "truncated_to_support_k": truncate, "epsilon": fmpq_str(eps), "beta": fmpq_str(beta_q),
-        "delta": None if delta is None else fmpq_str(check_open_unit(delta, "delta")),
+        "delta": None if delta is None else fmpq_str(check_delta(delta)),
         "gamma_exact": fmpq_str(gamma_exact), "C": fmpq_str(C),
         "alpha_of_n": f"{fmpq_str(gamma_exact)} + ({fmpq_str(C)})/n",
-        "n_coordinates": priv["sensitivity"]["n_coordinates"], "n_read_per_query": K_read,
-        "noise_per_coordinate_lattice_units": mb - 1,
+        "n_coordinates": priv["sensitivity"]["n_coordinates"],
+        "n_read_per_query": json_int(K_read),
+        "noise_per_coordinate_lattice_units": json_int(mb - 1),
     }
-    if alpha is not None:
-        al = check_rational(alpha, "alpha", 0, None, low_open=True)
+    if al is not None:
         if al <= gamma_exact:
             raise InvalidParameterError(
                 f"alpha must exceed the polynomial's exact error {fmpq_str(gamma_exact)} "
                 "(lower gamma)")
         need = C / (al - gamma_exact)
         out["alpha"] = fmpq_str(al)
-        out["n_needed"] = max(1, int(-((-need.p) // need.q)))
+        out["n_needed"] = json_int(max(1, int(-((-need.p) // need.q))))
     return out
 
 
@@ -685,18 +690,13 @@ def noise_union_quantile(K: int, scale: fmpq, beta: fmpq) -> int:
 
     Guarantee
     ---------
-    The inequality is decided in arb (True only when certainly true), so with probability
-    ``>= 1 - beta`` all ``K`` draws satisfy ``|Z| <= m_beta - 1``.  Starts from the
-    closed-form guess ``b ln(2K/(beta(1 + r)))`` rounded up, then increments.
+    Decided in arb at a precision that grows with ``log2(b)``
+    (:func:`dpverify.noise.discrete_laplace_union_quantile`, which documents the method), so
+    with probability ``>= 1 - beta`` all ``K`` draws satisfy ``|Z| <= m_beta - 1``; the time
+    does not grow with ``b`` (the former linear search from a 53-bit guess hung for
+    ``b >~ 2^70``).
     """
-    b = arb(scale)
-    rr = (-1 / b).exp()
-    lnr = arb(2 * K) / (arb(beta) * (1 + rr))
-    guess = arb_to_fmpq_bounds(b * lnr.log())[1]
-    mb = max(1, int(-((-int(guess.p)) // int(guess.q))))
-    while not bool(K * 2 * (-arb(mb) / b).exp() / (1 + rr) <= arb(beta)):
-        mb += 1
-    return mb
+    return discrete_laplace_union_quantile(K, scale, beta)
 
 
 def _sens_parse(s: str) -> fmpq:

@@ -83,7 +83,7 @@ from ..numbers import (
     fmpq_to_decimal,
     parse_fmpq_str,
 )
-from .privacy import dlist_privacy, dlist_term_coefficients
+from .privacy import check_epsilon, dlist_privacy, dlist_term_coefficients, json_int
 from .tuv import MAX_COORDINATES, _lcm, noise_union_quantile
 
 __all__ = [
@@ -133,8 +133,11 @@ def _parse_literal(text: Any, where: str) -> int:
         return text
     s = str(text).strip()
     body = s[1:] if s[:1] in "+-" else s
-    if not body.isdigit():
-        raise InvalidParameterError(f"{where}: literal must be +j or -j (DIMACS), got {s!r}")
+    if not (body and all(c in "0123456789" for c in body)):
+        raise InvalidParameterError(f"{where}: literal must be +j or -j (DIMACS), got "
+                                    f"{s[:40]!r}")
+    if len(body.lstrip("0")) > 7:  # |j| <= m <= 10^6 (and int() refuses > 4300 digits)
+        raise InvalidParameterError(f"{where}: literal {s[:20]}... is out of range")
     return -int(body) if s.startswith("-") else int(body)
 
 
@@ -164,7 +167,8 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
 
     CSV: one list per line, ``lit_1,bit_1,...,lit_L,bit_L,default`` (an odd number of
     fields; ``1`` alone is the constant list), DIMACS literals ``+3``/``3``/``-5``; blank lines
-    and lines starting with ``#`` are skipped.  JSON: ``{"m": M, "lists": [...]}`` or a bare
+    and lines starting with ``#`` are skipped, and a first row without any number is a
+    header (:mod:`dpverify.mechanisms.csvdata`).  JSON: ``{"m": M, "lists": [...]}`` or a bare
     list; each list ``{"nodes": [[lit, bit], ...], "default": b}``.  Errors name the file and
     the line (CSV) or list index (JSON).
     """
@@ -178,12 +182,12 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
             if isinstance(obj, dict):
                 if "m" in obj and obj["m"] != m:
                     raise InvalidParameterError(
-                        f"--dlists {path!r} declares m = {obj['m']!r}, but --m is {m}")
+                        f"{path!r} declares m = {obj['m']!r}, but m is {m}")
                 obj = obj.get("lists")
             if not isinstance(obj, list):
-                raise InvalidParameterError(f"--dlists {path!r}: expected a list of lists")
+                raise InvalidParameterError(f"{path!r}: expected a list of lists")
             for i, item in enumerate(obj):
-                where = f"--dlists {path!r} list {i}"
+                where = f"{path!r} list {i}"
                 if not isinstance(item, dict) or not isinstance(item.get("nodes"), list) \
                         or "default" not in item:
                     raise InvalidParameterError(
@@ -192,12 +196,19 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
                     raise InvalidParameterError(f"{where}: each node must be [lit, bit]")
                 out.append(_make_list(item["nodes"], item["default"], m, k, where))
         else:
+            from .csvdata import is_number
+
+            first = True
             with open(path, encoding="utf-8", newline="") as fh:
                 for ln, rec in enumerate(csv.reader(fh), start=1):
                     cells = [c.strip() for c in rec]
                     if not cells or all(c == "" for c in cells) or cells[0].startswith("#"):
                         continue
-                    where = f"--dlists {path!r} line {ln}"
+                    if first:
+                        first = False
+                        if not any(is_number(c) for c in cells):
+                            continue  # header: a first row without any number
+                    where = f"{path!r} line {ln}"
                     if len(cells) % 2 == 0:
                         raise InvalidParameterError(
                             f"{where}: expected lit,bit,...,lit,bit,default (an odd number "
@@ -205,11 +216,13 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
                     nodes = [(cells[2 * i], cells[2 * i + 1]) for i in range(len(cells) // 2)]
                     out.append(_make_list(nodes, cells[-1], m, k, where))
     except OSError as exc:
-        raise InvalidParameterError(f"--dlists: cannot read {path!r}: {exc.strerror}") from None
+        raise InvalidParameterError(f"cannot read {path!r}: {exc.strerror}") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise InvalidParameterError(f"{path!r} is not a text file: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise InvalidParameterError(f"--dlists {path!r} is not JSON: {exc}") from None
+        raise InvalidParameterError(f"{path!r} is not JSON: {exc}") from None
     if not out:
-        raise InvalidParameterError(f"--dlists {path!r} has no decision lists")
+        raise InvalidParameterError(f"{path!r} has no decision lists")
     return out
 
 
@@ -381,7 +394,7 @@ def tuv_dlist_release(
     """
     m = check_int(m, "m", minimum=1, maximum=10**6)
     k = check_int(k, "k", minimum=1, maximum=64)
-    eps = check_rational(epsilon, "epsilon", 0, None, low_open=True)
+    eps = check_epsilon(epsilon)
     beta_q = check_open_unit(beta, "beta")
     gamma_q = check_open_unit(gamma, "gamma")
     if isinstance(dlists, (str, bytes)) or not isinstance(dlists, Sequence):
@@ -479,7 +492,7 @@ def tuv_dlist_release(
             "h_degree": len(hc) - 1,
             "degree": max(sizes),
             "gamma": fmpq_str(gamma_q),
-            "h_error_exact": cert.data["error"].get("upper"),
+            "h_error_exact": cert.error.get("upper"),
             "certified": cert.verified,
             "reduced_lists": "rows are reduced (distinct variables) before p_x is formed",
         },
@@ -491,7 +504,7 @@ def tuv_dlist_release(
             "alpha_decimal": fmpq_to_decimal(alpha, 8, rounding="up"),
             "gamma_release": fmpq_str(gamma_rel),
             "noise_per_coordinate": fmpq_str(unit),
-            "noise_per_coordinate_lattice_units": mb - 1,
+            "noise_per_coordinate_lattice_units": json_int(mb - 1),
             "n_read_worst": K,
             "statement": "with probability >= 1 - beta every y is answered within "
             "gamma_release + K_read(|y|) * noise_per_coordinate, K_read(w) = sum over "

@@ -80,9 +80,11 @@ from .bernstein_mech import (
     _rng,
     advanced_composition_epsilon,
     calibrate_laplace,
+    composition_exceeds,
     round_to_grid,
     sample_discrete_laplace,
 )
+from .privacy import check_delta, check_epsilon
 
 __all__ = [
     "MAX_MOMENTS",
@@ -254,8 +256,10 @@ def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
 
 
 def paper_scales(t: int, d: int, n: int, epsilon: Any, delta: Any = None) -> dict:
-    """Printed scales and what they achieve with the derived sensitivity (comparison only)."""
-    eps = to_fmpq(epsilon, "epsilon")
+    """Printed scales and what they achieve with the derived sensitivity (comparison only).
+    ``epsilon``, ``delta`` in their documented ranges
+    (:func:`dpverify.mechanisms.privacy.check_epsilon`, ``check_delta``)."""
+    eps = check_epsilon(epsilon)
     M = t**d
     sens = moment_sensitivity(t, d, n)
     up, lo = parse_fmpq_str(sens["upper"]), parse_fmpq_str(sens["lower"])
@@ -268,16 +272,20 @@ def paper_scales(t: int, d: int, n: int, epsilon: Any, delta: Any = None) -> dic
         "slides_scale": "epsilon^d/(n epsilon) (misprint for t^d/(n epsilon))",
     }
     if delta is not None:
-        dl = to_fmpq(delta, "delta")
+        dl = check_delta(delta)
         with ctx.workprec(128):
             js = arb(M) * (1 / arb(dl)).log()
             jin = arb_to_fmpq_bounds(js.sqrt() / (arb(n) * arb(eps)))[0]  # rounded down
-        eps_jin = advanced_composition_epsilon(fmpq(2, n) / jin, M - 1, dl)
+        e0 = fmpq(2, n) / jin
+        # a per-moment epsilon so large that e^eps0 alone exceeds eps: not valid (no exp)
+        eps_jin = None if composition_exceeds(e0, eps) else \
+            advanced_composition_epsilon(e0, M - 1, dl)
         out.update(
             {
                 "jin_delta_scale": fmpq_str(jin),
-                "jin_achieved_epsilon_advanced_composition": fmpq_str(eps_jin),
-                "jin_valid": bool(eps_jin <= eps),
+                "jin_achieved_epsilon_advanced_composition": "> epsilon (e^eps0 - 1 > "
+                "epsilon)" if eps_jin is None else fmpq_str(eps_jin),
+                "jin_valid": eps_jin is not None and bool(eps_jin <= eps),
             }
         )
     return out
@@ -375,8 +383,8 @@ class WangSummary:
 
             rt = rtol if rtol is not None else ("1e-3" if self.d == 1 else "1e-1")
             cert = certify(approx, rtol=rt)
-            up = parse_exact(cert.data["error"]["upper"], "error.upper")
-            out["approximation_error"] = cert.data["error"]["upper"]
+            up = parse_exact(cert.error["upper"], "error.upper")
+            out["approximation_error"] = cert.error["upper"]
             out["approximation_certified"] = True
             alpha = up + noise
         else:
@@ -452,6 +460,9 @@ def wang_privacy(
     n = check_int(n, "n", minimum=1)
     t = check_int(t, "t", minimum=1)
     d = check_int(d, "d", minimum=1, maximum=4)
+    epsilon = check_epsilon(epsilon)
+    if delta is not None:
+        delta = check_delta(delta)
     g = summary_grid(n, t, d) if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
@@ -471,7 +482,7 @@ def wang_privacy(
         "l1_sensitivity": fmpq_str(cnt * per),
         "noisy_coordinates": cnt,
         "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
-        "paper": paper_scales(t, d, n, to_fmpq(epsilon, "epsilon"), delta),
+        "paper": paper_scales(t, d, n, epsilon, delta),
     }
     scale, fields = calibrate_laplace(per, cnt, epsilon, delta)
     privacy.update(fields)
@@ -509,9 +520,9 @@ def release_summary(
     X = _check_data(data)
     n, d = X.shape
     t = check_int(t, "t", minimum=1)
-    eps = to_fmpq(epsilon, "epsilon")
-    if eps <= 0:
-        raise InvalidParameterError(f"epsilon must be > 0, got {fmpq_str(eps)}")
+    eps = check_epsilon(epsilon)
+    if delta is not None:
+        check_delta(delta)
     privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
     g = parse_fmpq_str(privacy["grid"], "grid")
     mom = chebyshev_moments(X, t, progress=progress).ravel()
