@@ -287,13 +287,13 @@ def bench_big_or() -> dict[str, Any]:
         "finite_max_error": finite_s,
         "coefficient_norm": norm_s,
         "verified": cert.verified,
-        "error": cert.data["error"].get("upper_decimal", cert.data["error"]["upper"]),
+        "error": cert.error.get("upper_decimal", cert.error["upper"]),
         "doubling": (dw, dc),
         "hybrid": (hw, hc),
         "hybrid_candidates": ncand,
         "hybrid_agrees": hworst == worst,
-        "doubling_agrees": str(worst) == cert.data["error"]["upper"]
-        or worst == fmpq(*[int(v) for v in cert.data["error"]["upper"].split("/")]),
+        "doubling_agrees": str(worst) == cert.error["upper"]
+        or worst == fmpq(*[int(v) for v in cert.error["upper"].split("/")]),
     }
 
 

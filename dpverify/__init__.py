@@ -2,22 +2,16 @@
 
 Construction proposes, certification decides: every claimed degree, coefficient
 norm and error bound is checked in exact rational (``fmpq``) or rigorous ball
-(``arb``) arithmetic.  See ``docs/`` and DESIGN.md.
+(``arb``) arithmetic, and every certificate can be re-checked by the independent
+verifier :mod:`dpverify.verify`.  See ``docs/``.
+
+This module imports nothing eagerly (the names below load on first use), so that
+``import dpverify.verify`` loads the verifier and nothing else of dpverify.
 """
 
-from ._version import __version__
-from .approximation import Approximation
-from .errors import (
-    BasisMismatchError,
-    CertificationFailed,
-    DomainError,
-    DPVerifyError,
-    ExpressionError,
-    InvalidParameterError,
-    MalformedCertificate,
-    ParameterTypeError,
-    PrecisionExhausted,
-)
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = [
     "__version__",
@@ -29,6 +23,26 @@ __all__ = [
     "ExpressionError",
     "InvalidParameterError",
     "MalformedCertificate",
+    "MissingExtraError",
     "ParameterTypeError",
     "PrecisionExhausted",
 ]
+
+_LAZY = {"Approximation": "approximation"}
+_ERRORS = set(__all__) - {"__version__", "Approximation"}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name == "__version__":
+        return importlib.import_module("._version", __name__).__version__
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    if name in _ERRORS:
+        return getattr(importlib.import_module(".errors", __name__), name)
+    raise AttributeError(f"module 'dpverify' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

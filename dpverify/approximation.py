@@ -6,7 +6,7 @@ what it is meant to approximate and where; it never certifies itself.
 :class:`~dpverify.certify.certificate.Certificate`.
 
 Targets and domains are plain JSON-able dicts so that a certificate can carry
-them and the independent checker (``dpverify.certify.verify``) can re-evaluate
+them and the independent checker (``dpverify.verify``) can re-evaluate
 them from scratch.
 
 Target kinds (``target["kind"]``):

@@ -11,12 +11,22 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
+import signal
 import sys
+import threading
 
 from . import commands as _commands_pkg
 from ._version import __version__
-from .errors import DPVerifyError, MissingExtraError
+from .atomic import write_text
+from .errors import (
+    CertificationFailed,
+    DPVerifyError,
+    MissingExtraError,
+    PrecisionExhausted,
+    TimeLimitExceeded,
+)
 
 __all__ = ["main", "build_parser"]
 
@@ -49,6 +59,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _TimeLimit(Exception):
+    """Raised in the main thread by the ``--timeout`` alarm."""
+
+
+def _start_alarm(seconds: float) -> bool:
+    # SIGALRM exists on POSIX only and is delivered to the main thread only
+    if not hasattr(signal, "setitimer"):
+        return False
+    if threading.current_thread() is not threading.main_thread():
+        return False
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise _TimeLimit()
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    return True
+
+
+def _stop_alarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def _check_out_path(path: str) -> str | None:
+    """A reason why ``--out path`` cannot be written, checked before any work."""
+    if not path.strip():
+        return "--out path is empty"
+    if os.path.isdir(path):
+        return f"--out {path!r} is a directory"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"--out {path!r}: directory {folder!r} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"--out {path!r}: directory {folder!r} is not writable"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -56,33 +104,73 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     prog = f"dpverify {args.command}"
+    out = getattr(args, "json_out", None)
+    if out is not None:
+        why = _check_out_path(out)
+        if why:
+            sys.stderr.write(f"{prog}: error: {why}\n")
+            return 2
+    alarm = False
     try:
+        timeout = getattr(args, "timeout", None)
+        if timeout is not None:
+            from .commands._cert import read_timeout
+
+            seconds = read_timeout(timeout)
+            alarm = _start_alarm(seconds)
         result = args.handler(args)
+    except _TimeLimit:
+        sys.stderr.write(f"{prog}: undecided: time limit of {args.timeout} s reached "
+                         "(nothing was certified or written; raise --timeout)\n")
+        return 1
+    except TimeLimitExceeded as exc:
+        sys.stderr.write(f"{prog}: undecided: {_one_line(exc)} (raise --timeout)\n")
+        return 1
+    except (CertificationFailed, PrecisionExhausted) as exc:
+        msg = _one_line(exc)
+        if not msg.startswith("not certified"):
+            msg = f"not certified: {msg}"
+        sys.stderr.write(f"{prog}: {msg}\n")
+        return 1
     except (DPVerifyError, ValueError, TypeError, ImportError, OverflowError) as exc:
         # one line, no traceback (DESIGN.md CLI contract)
         if isinstance(exc, ImportError) and not isinstance(exc, MissingExtraError):
             raise
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        sys.stderr.write(f"{prog}: error: {msg}\n")
+        sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130
-    if getattr(args, "json_out", None):
+    finally:
+        if alarm:
+            _stop_alarm()
+    # not at module level: importing the certify package costs ~50 ms at start-up
+    from .certify.certificate import CERT_FORMAT, DATA_NOTE, data_document
+
+    data = result.data
+    is_cert = isinstance(data, dict) and data.get("format") == CERT_FORMAT
+    if not is_cert:
+        data = data_document(args.command, data)
+    text = json.dumps(data, indent=2) + "\n"
+    if out is not None:
         try:
-            with open(args.json_out, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(result.data, indent=2) + "\n")
-        except OSError as exc:
-            where = f"--out {args.json_out!r}"
-            sys.stderr.write(f"{prog}: error: cannot write {where}: {exc.strerror}\n")
+            write_text(out, text, what="--out")
+        except DPVerifyError as exc:
+            sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
             return 2
+        if not is_cert:
+            sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}\n")
     if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(result.data, indent=2) + "\n")
+        sys.stdout.write(text)
     else:
         sys.stdout.write(result.text.rstrip("\n") + "\n")
     for line in result.extra_lines:
         sys.stderr.write(line + "\n")
     return result.exit_code
+
+
+def _one_line(exc: BaseException) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def console_main() -> None:  # entry point

@@ -19,6 +19,7 @@ __all__ = [
     "CertificationFailed",
     "MalformedCertificate",
     "MissingExtraError",
+    "TimeLimitExceeded",
 ]
 
 
@@ -56,6 +57,11 @@ class PrecisionExhausted(DPVerifyError, ArithmeticError):
 
 class CertificationFailed(DPVerifyError, ArithmeticError):
     """A requested claim was refuted or could not be proven within the limits."""
+
+
+class TimeLimitExceeded(CertificationFailed):
+    """The time limit (``timeout=``) was reached before a finite bound was established:
+    the outcome is *undecided*, not refuted."""
 
 
 class MalformedCertificate(DPVerifyError, ValueError):

@@ -41,6 +41,7 @@ from typing import Any
 from flint import fmpq
 
 from ._version import __version__
+from .atomic import write_bytes
 from .errors import InvalidParameterError
 from .numbers import fmpq_str, to_fmpq
 
@@ -319,25 +320,23 @@ def write_tables(names: Sequence[str], out_dir: str, grid: str = "full") -> dict
     if "all" in names:
         names = [n for n in table_names() if _available(n)]
     specs = [_spec(n) for n in names]
-    if not isinstance(out_dir, str) or not out_dir:
-        raise InvalidParameterError(f"--out must be a directory path, got {out_dir!r}")
+    if not isinstance(out_dir, str) or not out_dir.strip():
+        raise InvalidParameterError(f"out_dir must be a directory path, got {out_dir!r}")
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise InvalidParameterError(f"--out {out_dir!r} exists and is not a directory")
+        raise InvalidParameterError(f"out_dir {out_dir!r} exists and is not a directory")
     os.makedirs(out_dir, exist_ok=True)
     manifest: dict[str, Any] = {"dpverify_version": __version__, "grid": grid, "tables": {}}
     for spec in specs:
         table = build_table(spec.name, grid)
         files = {f"{spec.name}.json": _dumps(table), f"{spec.name}.csv": _csv_bytes(table)}
         for fname, data in files.items():
-            with open(os.path.join(out_dir, fname), "wb") as fh:
-                fh.write(data)
+            write_bytes(os.path.join(out_dir, fname), data, what="table")
         manifest["tables"][spec.name] = {
             "description": spec.description,
             "parameters": [dict(p) for p in (spec.full if grid == "full" else spec.quick)],
             "files": {f: hashlib.sha256(d).hexdigest() for f, d in sorted(files.items())},
         }
-    with open(os.path.join(out_dir, "manifest.json"), "wb") as fh:
-        fh.write(_dumps(manifest))
+    write_bytes(os.path.join(out_dir, "manifest.json"), _dumps(manifest), what="manifest")
     return manifest
 
 

@@ -15,19 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.certify import certify
-from dpverify.certify.optimality import check
 from dpverify.constructions import and_polynomial, minimax_least_degree, or_polynomial
 from dpverify.constructions.minimax import remez_discrete
 from dpverify.errors import InvalidParameterError, ParameterTypeError
 from dpverify.numbers import fmpq_str
+from tests._legacy import check_old as check
+from tests._legacy import flat
 
 GRID = [(k, g) for k in (2, 3, 5, 8, 16, 32) for g in ("1/3", "1e-2", "1e-4")]
 
 
 def certified(approx):
     cert = certify(approx)
-    assert cert.verified, cert.data["error"]
-    ok, why = check(cert.data["optimality"], cert.data)
+    assert cert.verified, flat(cert)["error"]
+    ok, why = check(flat(cert)["optimality"], flat(cert))
     assert ok, why
     return cert
 
@@ -39,9 +40,9 @@ def test_minimax_not_above_chebyshev(k, gamma):
     assert mm.poly.degree <= ch.poly.degree
     assert mm.poly(fmpq(0)) == 0  # fix_zero holds exactly
     cert = certified(mm)
-    assert cert.data["optimality"]["degree_impossible"] == cert.data["degree"] - 1
+    assert flat(cert)["optimality"]["degree_impossible"] == flat(cert)["degree"] - 1
     # the stated minimax error is the certifier's exact max error
-    assert cert.data["error"]["upper"] == mm.extra["minimax"]["minimax_error"]
+    assert flat(cert)["error"]["upper"] == mm.extra["minimax"]["minimax_error"]
 
 
 @pytest.mark.parametrize("k,gamma", GRID[::2])
@@ -51,7 +52,7 @@ def test_and_minimax_matches_or_by_reflection(k, gamma):
     assert a.poly.degree == o.poly.degree  # p(x) <-> 1 - p(k - x) preserves the problem
     assert a.poly(fmpq(k)) == 1
     cert = certified(a)
-    assert cert.data["error"]["upper"] == o.extra["minimax"]["minimax_error"]
+    assert flat(cert)["error"]["upper"] == o.extra["minimax"]["minimax_error"]
 
 
 def test_by_hand():
@@ -74,7 +75,7 @@ def test_unpinned_constant():
     a = minimax_least_degree({"kind": "threshold", "r": 0}, 5, "1/10")
     assert a.poly.coeffs == (1,)
     cert = certified(a)
-    assert cert.data["optimality"]["degree_impossible"] == -1
+    assert flat(cert)["optimality"]["degree_impossible"] == -1
     # gamma >= 1/2 for the OR step without the pin: the constant 1/2 works
     a = minimax_least_degree({"kind": "threshold", "r": 1}, 5, "1/2")
     assert a.poly.coeffs == (fmpq(1, 2),)
@@ -110,7 +111,7 @@ def test_remez_exact_error_matches_certifier(k, target):
         E, p = remez_discrete(target, k, deg)
         assert p.degree <= deg
         cert = certify(_approx(p, target, k))
-        assert cert.data["error"]["upper"] == fmpq_str(E)
+        assert flat(cert)["error"]["upper"] == fmpq_str(E)
 
 
 def _approx(poly, target, k):
@@ -156,7 +157,7 @@ def test_lp_brute_force_cross_check():
 
 @pytest.fixture(scope="module")
 def mm_cert():
-    return certify(or_polynomial(25, "1e-3", "minimax")).data
+    return flat(certify(or_polynomial(25, "1e-3", "minimax")))
 
 
 def test_check_passes(mm_cert):

@@ -24,6 +24,7 @@ from dpverify.constructions.sherstov import (
 )
 from dpverify.errors import DomainError, InvalidParameterError, ParameterTypeError
 from dpverify.numbers import parse_fmpq_str
+from tests._legacy import flat
 
 
 def _err(a):
@@ -41,7 +42,7 @@ def _err(a):
 def test_default_reading_meets_gamma(r, k, gamma):
     a = rofk_polynomial(r, k, gamma, intermediates="summary")
     cert = certify(a)
-    assert cert.verified and cert.data["error"]["exact"]
+    assert cert.verified and flat(cert)["error"]["exact"]
     e, _ = _err(a)
     assert e <= parse_fmpq_str(gamma)
     assert a.params["reading"] == DEFAULT_READING
@@ -61,7 +62,7 @@ def test_d_equals_delta_fails():
     e, w = _err(a)
     assert e > 1 and w == 4
     cert = certify(a)
-    assert cert.verified is False and cert.data["claims_status"]["max_error"] == "refuted"
+    assert cert.verified is False and flat(cert)["claims_status"]["max_error"] == "refuted"
 
 
 def test_d_equals_ln_k_over_gamma_fails():
@@ -206,7 +207,7 @@ def test_cli_rofk(capsys):
     from dpverify.cli import main
 
     assert main(["rofk", "--r", "2", "--k", "8", "--gamma", "0.1", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = flat(json.loads(capsys.readouterr().out))
     assert data["verified"] is True and data["error"]["exact"] is True
     assert data["construction"] == "rofk/sherstov"
     assert main(["rofk", "--r", "1", "--k", "4", "--gamma", "0.1", "--reading", "d=Delta"]) == 1
@@ -240,4 +241,4 @@ def test_default_reading_fails_outside_paper_assumption_rofk():
     assert a.extra["sherstov"]["paper_assumptions"]["r < k/log^2 k"] is False
     e, w = _err(a)
     assert w == 0 and e > fmpq(10) ** 220
-    assert certify(a).data["claims_status"]["max_error"] == "refuted"
+    assert flat(certify(a))["claims_status"]["max_error"] == "refuted"

@@ -1,17 +1,14 @@
-"""The :class:`Certificate`: certified claims about one polynomial, as data.
+"""The :class:`Certificate`: a certified statement about one polynomial, as data.
 
-A certificate is a JSON document that a second, small checker
-(:mod:`dpverify.certify.verify`) re-verifies from scratch.  Exact numbers are
-strings ``"p/q"``; ball enclosures are decimal strings rounded *outward*.
+A certificate is a JSON document in the versioned format of ``docs/certificates.md``
+(``schema_version`` 1): a ``statement`` that the independent checker
+(:mod:`dpverify.verify`, ``dpverify verify``) proves from scratch, the ``evidence`` that
+lets it do so, and ``info`` (everything else; never checked, printed as "not checked").
+Exact numbers are strings (``"p/q"`` or exact decimals); decimal renderings are rounded
+outward.
 
-JSON fields (DESIGN.md): ``construction``, ``params``, ``basis``, ``domain``
-(the polynomial's domain), ``coefficients``, ``degree``, ``coefficient_norm``
-(exact, L1 in ``norm_basis``), ``coefficient_norm_log2``, ``error``
-(``domain``, ``target``, ``lower``, ``upper``, ``exact``, ``method`` and
-method-specific data such as ``witness`` and ``pieces``), ``claims``,
-``claims_status``, ``verified``, ``dpverify_version``; optional ``shape`` for
-tensor polynomials, and construction-specific top-level fields from
-``extra`` (e.g. ``optimality``, ``multivariate``).
+Data files that are not certificates (privacy records, releases, tables) carry
+``"format": "dpverify-data"`` and a note saying so (:func:`data_document`).
 """
 
 from __future__ import annotations
@@ -21,53 +18,108 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
-from ..errors import InvalidParameterError, MalformedCertificate
+from ..errors import MalformedCertificate
 
-__all__ = ["Certificate", "REQUIRED_FIELDS", "CLAIM_KEYS"]
+__all__ = [
+    "Certificate",
+    "CLAIM_KEYS",
+    "SCHEMA_VERSION",
+    "CERT_FORMAT",
+    "DATA_FORMAT",
+    "DATA_NOTE",
+    "data_document",
+]
 
-REQUIRED_FIELDS = (
-    "construction",
-    "params",
-    "basis",
-    "coefficients",
-    "degree",
-    "coefficient_norm",
-    "coefficient_norm_log2",
-    "error",
-    "claims",
-    "verified",
-    "dpverify_version",
-)
+SCHEMA_VERSION = 1
+CERT_FORMAT = "dpverify-certificate"
+DATA_FORMAT = "dpverify-data"
+DATA_NOTE = "data, not a certificate: dpverify verify does not check it"
 
-#: Claim keys the certifiers and the checker understand.
+#: Claim keys the certifiers understand.
 #: ``max_error``: sup |f - p| over the error domain is <= the value.
 CLAIM_KEYS = ("max_error",)
 
 
+def data_document(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Wrap ``body`` as a data document (not a certificate): ``schema_version``,
+    ``format: dpverify-data``, ``kind`` and the note come first."""
+    out: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "format": DATA_FORMAT,
+        "kind": kind,
+        "note": DATA_NOTE,
+    }
+    for k, v in body.items():
+        if k in out:
+            continue
+        out[k] = v
+    return out
+
+
 @dataclass
 class Certificate:
-    """Certified facts about one polynomial (see the module docstring).
+    """A certificate document (see the module docstring) with convenience views.
 
-    ``data`` is the JSON object itself (a plain dict of JSON types); the
-    attributes below are convenience views.  A ``Certificate`` is produced by
-    :func:`dpverify.certify.certify` and re-checked by
-    :func:`dpverify.certify.verify.verify_certificate`.
+    ``data`` is the JSON object itself.  Produced by :func:`dpverify.certify.certify`;
+    re-checked independently by :func:`dpverify.verify.verify_document`.
+
+    Attributes (views)
+    ------------------
+    statement, evidence, info : dict
+        The three blocks of the document.
+    verified : bool
+        True when every claim the construction asked for (``max_error``, ``least_degree``)
+        was proven and is part of the statement; False when one was refuted or left
+        undecided (it is then listed in ``info["unproven_claims"]``).  The statement itself
+        is proven either way.
     """
 
     data: dict[str, Any] = field(default_factory=dict)
 
-    # -- convenience views -------------------------------------------------
+    def __post_init__(self) -> None:
+        # a certificate holds no JSON floats (the verifier refuses them: exact numbers are
+        # strings); measured figures in info (seconds, widths) become their repr strings
+        if isinstance(self.data.get("info"), dict):
+            self.data["info"] = _no_floats(self.data["info"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.data.get("kind"))
+
+    @property
+    def statement(self) -> dict[str, Any]:
+        return self.data["statement"]
+
+    @property
+    def evidence(self) -> dict[str, Any]:
+        return self.data.get("evidence", {})
+
+    @property
+    def info(self) -> dict[str, Any]:
+        return self.data.get("info", {})
+
     @property
     def verified(self) -> bool:
-        return bool(self.data.get("verified"))
+        return not self.info.get("unproven_claims")
 
     @property
     def error(self) -> dict[str, Any]:
-        return self.data["error"]
+        """``statement["error"]``: exact ``lower`` and ``upper`` (and ``upper_decimal``)."""
+        return self.statement["error"]
 
     @property
-    def degree(self) -> int:
-        return int(self.data["degree"])
+    def polynomial(self) -> dict[str, Any]:
+        return self.statement["polynomial"]
+
+    @property
+    def degree(self) -> Any:
+        return self.polynomial["degree"]
+
+    @property
+    def converged(self) -> bool:
+        """False when a box enclosure stopped early (budget or time limit): the statement
+        still holds, but its width did not reach the requested tolerance."""
+        return bool(self.info.get("converged", True))
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]
@@ -80,27 +132,29 @@ class Certificate:
         return json.dumps(self.data, indent=indent, sort_keys=False)
 
     def save(self, path: str) -> None:
-        """Write the JSON to ``path``; an unwritable path raises ``InvalidParameterError``."""
-        try:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(self.to_json())
-                fh.write("\n")
-        except OSError as exc:
-            raise InvalidParameterError(
-                f"cannot write the certificate to {path!r}: {exc.strerror}"
-            ) from None
+        """Write the JSON to ``path`` atomically (:func:`dpverify.atomic.write_text`);
+        an unwritable or empty path raises ``InvalidParameterError``."""
+        from ..atomic import write_text
+
+        write_text(path, self.to_json() + "\n", what="certificate")
 
     @classmethod
     def from_json(cls, text: str) -> Certificate:
+        """Read a certificate document (structure only: use :mod:`dpverify.verify` to
+        check it)."""
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise MalformedCertificate(f"certificate is not valid JSON: {exc}") from None
         if not isinstance(obj, dict):
             raise MalformedCertificate("certificate must be a JSON object")
-        missing = [k for k in REQUIRED_FIELDS if k not in obj]
-        if missing:
-            raise MalformedCertificate(f"certificate lacks field(s): {', '.join(missing)}")
+        if obj.get("format") != CERT_FORMAT or obj.get("schema_version") != SCHEMA_VERSION:
+            raise MalformedCertificate(
+                f"not a dpverify certificate of schema version {SCHEMA_VERSION} "
+                f"(format {obj.get('format')!r}, schema_version {obj.get('schema_version')!r})"
+            )
+        if not isinstance(obj.get("statement"), dict):
+            raise MalformedCertificate("certificate lacks its statement")
         return cls(obj)
 
     @classmethod
@@ -108,12 +162,21 @@ class Certificate:
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-        except OSError as exc:
-            raise MalformedCertificate(
-                f"cannot read certificate {path!r}: {exc.strerror}"
-            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise MalformedCertificate(f"cannot read certificate {path!r}: {why}") from None
         return cls.from_json(text)
 
     @staticmethod
     def version() -> str:
         return __version__
+
+
+def _no_floats(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return repr(obj)
+    if isinstance(obj, dict):
+        return {k: _no_floats(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_no_floats(v) for v in obj]
+    return obj

@@ -60,14 +60,16 @@ from typing import Any
 
 from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
-from ..errors import DomainError, InvalidParameterError, PrecisionExhausted
-from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
+from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
+from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_to_decimal, to_fmpq
 from .jets import series_cap, series_coeffs
 
 __all__ = ["SupNorm", "supnorm", "as_box"]
 
 _MIN_ORDER, _MAX_ORDER = 8, 40
 _MAX_ORDER_ND = {2: 10, 3: 6}
+#: an unbounded piece narrower than 2^-_UNBOUNDED_DEPTH of the box ends the search
+_UNBOUNDED_DEPTH = 80
 
 
 @dataclass
@@ -136,12 +138,23 @@ def _ball(a: fmpq, b: fmpq) -> arb:
     return arb(a).union(arb(b))
 
 
-def _upper(x: arb) -> fmpq:
-    return arb_to_fmpq_bounds(x)[1]
+def _upper(x: arb) -> fmpq | None:
+    """Exact upper end of ``x``; ``None`` when ``x`` is not finite or beyond the
+    exponent range of :func:`~dpverify.numbers.arb_to_fmpq_bounds` (no usable bound)."""
+    if not x.is_finite():
+        return None
+    try:
+        return arb_to_fmpq_bounds(x)[1]
+    except InvalidParameterError:
+        return None
 
 
 def _lower_abs(x: arb) -> fmpq:
-    lo, hi = arb_to_fmpq_bounds(x)
+    """A certified lower bound of ``|x|`` (0 when ``x`` may vanish or is unusable)."""
+    try:
+        lo, hi = arb_to_fmpq_bounds(x)
+    except InvalidParameterError:
+        return fmpq(0)
     if lo > 0:
         return lo
     if hi < 0:
@@ -205,9 +218,10 @@ def _interval_bound(f, X: list[arb], expansion: dict, rpow) -> arb:
         if alpha != zero:
             spread += abs(arb(c)) * rpow(alpha)
     fX = f.eval_arb(*X, clip_to_domain=True)
-    if not (fX.is_finite() and spread.is_finite()):
+    su = _upper(spread)
+    if not fX.is_finite() or su is None:
         return arb("inf")
-    return abs(fX - (arb(expansion.get(zero, fmpq(0))) + arb(0, _upper(spread))))
+    return abs(fX - (arb(expansion.get(zero, fmpq(0))) + arb(0, su)))
 
 
 def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
@@ -248,7 +262,7 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at x = {m}")
-        up = _upper(total) if total.is_finite() else None
+        up = _upper(total)
         return up, _lower_abs(q0), order, q0
 
 
@@ -293,7 +307,7 @@ def _eval_piece_nd(prob: _Problem, box, prec: int):
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
-        up = _upper(total) if total.is_finite() else None
+        up = _upper(total)
         return up, _lower_abs(q0), order, q0
 
 
@@ -308,6 +322,7 @@ def supnorm(
     max_pieces: int = 200_000,
     max_prec: int = 1 << 14,
     initial_pieces: int = 8,
+    timeout: Any = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> SupNorm:
     """Certified enclosure of ``sup_{x in box} |f(x) - p(x)|``.
@@ -328,6 +343,10 @@ def supnorm(
     max_pieces, max_prec : int
         Work limits.  Hitting ``max_pieces`` returns ``converged=False`` with a
         valid but wider enclosure.
+    timeout : number of seconds, optional
+        Wall-clock limit, checked between pieces (and between precision steps of one
+        piece): past it the search stops with ``status="timeout"`` and
+        ``converged=False``; the enclosure is still valid.  ``None``: no limit.
 
     Returns
     -------
@@ -335,7 +354,7 @@ def supnorm(
         ``lower``, ``upper`` (exact rationals), ``witness`` (a point where
         ``|f - p| >= lower``), the pieces with their orders and precisions (the
         certificate's proof data), ``status`` in {"rtol", "atol", "claim proven",
-        "claim refuted", "max_pieces", "zero"}.
+        "claim refuted", "max_pieces", "timeout", "zero"}.
 
     Guarantee
     ---------
@@ -353,6 +372,15 @@ def supnorm(
     check_int(max_pieces, "max_pieces", 1, 10_000_000)
     check_int(max_prec, "max_prec", 64, 1 << 20)
     check_int(initial_pieces, "initial_pieces", 1, 4096)
+    deadline = None
+    if timeout is not None:
+        tq = to_fmpq(timeout, "timeout")
+        if tq <= 0:
+            raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
+        deadline = time.monotonic() + float(tq)
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
     if isinstance(f, str):
         f = parse(f, name="f")
     if not isinstance(f, Expr):
@@ -405,7 +433,7 @@ def supnorm(
                 up, lo, order, q0 = _eval_piece_1d(prob, pbox[0][0], pbox[0][1], prec)
             else:
                 up, lo, order, q0 = _eval_piece_nd(prob, pbox, prec)
-            if enough(q0, L) or prec >= max_prec:
+            if enough(q0, L) or prec >= max_prec or late():
                 return up, lo, order, prec
             prec = min(2 * prec, max_prec)
 
@@ -416,7 +444,7 @@ def supnorm(
         while True:
             with ctx.workprec(prec):
                 q = _f_point(f, c) - arb(prob.p_exact(c))
-            if enough(q, L) or prec >= max_prec:
+            if enough(q, L) or prec >= max_prec or late():
                 break
             prec *= 2
         if not q.is_finite():
@@ -442,6 +470,17 @@ def supnorm(
     def push(pbox, prec):
         nonlocal L, witness, counter
         up, lo, order, prec = evaluate(pbox, prec)
+        if up is None:
+            # an unbounded piece: f may be undefined at one of its ends (1/x at 0 is
+            # reached only as an endpoint of the bisection); say so instead of bisecting
+            # down to the precision limit
+            for corner in itertools.product(*pbox):
+                with ctx.workprec(prec):
+                    v = _f_point(f, tuple(corner))
+                if not v.is_finite():
+                    raise DomainError(
+                        "f is not defined (or not finite) at "
+                        + ", ".join(fmpq_to_decimal(c, 12) for c in corner))
         if lo > L:
             L = lo
             witness = tuple((a + b) / 2 for a, b in pbox)
@@ -478,16 +517,27 @@ def supnorm(
                 break
         if len(heap) + len(done) >= max_pieces:
             break
+        if late():
+            status = "timeout"
+            break
         heapq.heappop(heap)
         # split along the widest axis
         widths = [b - a for a, b in pbox]
         ax = max(range(d), key=lambda i: widths[i])
         a, b = pbox[ax]
         mid = (a + b) / 2
+        if ub is None and widths[ax] < (B[ax][1] - B[ax][0]) / 2**_UNBOUNDED_DEPTH:
+            # no finite bound even on a piece 2^-80 of the box wide: f has a pole or leaves
+            # its domain in there (1/(x - 1/3)); bisecting down to 2^-8192 takes minutes
+            raise PrecisionExhausted(
+                "f has no finite bound near "
+                + ", ".join(fmpq_to_decimal((x + y) / 2, 12) for x, y in pbox)
+                + " (a pole or a point outside its domain?)")
         if widths[ax] < fmpq(1, 2 ** (max_prec // 2)):
             raise PrecisionExhausted(
-                f"cannot bound |f - p| near {tuple(str((x + y) / 2) for x, y in pbox)}: "
-                "piece width below the precision limit"
+                "cannot bound |f - p| near "
+                + ", ".join(fmpq_to_decimal((x + y) / 2, 12) for x, y in pbox)
+                + ": piece width below the precision limit"
             )
         for half in ((a, mid), (mid, b)):
             nb = list(pbox)
@@ -523,6 +573,9 @@ def supnorm(
     else:
         upper = max([p.upper for p in pieces] + [L])
     if upper is None:
+        if status == "timeout":
+            raise TimeLimitExceeded(
+                f"time limit of {timeout} s reached before every piece had a finite bound")
         raise PrecisionExhausted("some pieces could not be bounded (f not finite there)")
     return SupNorm(
         lower=L,

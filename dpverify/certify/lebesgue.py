@@ -89,6 +89,9 @@ class LebesgueEnclosure:
     seconds: float
     converged: bool = True
     notes: list[str] = field(default_factory=list)
+    #: the retired pieces ``(a, b)`` of the final run; they tile ``[0, 1/2]`` and each
+    #: has a certified bound ``<= upper`` (the certificate's evidence)
+    intervals: list[tuple[fmpq, fmpq]] = field(default_factory=list)
 
     @property
     def paper_bound(self) -> int:
@@ -302,13 +305,15 @@ def lebesgue_constant(
     if h == 1:
         # b_{nu,k} >= 0 and sum = 1 (alda2017 Proposition 2): U == 1 exactly.
         one = fmpq(1)
-        return LebesgueEnclosure(k, h, one, one, fmpq(0), 0, 0, time.perf_counter() - t0)
+        return LebesgueEnclosure(k, h, one, one, fmpq(0), 0, 0, time.perf_counter() - t0,
+                                 intervals=[(fmpq(0), fmpq(1, 2))])
     p = prec
     while True:
         res = _run(k, h, tol, p, max_pieces, basis)
         if res is not None:
-            lower, upper, arg, count = res
-            return LebesgueEnclosure(k, h, lower, upper, arg, count, p, time.perf_counter() - t0)
+            lower, upper, arg, count, retired = res
+            return LebesgueEnclosure(k, h, lower, upper, arg, count, p, time.perf_counter() - t0,
+                                     intervals=sorted(retired))
         if p >= max_prec:
             raise PrecisionExhausted(
                 f"Lambda_{{{k},{h}}}: relative width {fmpq_str(tol)} not reached with "
@@ -319,7 +324,7 @@ def lebesgue_constant(
 
 def _run(
     k: int, h: int, tol: fmpq, prec: int, max_pieces: int, basis: arb_mat | None
-) -> tuple[fmpq, fmpq, fmpq, int] | None:
+) -> tuple[fmpq, fmpq, fmpq, int, list[tuple[fmpq, fmpq]]] | None:
     with ctx.workprec(prec):
         M = basis if basis is not None else iterated_basis_arb(k, h, prec)
         mats = _derivative_mats(M, k)
@@ -330,6 +335,7 @@ def _run(
         half = fmpq(1, 2)
         active = [(half * i / n0, half * (i + 1) / n0) for i in range(n0)]
         done_upper = fmpq(0)
+        retired: list[tuple[fmpq, fmpq]] = []
         count = 0
         batch = max(64, 4000 // (k + 1) * 8)
         while active:
@@ -352,6 +358,7 @@ def _run(
                     return None
                 up = arb_to_fmpq_bounds(ub)[1]
                 if up <= target:
+                    retired.append((a, b))
                     if up > done_upper:
                         done_upper = up
                 else:
@@ -362,4 +369,40 @@ def _run(
                         return None  # pieces below the working precision: raise prec
             active = nxt
         upper = max(done_upper, lower)
-        return lower, upper, arg, count
+        return lower, upper, arg, count, retired
+
+
+def lebesgue_certificate(enc: LebesgueEnclosure, basis: Any = None) -> Any:
+    """The ``lebesgue-constant`` certificate of ``enc`` (``docs/certificates.md``):
+    statement ``lower <= Lambda_{k,h} <= upper`` (exact), evidence the tiling of
+    ``[0, 1/2]`` and the witness ``argmax``; ``basis`` (rows ``nu``, exact Bernstein
+    coefficients of ``b^{(h)}_{nu,k}``) joins the statement when given."""
+    from .._version import __version__
+    from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
+
+    statement: dict[str, Any] = {"k": enc.k, "h": enc.h, "lower": fmpq_str(enc.lower),
+                                 "upper": fmpq_str(enc.upper)}
+    if basis is not None:
+        statement["basis"] = [[fmpq_str(c) for c in row] for row in basis]
+    return Certificate({
+        "schema_version": SCHEMA_VERSION,
+        "format": CERT_FORMAT,
+        "kind": "lebesgue-constant",
+        "statement": statement,
+        "evidence": {
+            "witness": fmpq_str(enc.argmax),
+            "pieces": [[fmpq_str(a), fmpq_str(b)] for a, b in enc.intervals],
+        },
+        "info": {
+            "lower_decimal": fmpq_to_decimal(enc.lower, 17, "down"),
+            "upper_decimal": fmpq_to_decimal(enc.upper, 17, "up"),
+            "paper_bound": str(enc.paper_bound),
+            "method": "branch-and-bound, Bernstein-form Taylor enclosures (arb)",
+            "pieces_evaluated": enc.pieces,
+            "prec": enc.prec,
+            "seconds": round(enc.seconds, 3),
+            "orientation": "basis[nu][mu] = coefficient of b^(h)_{nu,k} on b_{mu,k} "
+            "(Bernstein basis of order k on [0,1])",
+            "dpverify_version": __version__,
+        },
+    })

@@ -1,9 +1,11 @@
-"""Independent checker of optimality certificates (``"kind": "annihilating_weights"``).
+"""The certifier's check of least-degree proofs (``"kind": "annihilating_weights"``).
 
 The object (written by ``dpverify.constructions.minimax``; this module shares no code with
 it) claims that *no* polynomial of degree ``<= D = degree_impossible`` -- with ``p(z) = v``
-when pinned (``fix_zero``: ``z = 0, v = 0``) -- meets the certificate's ``max_error``
-claim ``gamma`` on the certificate's error domain.  Proof checked here, in exact fmpq:
+when pinned (``fix_zero``: ``z = 0, v = 0``) -- meets the ``max_error`` claim ``gamma`` on
+the error domain.  ``certify`` checks it here before it puts ``least_degree`` into a
+certificate's statement; ``dpverify.verify`` checks it again with its own code.  Proof
+checked here, in exact fmpq:
 
 * unpinned: ``sum_i w_i x_i^j = 0`` for ``j = 0..D``;
 * pinned:   ``sum_i w_i (x_i - z) x_i^j = 0`` for ``j = 0..D-1``.
@@ -14,8 +16,8 @@ Every allowed ``p`` is ``v + (x - z) q`` (pinned, ``deg q <= D - 1``) or ``p`` i
     max_i |f(x_i) - p(x_i)| >= |sum_i w_i (f(x_i) - v)| / sum_i |w_i| = bound.
 
 The checker requires ``bound > gamma``, every ``x_i`` in the error domain, ``f`` recomputed
-from ``cert["error"]["target"]`` / ``cert["error"]["domain"]``, ``D == cert["degree"] - 1``
-and, when pinned, ``p(z) == v`` for the certified coefficients (so the certified degree is
+from the target and domain, ``D == degree - 1`` and, when pinned, ``p(z) == v`` for the
+certified (monomial) coefficients (so the certified degree is
 the least among the polynomials the proof speaks about).  Vacuous cases: degree ``D < -1``
 (no polynomial), or ``D = -1`` pinned to ``v != 0`` (the zero polynomial violates the pin);
 then the object must list no points.
@@ -89,16 +91,17 @@ def _target_at(target: dict, domain: dict) -> Any:
     raise ValueError(f"target kind {tk!r} is not exactly computable here")
 
 
-def _check(obj: Any, cert: Any) -> tuple[bool, str]:
+def _check(
+    obj: Any, degree: Any, gamma: fmpq, coefficients: list, target: dict, domain: dict
+) -> tuple[bool, str]:
     if not isinstance(obj, dict) or obj.get("kind") != "annihilating_weights":
         return False, "optimality object must have kind 'annihilating_weights'"
     D = _int(obj.get("degree_impossible"), "degree_impossible")
-    deg = cert.get("degree")
+    deg = degree
     if isinstance(deg, bool) or not isinstance(deg, int):
         return False, f"certificate degree must be an integer, got {deg!r}"
     if D != deg - 1:
         return False, f"degree_impossible={D} but the certified degree is {deg} (need {deg - 1})"
-    gamma = _q(cert["claims"]["max_error"], "claims.max_error")
     fix_zero = obj.get("fix_zero")
     if not isinstance(fix_zero, bool):
         return False, "fix_zero must be a bool"
@@ -111,11 +114,9 @@ def _check(obj: Any, cert: Any) -> tuple[bool, str]:
         if fix_zero and pin != (fmpq(0), fmpq(0)):
             return False, "fix_zero is true but pin is not p(0) = 0"
     if pin is not None:
-        if cert.get("basis") != "monomial":
-            return False, "a pinned optimality proof needs monomial coefficients"
         z, v = pin
         pz = fmpq(0)
-        for c in reversed(cert["coefficients"]):
+        for c in reversed(coefficients):
             pz = pz * z + _q(c, "coefficients")
         if pz != v:
             return False, f"certified polynomial has p({z}) = {pz}, not the pinned {v}"
@@ -131,7 +132,7 @@ def _check(obj: Any, cert: Any) -> tuple[bool, str]:
     ws = [_q(w, "weights") for w in w_raw]
     if len(set(xs)) != len(xs):
         return False, "points must be distinct"
-    f = _target_at(cert["error"]["target"], cert["error"]["domain"])
+    f = _target_at(target, domain)
     fx = [f(x) for x in xs]  # also checks membership in the domain
     # annihilation identities, exact
     if pin is None:
@@ -163,16 +164,20 @@ def _check(obj: Any, cert: Any) -> tuple[bool, str]:
     )
 
 
-def check(obj: dict, cert: dict) -> tuple[bool, str]:
-    """Check an ``annihilating_weights`` optimality object against a certificate dict.
+def check(
+    obj: dict, *, degree: int, gamma: Any, coefficients: list, target: dict, domain: dict
+) -> tuple[bool, str]:
+    """Check an ``annihilating_weights`` object for a polynomial of exact ``degree`` with
+    monomial ``coefficients`` (lowest first), the claim ``max_error <= gamma``, and the
+    error ``target`` and ``domain`` (see the module docstring for what is verified).
 
-    Returns ``(ok, message)``; see the module docstring for what is verified.
+    Returns ``(ok, message)``.
 
     Guarantee
     ---------
     Exact (fmpq); malformed input gives ``(False, reason)``, never an exception.
     """
     try:
-        return _check(obj, cert)
+        return _check(obj, degree, _q(gamma, "gamma"), coefficients, target, domain)
     except (KeyError, IndexError, TypeError, ValueError, ArithmeticError) as exc:
         return False, f"malformed optimality proof: {exc}"

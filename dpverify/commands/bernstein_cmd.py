@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 from ..certify import certify
-from ..certify.lebesgue import lebesgue_constant
+from ..certify.lebesgue import lebesgue_certificate, lebesgue_constant
 from ..constructions.bernstein import MAX_H, MAX_K, bernstein_approx, iterated_bernstein_basis
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
+from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
@@ -33,6 +34,7 @@ def register(sub) -> None:
     p.add_argument("--rtol", default="1e-6", help="relative width of Lambda (default 1e-6)")
     p.add_argument("--no-basis", action="store_true",
                    help="omit the (k+1)^2 basis entries from the output")
+    timeout_flag(p)
     add_json_flag(p)
     p.set_defaults(handler=_run_basis)
 
@@ -52,6 +54,7 @@ def register(sub) -> None:
                    help="relative width of the error enclosure (default 1e-6 for D=1, 1e-2 for "
                    "D>=2: the box certifier converges only linearly in D>=2)")
     q.add_argument("--max-pieces", default="200000", help="certifier work limit")
+    timeout_flag(q)
     add_json_flag(q)
     q.set_defaults(handler=_run_approx)
 
@@ -73,24 +76,12 @@ def _run_basis(args) -> CommandResult:
     except InvalidParameterError as exc:
         raise InvalidParameterError(f"--k/--h: {exc}") from None
     lam = lebesgue_constant(k, h, rtol=rtol)
-    lam_json = lam.to_json()
-    data = {
-        "construction": "bernstein/basis",
-        "k": k,
-        "h": h,
-        "degree": basis.degree,
-        "orientation": "basis[nu][mu] = coefficient of b^(h)_{nu,k} on b_{mu,k} "
-        "(Bernstein basis of order k on [0,1])",
-        "lebesgue_constant": lam_json,
-        "paper_bound": str(2**h - 1),
-    }
-    if not args.no_basis:
-        data["basis"] = [[fmpq_str(c) for c in row] for row in basis.basis]
+    cert = lebesgue_certificate(lam, None if args.no_basis else basis.basis)
     rows = [
         ("k, h", f"{k}, {h}"),
         ("degree", str(basis.degree)),
-        ("Lambda_{k,h} >=", lam_json["lower"]),
-        ("Lambda_{k,h} <=", lam_json["upper"]),
+        ("Lambda_{k,h} >=", fmpq_to_decimal(lam.lower, 17, "down")),
+        ("Lambda_{k,h} <=", fmpq_to_decimal(lam.upper, 17, "up")),
         ("paper bound 2^h - 1", str(2**h - 1)),
         ("relative width", fmpq_to_decimal(lam.rel_width, 3, "up") if h > 1 else "0"),
         ("pieces", str(lam.pieces)),
@@ -98,7 +89,8 @@ def _run_basis(args) -> CommandResult:
     if k <= 6 and not args.no_basis:
         for nu, row in enumerate(basis.basis):
             rows.append((f"b^({h})_{nu},{k}", "[" + ", ".join(fmpq_str(c) for c in row) + "]"))
-    return CommandResult(data=data, text=format_table(rows), exit_code=0)
+    rows.append(("result", "certified"))
+    return CommandResult(data=cert.data, text=format_table(rows), exit_code=0)
 
 
 def _run_approx(args) -> CommandResult:
@@ -108,19 +100,17 @@ def _run_approx(args) -> CommandResult:
     rtol = _rtol(args.rtol if args.rtol is not None else ("1e-6" if d == 1 else "1e-2"))
     max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
     approx = bernstein_approx(args.f, k, h, dim=d, name="--f")
-    cert = certify(approx, rtol=rtol, max_pieces=max_pieces)
-    e = cert.error
+    cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
+                   timeout=0.9 * read_timeout(args.timeout))
     info = approx.extra["bernstein"]
     rows = [
         ("f", approx.target["expr"]),
         ("k, h, dim", f"{k}, {h}, {d}"),
         ("lattice points", f"{info['points']} ({info['exact_points']} exact, "
                            f"{info['rounded_points']} rounded to 2^-200)"),
-        ("sup |f - B f| >=", e["lower"]),
-        ("sup |f - B f| <=", e["upper"]),
-        ("relative width", str(e.get("relative_width"))),
-        ("coefficient norm (bernstein)", fmpq_to_decimal(exact(cert["coefficient_norm"],
-                                                               "coefficient_norm"), 12, "up")),
     ]
-    ok = bool(e.get("converged", True))
-    return CommandResult(data=cert.data, text=format_table(rows), exit_code=0 if ok else 1)
+    rows += statement_rows(cert, "|f - B f|")
+    rows.append(("relative width", str(cert.info.get("relative_width"))))
+    text, code = outcome(cert, need_convergence=True)
+    rows.append(("result", text))
+    return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..certify import certify
 from ..errors import InvalidParameterError
-from ..numbers import MAX_DEGREE, check_open_unit, fmpq_to_decimal, parse_fmpq_str
+from ..numbers import MAX_DEGREE, check_open_unit
+from ._cert import outcome, statement_rows
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
@@ -45,16 +46,12 @@ def _run(args: Any) -> CommandResult:
         raise InvalidParameterError(f"--method must be 'chebyshev' or 'minimax', got {method!r}")
     approx = h_polynomial(k, gamma, method=method)
     cert = certify(approx)
-    data = cert.data
-    err = data["error"]
     rows = [
-        ("construction", str(data["construction"])),
+        ("construction", approx.construction),
         ("k", str(k)),
         ("gamma (total), gamma/k (h_k)", f"{args.gamma}, {approx.claims['max_error']}"),
-        ("degree", str(data["degree"])),
-        ("coefficient_norm_log2", str(data.get("coefficient_norm_log2"))),
-        ("max |h_k - EXACT_k| on 0..k", fmpq_to_decimal(parse_fmpq_str(err["upper"]), 12, "up")
-         + (" (exact)" if err.get("exact") else "")),
-        ("verified", str(cert.verified).lower()),
     ]
-    return CommandResult(data=data, text=format_table(rows), exit_code=0 if cert.verified else 1)
+    rows += statement_rows(cert, "|h_k - EXACT_k| on 0..k")
+    text, code = outcome(cert)
+    rows.append(("result", text))
+    return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..certify import certify
 from ..errors import InvalidParameterError
-from ..numbers import MAX_DEGREE, check_open_unit, fmpq_to_decimal, parse_fmpq_str
+from ..numbers import MAX_DEGREE, check_open_unit
+from ._cert import outcome, statement_rows
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
 
@@ -90,21 +91,16 @@ def _run(args: Any) -> CommandResult:
         approx = rofk_polynomial(r, k, gamma, method="sherstov", reading=reading,
                                  intermediates=inter, max_degree=max_deg)
     cert = certify(approx)
-    data = cert.data
-    err = data["error"]
     rows = [
-        ("construction", str(data["construction"])),
+        ("construction", approx.construction),
         ("r, k", f"{r}, {k}"),
         ("gamma", args.gamma),
-        ("degree", str(data["degree"])),
-        ("coefficient_norm_log2", str(data.get("coefficient_norm_log2"))),
-        ("max error on 0..k", fmpq_to_decimal(parse_fmpq_str(err["upper"]), 12, "up")
-         + (" (exact)" if err.get("exact") else "")),
-        ("claims", ", ".join(f"{k_}: {v}" for k_, v in data.get("claims_status", {}).items())),
-        ("verified", str(cert.verified).lower()),
     ]
     if method == "sherstov":
         sh = approx.extra["sherstov"]
-        rows.insert(4, ("reading", ",".join(f"{a}={b}" for a, b in sh["reading"].items())))
-        rows.insert(5, ("Delta, z, d", f"{sh['Delta']}, {sh['z']}, {sh['d']}"))
-    return CommandResult(data=data, text=format_table(rows), exit_code=0 if cert.verified else 1)
+        rows.append(("reading", ",".join(f"{a}={b}" for a, b in sh["reading"].items())))
+        rows.append(("Delta, z, d", f"{sh['Delta']}, {sh['z']}, {sh['d']}"))
+    rows += statement_rows(cert, "|p - 1[t >= r]| on 0..k")
+    text, code = outcome(cert)
+    rows.append(("result", text))
+    return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)

@@ -9,7 +9,8 @@ from ..certify import certify
 from ..errors import InvalidParameterError
 from ..exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
 from ..expr import parse
-from ..numbers import fmpq_str
+from ..numbers import fmpq_str, round_to_float64
+from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag, read_poly_arg
 
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
@@ -46,7 +47,11 @@ def register(sub) -> None:
     p.add_argument("--rtol", default="1e-6", help="relative width to reach (default 1e-6)")
     p.add_argument("--claim", default=None, help="also prove or refute sup <= CLAIM")
     p.add_argument("--max-pieces", default="200000", help="work limit (default 200000)")
+    p.add_argument("--float64", action="store_true",
+                   help="round each --poly coefficient to the nearest binary64 first (the "
+                   "polynomial a float64 implementation stores); hex floats are exact anyway")
     p.add_argument("--progress", action="store_true", help="report progress on stderr")
+    timeout_flag(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -60,6 +65,8 @@ def run(args) -> CommandResult:
             f"--interval needs A < B, got {args.interval[0]} {args.interval[1]}"
         )
     coeffs = read_poly_arg(args.poly, "--poly")
+    if args.float64:
+        coeffs = [round_to_float64(c, f"--poly[{i}]") for i, c in enumerate(coeffs)]
     cls = _BASES[args.basis]
     if args.basis == "monomial":
         if args.domain:
@@ -100,20 +107,23 @@ def run(args) -> CommandResult:
         )
 
     cert = certify(
-        approx, rtol=rtol, max_pieces=max_pieces, progress=progress if args.progress else None
+        approx, rtol=rtol, max_pieces=max_pieces, timeout=0.9 * read_timeout(args.timeout),
+        progress=progress if args.progress else None,
     )
-    e = cert.error
+    info = cert.info
     rows = [
         ("f", f.canonical),
-        ("basis", f"{cert['basis']} (degree {cert['degree']})"),
-        ("interval", f"[{args.interval[0]}, {args.interval[1]}]"),
-        ("sup |f - p| >=", e["lower"]),
-        ("sup |f - p| <=", e["upper"]),
-        ("relative width", str(e.get("relative_width"))),
-        ("status", f"{e['status']} ({e['stats']['pieces']} pieces, {e['stats']['seconds']} s)"),
-        ("witness x", e["witness"][0]),
+        ("basis", f"{cert.polynomial['basis']}"
+         + (" (coefficients rounded to binary64)" if args.float64 else "")),
+        ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
     ]
-    for k, v in cert.get("claims_status", {}).items():
-        rows.append((f"claim {k} <= {claims[k]}", v))
-    ok = cert.verified and (e["converged"] or bool(claims))
-    return CommandResult(data=cert.data, text=format_table(rows), exit_code=0 if ok else 1)
+    rows += statement_rows(cert)
+    rows += [
+        ("relative width", str(info.get("relative_width"))),
+        ("search", f"{info['status']} ({info['stats']['pieces']} pieces, "
+                   f"{info['stats']['seconds']} s)"),
+        ("witness x", cert.evidence["witness"][0]),
+    ]
+    text, code = outcome(cert, need_convergence=not claims)
+    rows.append(("result", text))
+    return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)

@@ -203,7 +203,7 @@ def _one_gamma(
     out: dict[str, Any] = {
         "gamma": fmpq_str(gamma),
         "certified": cert.verified,
-        "error": cert.data["error"].get("upper"),
+        "error": cert.error.get("upper"),
         "degree": t,
         "construction": approx.construction,
         "n_coefficients": str(K),

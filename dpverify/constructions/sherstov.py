@@ -45,6 +45,7 @@ The condition ``p2 <= 1 + eta`` can fail when ``l + Delta`` is large compared wi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -498,7 +499,10 @@ def rofk_polynomial(
             raise InvalidParameterError("reading applies only to method='sherstov'")
         from .minimax import minimax_least_degree
 
-        return minimax_least_degree(target, k, g, fix_zero=False)
+        approx = minimax_least_degree(target, k, g, fix_zero=False)
+        return dataclasses.replace(
+            approx, construction="rofk/minimax",
+            params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "minimax"})
     check_int(max_degree, "max_degree", minimum=1, maximum=MAX_DEGREE)
     prm = sherstov_parameters(r, k, g, reading)
     _check_size(prm, max_degree)

@@ -1,0 +1,89 @@
+"""Atomic file writes: a reader sees the old file or the complete new one, never a part.
+
+Every ``--out`` of the CLI and every ``save`` of the API goes through :func:`write_text`.
+The text is written to a temporary file in the destination's directory, flushed and
+``fsync``-ed, then moved over the destination with :func:`os.replace` (atomic on POSIX and
+Windows when both are on the same file system, which the same directory guarantees).  A
+run killed at any moment leaves the previous file intact and at most a stray
+``.NAME.*.tmp`` file next to it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from .errors import InvalidParameterError
+
+__all__ = ["write_text", "write_bytes"]
+
+
+def write_text(path: str, text: str, *, what: str = "output") -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`write_bytes`)."""
+    write_bytes(path, text.encode("utf-8"), what=what)
+
+
+def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
+    """Write ``data`` to ``path`` atomically.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``path`` is empty, a directory, or cannot be written (the message names ``what``
+        and the path, and says why).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidParameterError(f"{what} path must be a string, got {type(path).__name__}")
+    path = os.fspath(path)
+    if not path.strip():
+        raise InvalidParameterError(f"{what} path is empty")
+    if os.path.isdir(path):
+        raise InvalidParameterError(f"{what} path {path!r} is a directory")
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder
+        )
+    except OSError as exc:
+        raise InvalidParameterError(f"cannot write {what} {path!r}: {exc.strerror}") from None
+    try:
+        # mkstemp creates the file 0600; give it the mode the destination has, or the
+        # one a plain open() would give (0666 less the umask)
+        os.chmod(tmp, _mode_for(path))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise InvalidParameterError(f"cannot write {what} {path!r}: {exc.strerror}") from None
+    except BaseException:
+        _remove(tmp)
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def _mode_for(path: str) -> int:
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _remove(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass

@@ -1,0 +1,88 @@
+"""Shared output of the certifying commands: the statement in rows, the outcome line,
+and the ``--timeout`` flag (no mathematics here)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import InvalidParameterError
+from ..numbers import fmpq_to_decimal, parse_exact
+
+__all__ = ["timeout_flag", "read_timeout", "statement_rows", "outcome", "short", "DEFAULT_TIMEOUT"]
+
+#: Default ``--timeout`` of the certifying commands, in seconds.
+DEFAULT_TIMEOUT = 120
+
+_SHORT = 60
+
+
+def timeout_flag(parser: argparse.ArgumentParser, default: int = DEFAULT_TIMEOUT) -> None:
+    """``--timeout SECONDS``: wall-clock limit of the certification; past it the command
+    ends "undecided" with exit 1 (handled by :func:`dpverify.cli.main`)."""
+    parser.add_argument(
+        "--timeout", default=str(default), metavar="SECONDS",
+        help=f"give up after this many seconds: the result is 'undecided', exit 1 "
+        f"(default {default})")
+
+
+def read_timeout(text: str) -> float:
+    """The ``--timeout`` value in seconds (exact number, 0 < t <= 10^6)."""
+    t = parse_exact(text, "--timeout")
+    if not 0 < t <= 10**6:
+        raise InvalidParameterError(f"--timeout must be in (0, 1000000] seconds, got {text!r}")
+    return float(t)
+
+
+def short(q_text: str, digits: int = 12) -> str:
+    """An exact number as given when short, else its decimal rounded up (said so)."""
+    if len(q_text) <= _SHORT:
+        return q_text
+    return f"{fmpq_to_decimal(parse_exact(q_text), digits, 'up')} (rounded up)"
+
+
+def statement_rows(cert: Any, what: str = "|f - p|") -> list[tuple[str, str]]:
+    """The checked facts of a sup-norm certificate, one row each."""
+    st = cert.statement
+    poly = st["polynomial"]
+    err = st["error"]
+    rows = [("degree", str(poly["degree"]))]
+    norm = poly["coefficient_norm"]
+    rows.append((f"coefficient norm L1 ({poly['basis']})", short(norm["l1"])))
+    rows.append(("coefficient norm log2", str(norm["l1_log2"])))
+    if err["lower"] == err["upper"]:
+        rows.append((f"max {what} (exact)", short(err["upper"])))
+        rows.append((f"max {what} (decimal, up)", fmpq_to_decimal(parse_exact(err["upper"]),
+                                                                  12, "up")))
+    else:
+        rows.append((f"sup {what} >=", err["lower"]))
+        rows.append((f"sup {what} <=", err["upper"]))
+    if "max_error" in st:
+        rows.append(("claim max_error <=", f"{short(st['max_error'])}: proven"))
+    for key, v in cert.info.get("unproven_claims", {}).items():
+        rows.append((f"claim {key}", f"{v.get('value', '')} {v['status']}".strip()))
+    if "least_degree" in st:
+        pin = st["least_degree"]["pin"]
+        pin_s = "" if pin is None else f" with p({pin['x']}) = {pin['value']}"
+        rows.append(("least degree", f"proven: no polynomial of degree < {poly['degree']}"
+                     f"{pin_s} meets max_error"))
+    return rows
+
+
+def outcome(cert: Any, *, need_convergence: bool = False) -> tuple[str, int]:
+    """``("certified", 0)`` when every claim is proven (and, if asked, the enclosure
+    reached its tolerance); otherwise ``("not certified: REASON", 1)`` or
+    ``("undecided: REASON", 1)``."""
+    unproven = cert.info.get("unproven_claims", {})
+    refuted = [k for k, v in unproven.items() if v["status"] == "refuted"]
+    if refuted:
+        return "not certified: claim " + ", ".join(refuted) + " refuted", 1
+    if unproven:
+        return "undecided: claim " + ", ".join(unproven) + " neither proven nor refuted", 1
+    if need_convergence and not cert.converged:
+        status = cert.info.get("status", "budget")
+        why = ("time limit reached" if status == "timeout"
+               else f"work limit reached ({status})")
+        return (f"undecided: {why}; the enclosure holds but is wider than --rtol "
+                f"(relative width {cert.info.get('relative_width')})"), 1
+    return "certified", 0
