@@ -1,146 +1,147 @@
-"""The independent checker (dpverify.certify.verify) and ``dpverify verify``.
+"""``dpverify verify`` end to end: certificates written by the certifying commands hold,
+edited copies do not, malformed files exit 2 with one line.
 
-Each tampering test changes one thing in a genuine certificate and expects the checker
-to notice; the genuine certificate must pass first (so the failure is caused by the
-tampering, not by the checker being unable to confirm anything).
+Each tampering test edits one field of a genuine certificate; the genuine file must pass
+first, so a failure is caused by the edit and not by the checker confirming nothing.
+Internals of the checker are tested in tests/test_verifier_unit.py.
 """
+
+from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 
 import pytest
 from flint import fmpq
 
-from dpverify import Approximation
-from dpverify.certify import certify
-from dpverify.certify.verify import verify_certificate
 from dpverify.cli import main
-from dpverify.errors import MalformedCertificate
-from dpverify.exact import ChebyshevPoly, MonomialPoly
 from dpverify.numbers import fmpq_str, parse_exact
 
 
-def _box_cert(expr, poly, box, rtol="1e-6"):
-    approx = Approximation(
-        construction="supnorm",
-        params={},
-        poly=poly,
-        target={"kind": "expr", "expr": expr, "variables": ["x"]},
-        domain={"kind": "box", "intervals": [[str(a), str(b)] for a, b in box]},
-    )
-    return certify(approx, rtol=rtol).data
-
-
-def _renorm(c):
-    """Recompute the L1 norm after tampering, so only the error checks can object."""
-    from dpverify.exact import poly_from_json
-
-    p = poly_from_json({k: c[k] for k in ("basis", "coefficients", "domain") if k in c})
-    c["coefficient_norm"] = fmpq_str(p.coefficient_norm())
-
-
-def test_genuine_box_certificate_holds():
-    c = _box_cert("exp(x)", MonomialPoly(["1", "1", "1/2", "1/6", "1/24"]), [(-1, 1)])
-    rep = verify_certificate(c)
-    assert rep.ok, rep.failures()
-
-
-def test_tiny_error_coefficient_tampered_by_1e30_fails():
-    # sup |x^2 + 1e-280 sin x - x^2| = 1e-280 sin 1: tight, so a 1e-30 change is visible
-    c = _box_cert("x^2 + 1e-280*sin(x)", MonomialPoly([0, 0, 1]), [(-1, 1)])
-    assert verify_certificate(c).ok
-    bad = copy.deepcopy(c)
-    bad["coefficients"][0] = fmpq_str(parse_exact(bad["coefficients"][0]) + fmpq(1, 10**30))
-    _renorm(bad)
-    rep = verify_certificate(bad)
-    assert not rep.ok
-    assert any("witness" in f or "piece" in f for f in rep.failures())
-
-
-def test_tampered_norm_degree_bounds_fail():
-    c = _box_cert("sin(x)", ChebyshevPoly(["0", "88/100"]), [(-1, 1)])
-    assert verify_certificate(c).ok
-    for field, value in [("coefficient_norm", "1"), ("degree", 2)]:
-        bad = copy.deepcopy(c)
-        bad[field] = value
-        assert not verify_certificate(bad).ok
-    bad = copy.deepcopy(c)  # claim an upper bound below the true sup
-    bad["error"]["upper"] = bad["error"]["lower"]
-    bad["error"]["lower"] = "0"
-    assert not verify_certificate(bad).ok
-    bad = copy.deepcopy(c)  # claim a lower bound above the true sup
-    bad["error"]["lower"] = str(float(parse_exact(c["error"]["upper"])) * 1.01)
-    assert not verify_certificate(bad).ok
-    bad = copy.deepcopy(c)  # drop a piece: the cover is broken
-    bad["error"]["pieces"].pop(3)
-    assert not verify_certificate(bad).ok
-    bad = copy.deepcopy(c)  # a claim marked proven that does not hold
-    bad["claims"] = {"max_error": "1e-9"}
-    bad["claims_status"] = {"max_error": "proven"}
-    assert not verify_certificate(bad).ok
-
-
-def test_finite_certificate_exact_and_tampered():
-    # p(x) = x on {0..3} against the threshold r = 1: errors 0,0,1,2 -> max 2 (by hand)
-    approx = Approximation(
-        "hand",
-        {},
-        MonomialPoly([0, 1]),
-        {"kind": "threshold", "r": 1},
-        {"kind": "integers", "lo": 0, "hi": 3},
-        claims={"max_error": 2},
-    )
-    c = certify(approx).data
-    assert c["error"]["lower"] == c["error"]["upper"] == "2" and c["verified"]
-    assert verify_certificate(c).ok
-    bad = copy.deepcopy(c)
-    bad["coefficients"] = ["0", "1000000000000000000000000000001/1000000000000000000000000000000"]
-    _renorm(bad)
-    assert not verify_certificate(bad).ok
-
-
-def test_malformed_certificates():
-    with pytest.raises(MalformedCertificate):
-        verify_certificate({"construction": "x"})
-    c = _box_cert("x", MonomialPoly([0]), [(0, 1)])
-    bad = copy.deepcopy(c)
-    bad["coefficients"] = ["one"]
-    with pytest.raises(MalformedCertificate):
-        verify_certificate(bad)
-
-
-def test_cli_verify_exit_codes(tmp_path, capsys):
-    c = _box_cert("exp(x)", MonomialPoly(["1", "1", "1/2"]), [(-1, 1)])
-    good = tmp_path / "good.json"
-    good.write_text(json.dumps(c))
-    assert main(["verify", str(good)]) == 0
-    bad = copy.deepcopy(c)
-    bad["error"]["upper"] = "1e-9"
-    badf = tmp_path / "bad.json"
-    badf.write_text(json.dumps(bad))
-    assert main(["verify", str(badf)]) == 1
-    junk = tmp_path / "junk.json"
-    junk.write_text("{not json")
-    assert main(["verify", str(junk)]) == 2
-    assert main(["verify", str(tmp_path / "missing.json")]) == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-
-
-def test_or_certificate_accepted_and_tampered_copy_rejected(tmp_path, capsys):
-    """issue 3 acceptance: `dpverify or --k 25 --gamma 1e-3 --json` verifies, a tampered
-    copy does not.  The exact error 1/T_19(13/12) is recomputed by the checker."""
-    out = tmp_path / "or.json"
-    assert main(["or", "--k", "25", "--gamma", "1e-3", "--json", "--out", str(out)]) == 0
+def _cert(tmp_path, capsys, argv, name="c.json"):
+    out = tmp_path / name
+    assert main(argv + ["--out", str(out)]) == 0
     capsys.readouterr()
-    c = json.loads(out.read_text())
-    assert c["verified"] and c["error"]["exact"] and c["degree"] == 19
-    assert main(["verify", str(out)]) == 0
-    # change the constant coefficient by 1e-30: the exact maximum error changes
+    return json.loads(out.read_text())
+
+
+def _verify(tmp_path, capsys, doc, name="t.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(doc) if not isinstance(doc, str) else doc)
+    code = main(["verify", str(path)])
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err
+    return code, cap.out, cap.err
+
+
+def test_or_certificate_holds_and_states_what_it_proves(tmp_path, capsys):
+    c = _cert(tmp_path, capsys, ["or", "--k", "25", "--gamma", "1e-3"])
+    code, out, _ = _verify(tmp_path, capsys, c)
+    assert code == 0
+    assert "HOLDS" in out
+    # the statement is said in words: the bound and the domain appear
+    assert "1/1000" in out and "25" in out
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("statement", "construction", "params", "gamma", "1/100"),
+        ("statement", "construction", "params", "k", 24),
+        ("statement", "polynomial", "degree", 20),
+        ("statement", "polynomial", "coefficient_norm", "l1", "1"),
+        ("statement", "polynomial", "coefficient_norm", "l1_log2", "3.000000"),
+        ("statement", "max_error", "1/10000000"),
+        ("statement", "error", "upper_decimal", "1e-30"),
+        ("statement", "domain", "hi", 24),
+        ("statement", "target", "r", 2),
+    ],
+)
+def test_or_certificate_edits_rejected(tmp_path, capsys, edit):
+    """Fields a reader acts on (issue 13): params, gamma, degree, norms, decimal renderings,
+    domain and target are all checked."""
+    c = _cert(tmp_path, capsys, ["or", "--k", "25", "--gamma", "1e-3"])
     bad = copy.deepcopy(c)
-    bad["coefficients"][1] = fmpq_str(parse_exact(bad["coefficients"][1]) + fmpq(1, 10**30))
-    _renorm(bad)
-    badf = tmp_path / "bad.json"
-    badf.write_text(json.dumps(bad))
-    assert main(["verify", str(badf)]) == 1
-    assert "finite: exact maximum" in capsys.readouterr().out
+    obj = bad
+    for key in edit[:-2]:
+        obj = obj[key]
+    obj[edit[-2]] = edit[-1]
+    code, out, err = _verify(tmp_path, capsys, bad)
+    assert code in (1, 2), (edit, out)
+
+
+def test_coefficient_edit_rejected(tmp_path, capsys):
+    c = _cert(tmp_path, capsys, ["or", "--k", "25", "--gamma", "1e-3"])
+    bad = copy.deepcopy(c)
+    cs = bad["statement"]["polynomial"]["coefficients"]
+    cs[1] = fmpq_str(parse_exact(cs[1]) + fmpq(1, 10**30))
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+
+
+def test_supnorm_certificate_and_tampered_bound(tmp_path, capsys):
+    c = _cert(tmp_path, capsys, ["supnorm", "--f", "exp(x)", "--poly", "1,1,1/2,1/6,1/24",
+                                 "--interval", "-1", "1"])
+    assert _verify(tmp_path, capsys, c)[0] == 0
+    bad = copy.deepcopy(c)
+    # sup |exp(x) - T4(x)| on [-1, 1] = e - 65/24 ~ 0.00995 (at x = 1): claim 1e-3
+    bad["statement"]["error"]["upper"] = "1e-3"
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+    bad = copy.deepcopy(c)
+    bad["evidence"]["pieces"].pop(0)  # the pieces no longer cover [-1, 1]
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+
+
+def test_undefined_target_never_verifies(tmp_path, capsys):
+    """sqrt(x) is undefined on [-1, 0): a hand-made box certificate must not verify (the
+    old checker clipped order-0 pieces to the domain and accepted it)."""
+    c = _cert(tmp_path, capsys, ["supnorm", "--f", "sqrt(x)", "--poly", "0",
+                                 "--interval", "0", "1"])
+    bad = copy.deepcopy(c)
+    bad["statement"]["domain"]["intervals"] = [["-1", "1"]]
+    bad["evidence"]["pieces"] = [[[["-1", "0"]], 0, 64]] + bad["evidence"]["pieces"]
+    assert _verify(tmp_path, capsys, bad)[0] in (1, 2)
+
+
+def test_kernel_and_lebesgue_certificates_verify(tmp_path, capsys):
+    j = _cert(tmp_path, capsys, ["jackson", "--t", "8", "--K", "2"], "j.json")
+    assert _verify(tmp_path, capsys, j)[0] == 0
+    bad = copy.deepcopy(j)
+    bad["statement"]["multipliers"][1] = fmpq_str(
+        parse_exact(bad["statement"]["multipliers"][1]) + fmpq(1, 10**30))
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+    b = _cert(tmp_path, capsys, ["bernstein", "--k", "4", "--h", "2"], "b.json")
+    assert _verify(tmp_path, capsys, b)[0] == 0
+    bad = copy.deepcopy(b)
+    bad["statement"]["upper"] = bad["statement"]["lower"] = "1"  # Lambda_{4,2} > 1
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", "", "[" * 100_000, '{"a": 1.5}', "NaN", '{"a": 1, "a": 2}', "[]"],
+)
+def test_malformed_files_exit_2_one_line(tmp_path, capsys, text):
+    code, out, err = _verify(tmp_path, capsys, text)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_data_file_is_refused(tmp_path, capsys):
+    code, _, err = _verify(tmp_path, capsys, {"schema_version": 1, "format": "dpverify-data",
+                                               "kind": "privacy", "note": "x"})
+    assert code == 2 and "not a certificate" in err
+
+
+def test_missing_file_exit_2(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_verifier_loads_nothing_else_of_dpverify():
+    code = ("import dpverify.verify, json, sys; "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('dpverify'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    mods = json.loads(out)
+    assert all(m == "dpverify" or m.startswith("dpverify.verify") for m in mods), mods

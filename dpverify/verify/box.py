@@ -1,0 +1,206 @@
+"""Kind ``supnorm-box``: the pieces cover the box, and ``|f - p| <= upper`` on every piece.
+
+*Cover* (exact): a guillotine recursion finds a coordinate cut that no piece crosses (the
+one nearest the median) and recurses; a group with one piece must equal its box; a group
+without any cut is checked pairwise (inside, interiors disjoint, volumes add up).  For
+d = 1 this is the exact tiling test (no gap, no overlap).
+
+*Bounds*: ``taylor.bound_piece`` on each piece at its suggested order (capped: 64 for one
+variable, 12 / 8 for two / three) and precision.  In one variable, when the same jets show
+that ``f - p`` is monotone on the piece, its sup is ``max(|e(a)|, |e(b)|)`` (exact when ``f``
+is rational at both ends).  A piece whose bound exceeds ``upper`` is retried at twice the
+precision when the centre value is blurred by rounding, else bisected along its widest
+side; at most 64 times the listed pieces are bounded in all.
+``|f(m) - p(m)| > upper`` at a centre, or ``f`` undefined at a point of a piece, makes the
+statement fail.  The witness is decided at growing precision.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from flint import arb, fmpq
+
+from .expr import Indeterminate, IvAlg, Undefined, point, run
+from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
+from .poly import evaluate, read_interval
+from .report import Checks, Malformed
+from .supnorm import Sup, common_checks, read_sup, words
+from .taylor import bound_piece, endpoints
+
+MAX_PIECES = 2_000_000
+ORDER_CAP = {1: 64, 2: 12, 3: 8}
+PAIRWISE_CAP = 4000
+
+Box = list[tuple[fmpq, fmpq]]
+
+
+def _vol(b: Box) -> fmpq:
+    return prod((hi - lo for lo, hi in b), start=fmpq(1))
+
+
+def _cut(box: Box, group: list[Box]) -> tuple[int, fmpq] | None | str:
+    """A cut (axis, c) that no piece of the group crosses, 'gap' if a slab is uncovered."""
+    best = None
+    for ax in range(len(box)):
+        order = sorted(group, key=lambda b: b[ax][0])
+        top = order[0][ax][1]
+        for i in range(1, len(order)):
+            a = order[i][ax][0]
+            if top < a:
+                return "gap"
+            if top == a and (best is None or abs(2 * i - len(order)) < best[0]):
+                best = (abs(2 * i - len(order)), ax, a)
+            top = max(top, order[i][ax][1])
+    return None if best is None else best[1:]
+
+
+def check_cover(box: Box, pieces: list[Box], ck: Checks) -> tuple[bool | None, str]:
+    for b in pieces:
+        if not all(lo >= blo and hi <= bhi for (lo, hi), (blo, bhi) in zip(b, box)):
+            return False, f"a piece is not inside the box: {_show_box(b)}"
+    if len(box) == 1:  # exact tiling: sorted, no gap, no overlap
+        ps = sorted(pieces)
+        ok = ps[0][0][0] == box[0][0] and ps[-1][0][1] == box[0][1] and all(
+            p[0][1] == q[0][0] for p, q in zip(ps, ps[1:]))
+        return ok, f"{len(ps)} pieces " + ("tile the interval" if ok else "leave a gap or overlap")
+    todo = [(box, pieces)]
+    while todo:
+        ck.tick()
+        sub, group = todo.pop()
+        if len(group) == 1:
+            if group[0] != sub:
+                return False, f"part of {_show_box(sub)} is not covered"
+            continue
+        cut = _cut(sub, group)
+        if cut == "gap":
+            return False, f"a gap in {_show_box(sub)}"
+        if cut is None:
+            if len(group) > PAIRWISE_CAP:
+                return None, f"{len(group)} pieces without a guillotine cut (limit {PAIRWISE_CAP})"
+            for i, p in enumerate(group):
+                for q in group[i + 1:]:
+                    if all(max(a[0], b[0]) < min(a[1], b[1]) for a, b in zip(p, q)):
+                        return False, f"pieces overlap: {_show_box(p)} and {_show_box(q)}"
+            if sum((_vol(p) for p in group), fmpq(0)) != _vol(sub):
+                return False, f"the pieces in {_show_box(sub)} do not fill it"
+            continue
+        ax, c = cut
+        left = [b for b in group if b[ax][1] <= c]
+        right = [b for b in group if b[ax][0] >= c]
+        todo.append(([iv if j != ax else (iv[0], c) for j, iv in enumerate(sub)], left))
+        todo.append(([iv if j != ax else (c, iv[1]) for j, iv in enumerate(sub)], right))
+    return True, f"{len(pieces)} pieces cover the box"
+
+
+def _show_box(b: Box) -> str:
+    return " x ".join(f"[{show(lo, 16)}, {show(hi, 16)}]" for lo, hi in b)
+
+
+def _undefined_corner(s: Sup, b: Box) -> fmpq | None:
+    """A corner of ``b`` where the target is provably undefined."""
+    corners = [[]]
+    for lo, hi in b:
+        corners = [c + [v] for c in corners for v in (lo, hi)]
+    for c in corners:
+        try:
+            with working(64):
+                run(s.target["code"], IvAlg(), [point(v) for v in c])
+        except Undefined:
+            return c
+        except Indeterminate:
+            pass
+    return None
+
+
+def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tuple[bool | None,
+                                                                                  str]:
+    code, d = s.target["code"], s.poly.d
+    todo = [(b, min(order, ORDER_CAP[d]), prec) for b, order, prec in reversed(pieces)]
+    limit, done, extra = 64 * max(len(pieces), 1), 0, 0
+    while todo:
+        ck.tick()
+        b, order, prec = todo.pop()
+        done += 1
+        if done > limit:
+            return None, f"refinement limit reached ({limit} piece bounds) near {_show_box(b)}"
+        r = bound_piece(code, s.poly, b, order, prec)
+        if r.monotone:  # sup |f - p| is at an end of the piece
+            with working(prec):
+                if not r.bound <= arb(s.upper):
+                    try:
+                        r = endpoints(code, s.poly, b, r.centre)
+                        if r.exact is None and r.bound > arb(s.upper):
+                            return False, f"|f - p| > upper at an end of {_show_box(b)}"
+                    except Indeterminate:
+                        pass
+        if r.undefined:
+            return False, f"target undefined on part of the domain (in {_show_box(b)})"
+        if r.exact is not None:
+            if r.exact > s.upper:
+                return False, f"|f - p| = {show(r.exact)} > upper at an end of {_show_box(b)}"
+            continue
+        with working(prec):
+            u = arb(s.upper)
+            if r.bound is not None and r.bound <= u:
+                continue
+            if r.centre is not None and abs(r.centre) > u:
+                return False, f"|f - p| > upper at the centre of {_show_box(b)}"
+            if r.bound is None and _undefined_corner(s, b) is not None:
+                return False, f"target undefined at a corner of {_show_box(b)}"
+            blurred = r.centre is None or 8 * arb(r.centre.rad()) > (u - abs(r.centre)).mid()
+        if blurred and prec < MAX_PREC and r.centre is not None:
+            todo.append((b, order, 2 * prec))
+        else:
+            ax = max(range(d), key=lambda i: b[i][1] - b[i][0])
+            lo, hi = b[ax]
+            mid = (lo + hi) / 2
+            todo.append(([iv if i != ax else (mid, hi) for i, iv in enumerate(b)], order, prec))
+            todo.append(([iv if i != ax else (lo, mid) for i, iv in enumerate(b)], order, prec))
+        extra += 1
+    return True, f"{len(pieces)} pieces bounded ({extra} refinements)"
+
+
+def _witness(s: Sup, w: list[fmpq]) -> tuple[bool | None, str]:
+    if not all(lo <= x <= hi for x, (lo, hi) in zip(w, s.domain["intervals"])):
+        return False, "the witness is not in the box"
+    px = evaluate(s.poly, w)
+
+    def pred() -> bool | None:
+        try:
+            f = run(s.target["code"], IvAlg(), [point(x) for x in w])
+        except Indeterminate:
+            return None
+        if f.exact:
+            return abs(f.lo - px) >= s.lower
+        e = abs(f.b - arb(px))
+        return True if e >= arb(s.lower) else False if e < arb(s.lower) else None
+    try:
+        ok = decide(pred)
+    except Undefined:
+        return False, "target undefined at the witness"
+    return ok, f"|f - p| >= lower at ({', '.join(show(x, 20) for x in w)}): {ok}"
+
+
+def verify_box(st: object, ev: object, ck: Checks, out: list[str]) -> None:
+    s = read_sup(st, "supnorm-box")
+    d = s.poly.d
+    ev = expect_keys(ev, "evidence", ("witness", "pieces"))
+    w = [read_exact(x, "evidence.witness") for x in read_list(ev["witness"], "evidence.witness",
+                                                              d, d)]
+    pieces = []
+    for i, pc in enumerate(read_list(ev["pieces"], "evidence.pieces", 1, MAX_PIECES)):
+        where = f"evidence.pieces[{i}]"
+        pc = read_list(pc, where, 3, 3)
+        box = [read_interval(iv, where) for iv in read_list(pc[0], where, d, d)]
+        pieces.append((box, read_int(pc[1], f"{where} order", 0, 64),
+                       read_int(pc[2], f"{where} precision", 53, MAX_PREC)))
+    if not pieces:
+        raise Malformed("evidence.pieces: empty")
+    out.extend(words(s))
+    common_checks(s, ck)
+    ok = ck.run("pieces cover the box",
+                lambda: check_cover(s.domain["intervals"], [p[0] for p in pieces], ck))
+    if ok:
+        ck.run("sup |f - p| <= upper on every piece", lambda: check_pieces(s, pieces, ck))
+    ck.run("witness: |f - p| >= lower", lambda: _witness(s, w))

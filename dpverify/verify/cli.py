@@ -1,0 +1,65 @@
+"""``python -m dpverify.verify CERT.json [--json]``: print the verdict; exit 0 / 1 / 2.
+
+Exit codes: 0 the statement holds; 1 it does not hold or is undecided; 2 malformed
+(one line on stderr); 130 interrupted.  Never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from .check import verify_file
+from .report import Malformed, Report, one_line
+
+_MARK = {True: "ok", False: "FAIL", None: "undecided"}
+
+
+def render_text(report: Report, path: str) -> str:
+    lines = [f"certificate: {path}", f"kind: {report.kind}", "statement:"]
+    lines += [f"  {s}" for s in report.statement]
+    lines.append("checks:")
+    lines += [f"  {_MARK[ok]:9} {name}: {detail}" for name, ok, detail in report.checks]
+    if report.not_checked:
+        lines.append("not checked (info):")
+        lines += [f"  {s}" for s in report.not_checked]
+    lines.append("HOLDS" if report.ok else ("DOES NOT HOLD: " if report.status == "fails"
+                                            else "UNDECIDED: ") + report.reason)
+    return "\n".join(lines)
+
+
+def render_json(report: Report, path: str) -> dict[str, Any]:
+    return {"certificate": path, "status": report.status, "kind": report.kind,
+            "statement": list(report.statement),
+            "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in report.checks],
+            "not_checked": list(report.not_checked)}
+
+
+def _write(stream, text: str) -> None:
+    enc = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(enc, "backslashreplace").decode(enc, "replace") + "\n")
+    stream.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args
+    rest = [a for a in args if a != "--json"]
+    try:
+        if len(rest) != 1 or rest[0].startswith("-"):
+            raise Malformed("usage: python -m dpverify.verify CERT.json [--json]")
+        report = verify_file(rest[0])
+        out = json.dumps(render_json(report, rest[0]), indent=2, ensure_ascii=True) if as_json \
+            else render_text(report, rest[0])
+        _write(sys.stdout, out)
+        return report.exit_code
+    except Malformed as exc:
+        _write(sys.stderr, f"dpverify verify: error: {one_line(exc)}")
+        return 2
+    except KeyboardInterrupt:
+        _write(sys.stderr, "dpverify verify: interrupted")
+        return 130
+    except Exception as exc:  # never a traceback
+        _write(sys.stderr, f"dpverify verify: error: internal: {one_line(exc)}")
+        return 2

@@ -1,0 +1,165 @@
+"""Kind ``supnorm-finite``: every domain point evaluated, the witness, ``least_degree``.
+
+``max |f - p| <= upper`` is decided point by point: exactly for threshold / indicator /
+values targets and for expression values that are rational; otherwise with arb balls at
+64 .. 65536 bits (undecided beyond).  ``least_degree`` is the annihilating-weights argument
+of docs/certificates.md: with ``sum_i w_i (x_i - z) q'(x_i) = 0`` for every allowed ``q``,
+``max_i |f(x_i) - q(x_i)| >= |sum_i w_i (f(x_i) - v)| / sum_i |w_i|``.
+"""
+
+from __future__ import annotations
+
+from flint import arb, fmpq
+
+from .constructions import check_construction
+from .expr import Indeterminate, Undefined
+from .numbers import decide, expect_keys, read_exact, read_list, show
+from .poly import evaluate, monomial_form
+from .report import Checks, Malformed
+from .supnorm import MAX_POINTS, Sup, common_checks, read_sup, words
+
+
+def _index(s: Sup, x: fmpq) -> int | None:
+    """Position of ``x`` in the domain, None if it is not a domain point."""
+    dom = s.domain
+    if dom["kind"] == "integers":
+        return int(x.p) - dom["lo"] if x.q == 1 and dom["lo"] <= x <= dom["hi"] else None
+    if "where" not in dom:
+        dom["where"] = {p: i for i, p in enumerate(dom["points"])}
+    return dom["where"].get(x)
+
+
+def _compare(s: Sup, x: fmpq, i: int, px: fmpq, bound: fmpq, le: bool) -> bool | None:
+    """Decide ``|f(x) - p(x)| <= bound`` (le) or ``>= bound`` (not le); raises Undefined."""
+    def pred() -> bool | None:
+        try:
+            f = s.f_at([x], i)
+        except Indeterminate:
+            return None
+        if isinstance(f, fmpq):
+            e = abs(f - px)
+            return e <= bound if le else e >= bound
+        e, b = abs(f.b - arb(px)), arb(bound)
+        return (True if e <= b else False if e > b else None) if le else \
+            (True if e >= b else False if e < b else None)
+    return decide(pred)
+
+
+def _max_check(s: Sup, ck: Checks) -> tuple[bool | None, str]:
+    P = monomial_form(s.poly, ck.tick)
+    exact = s.target["kind"] != "expr"
+    worst, arg, unknown = fmpq(-1), None, []
+    for i, x in enumerate(s.points()):
+        if i % 1024 == 0:
+            ck.tick()
+        px = P(x)
+        if exact:
+            e = abs(s.f_at([x], i) - px)
+            if e > worst:
+                worst, arg = e, x
+            continue
+        try:
+            ok = _compare(s, x, i, px, s.upper, True)
+        except Undefined:
+            return False, f"target undefined at x = {show(x)}"
+        if ok is False:
+            return False, f"|f - p| > upper at x = {show(x)}"
+        if ok is None:
+            unknown.append(x)
+    n = s.size()
+    if unknown:
+        return None, f"undecided at 65536 bits at x = {show(unknown[0])} ({len(unknown)} points)"
+    if not exact:
+        return True, f"|f - p| <= upper at all {n} points"
+    return worst <= s.upper, f"max |f - p| = {show(worst)} at x = {show(arg)} over {n} points"
+
+
+def _witness(s: Sup, w: fmpq) -> tuple[bool | None, str]:
+    i = _index(s, w)
+    if i is None:
+        return False, f"witness {show(w)} is not a domain point"
+    try:
+        ok = _compare(s, w, i, evaluate(s.poly, [w]), s.lower, False)
+    except Undefined:
+        return False, f"target undefined at the witness {show(w)}"
+    return ok, f"|f - p| >= lower at x = {show(w)}: {ok}"
+
+
+def _least_degree(s: Sup, ev: dict | None, ck: Checks) -> tuple[bool | None, str]:
+    if s.max_error is None:
+        return False, "least_degree needs max_error"
+    if ev is None:
+        return False, "evidence.least_degree is missing"
+    pin = s.least_degree["pin"]
+    D = s.poly.degree - 1
+    z, v = pin if pin is not None else (None, fmpq(0))
+    if pin is not None and evaluate(s.poly, [z]) != v:
+        return False, f"p({show(z)}) != {show(v)}"
+    pts, ws, bound = ev["points"], ev["weights"], ev["bound"]
+    if D < -1 or (D == -1 and pin is not None and v != 0):
+        return (not pts and bound is None), "vacuous: no polynomial of smaller degree is allowed" \
+            " (evidence must carry no points and a null bound)"
+    if not pts or bound is None:
+        return False, "evidence needs points, weights and a bound"
+    idx = [_index(s, x) for x in pts]
+    if None in idx or len(set(pts)) != len(pts):
+        return False, "the points must be distinct domain points"
+    cur = [w * (x - z) for w, x in zip(ws, pts)] if pin is not None else list(ws)
+    for j in range(D + (0 if pin is not None else 1)):
+        ck.tick()
+        if sum(cur, fmpq(0)) != 0:
+            return False, f"moment {j} of the weights is not 0"
+        cur = [c * x for c, x in zip(cur, pts)]
+    W = sum((abs(w) for w in ws), fmpq(0))
+    if W == 0:
+        return False, "all weights are 0"
+    if not bound > s.max_error:
+        return False, f"bound {show(bound)} is not > max_error {show(s.max_error)}"
+    try:
+        try:
+            fs = [s.f_at([x], i) for x, i in zip(pts, idx)]
+        except Indeterminate:
+            fs = []
+        if fs and all(isinstance(f, fmpq) for f in fs):
+            true = abs(sum((w * (f - v) for w, f in zip(ws, fs)), fmpq(0))) / W
+            return true == bound, f"bound recomputed: {show(true)}, stated {show(bound)}"
+
+        def pred() -> bool | None:
+            try:
+                fb = [s.f_at([x], i) for x, i in zip(pts, idx)]
+            except Indeterminate:
+                return None
+            tot = sum((arb(w) * (f.b if not isinstance(f, fmpq) else arb(f)) - arb(w * v)
+                       for w, f in zip(ws, fb)), arb(0))
+            q = abs(tot) / arb(W)
+            return True if q >= arb(bound) else False if q < arb(bound) else None
+        ok = decide(pred)
+        return ok, f"stated bound {show(bound)} <= recomputed bound: {ok}"
+    except Undefined:
+        return False, "target undefined at a point of the evidence"
+
+
+def verify_finite(st: object, ev: object, ck: Checks, out: list[str]) -> None:
+    s = read_sup(st, "supnorm-finite")
+    ev = expect_keys(ev, "evidence", ("witness",), ("least_degree",))
+    w = read_exact(ev["witness"], "evidence.witness")
+    ld = ev.get("least_degree")
+    if ld is not None:
+        if s.least_degree is None:
+            raise Malformed("evidence.least_degree without statement.least_degree")
+        expect_keys(ld, "evidence.least_degree", ("points", "weights", "bound"))
+        pts = [read_exact(x, "evidence.least_degree.points")
+               for x in read_list(ld["points"], "evidence.least_degree.points", 0, MAX_POINTS)]
+        ws = [read_exact(x, "evidence.least_degree.weights")
+              for x in read_list(ld["weights"], "evidence.least_degree.weights", len(pts),
+                                 len(pts))]
+        b = None if ld["bound"] is None else read_exact(ld["bound"], "evidence.least_degree.bound")
+        ld = {"points": pts, "weights": ws, "bound": b}
+    out.extend(words(s))
+    common_checks(s, ck)
+    ck.run("sup |f - p| <= upper", lambda: _max_check(s, ck))
+    ck.run("witness: |f - p| >= lower", lambda: _witness(s, w))
+    if s.least_degree is not None:
+        ck.run("least degree", lambda: _least_degree(s, ld, ck))
+    if s.construction is not None:
+        check_construction(s, ck)

@@ -1,0 +1,94 @@
+"""Reading a certificate: size cap, nesting depth, strict JSON, then the JSON Schema.
+
+Guarantees: the bytes are at most 256 MiB of UTF-8; brackets outside strings nest at most
+64 deep (scanned before ``json.loads``); no JSON float, NaN or Infinity anywhere (exact
+numbers are strings); no integer longer than 30 digits; no duplicate key; not a
+``dpverify-data`` file; valid against ``schema/certificate-v1.json`` (draft 2020-12).
+Every failure raises Malformed with a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .report import Malformed, one_line
+
+MAX_BYTES = 256 * 2**20
+MAX_DEPTH = 64
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+def check_depth(data: bytes) -> None:
+    depth = 0
+    for c in _STRING.sub(b'""', data).translate(None, _NOT_BRACKETS):
+        depth += 1 if c in (91, 123) else -1
+        if depth > MAX_DEPTH:
+            raise Malformed(f"JSON nested deeper than {MAX_DEPTH}")
+
+
+def _float(text: str) -> Any:
+    raise Malformed(f"JSON number {text[:30]!r} is not allowed: exact numbers are strings "
+                    "and small parameters are integers")
+
+
+def _constant(text: str) -> Any:
+    raise Malformed(f"{text} is not allowed in a certificate")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > 30:
+        raise Malformed("JSON integer with more than 30 digits")
+    return int(text)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise Malformed(f"duplicate key {one_line(key, 60)!r}")
+        out[key] = value
+    return out
+
+
+def parse_bytes(data: bytes) -> Any:
+    if len(data) > MAX_BYTES:
+        raise Malformed(f"file larger than {MAX_BYTES} bytes")
+    check_depth(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Malformed(f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text, parse_float=_float, parse_constant=_constant, parse_int=_int,
+                          object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        raise Malformed(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise Malformed(f"JSON nested deeper than {MAX_DEPTH}") from None
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    from jsonschema import Draft202012Validator
+
+    text = resources.files("dpverify.verify").joinpath("schema/certificate-v1.json").read_text(
+        encoding="utf-8")
+    return Draft202012Validator(json.loads(text))
+
+
+def validate(obj: Any) -> None:
+    """Raise Malformed unless ``obj`` is a certificate valid against the schema."""
+    if isinstance(obj, dict) and obj.get("format") == "dpverify-data":
+        raise Malformed("this file is data, not a certificate: dpverify verify does not check it")
+    from jsonschema.exceptions import best_match
+
+    err = best_match(_validator().iter_errors(obj))
+    if err is not None:
+        msg = err.message if len(err.message) <= 160 else \
+            f"fails {err.validator!r} = {json.dumps(err.validator_value)[:60]}"
+        raise Malformed(f"schema: {one_line(err.json_path, 100)}: {one_line(msg, 160)}")

@@ -1,0 +1,151 @@
+"""Exact reading of certificate numbers; decimal renderings; decisions at growing precision.
+
+* :func:`read_exact` returns the exact rational a string spells (``"0.1"`` is 1/10), using
+  ``fmpz(str)`` so that no Python digit limit applies; anything else raises Malformed.
+* :func:`decide` runs a predicate on arb balls at 64, 128, ... 65536 bits until it returns
+  True or False (arb comparisons are certain, so the answer is exact), else None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from flint import ctx, fmpq, fmpz
+
+from .report import Malformed
+
+MAX_CHARS = 1_000_000
+MAX_EXPONENT = 100_000
+MAX_PREC = 65536
+_RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?")
+
+
+def pow10(e: int) -> fmpq:
+    return fmpq(fmpz(10) ** e) if e >= 0 else fmpq(1, fmpz(10) ** (-e))
+
+
+def _decimal_parts(s: str, where: str) -> tuple[int, str, str, int]:
+    """(sign, integer digits, fraction digits, exponent) of a decimal text."""
+    m = _DECIMAL.fullmatch(s)
+    if m is None or not (m.group(2) or m.group(3)):
+        raise Malformed(f"{where}: {short_text(s)!r} is not an exact number")
+    exp = 0
+    if m.group(5) is not None:
+        digits = m.group(5).lstrip("0") or "0"
+        if len(digits) > 6 or int(digits) > MAX_EXPONENT:
+            raise Malformed(f"{where}: decimal exponent beyond +-{MAX_EXPONENT}")
+        exp = -int(digits) if m.group(4) == "-" else int(digits)
+    return (-1 if m.group(1) == "-" else 1), m.group(2), m.group(3) or "", exp
+
+
+def read_exact(s: object, where: str) -> fmpq:
+    """The exact rational spelled by ``s`` (integer, ``p/q`` with q > 0, or decimal)."""
+    if type(s) is not str:
+        raise Malformed(f"{where}: an exact number must be a JSON string")
+    if len(s) > MAX_CHARS:
+        raise Malformed(f"{where}: number longer than {MAX_CHARS} characters")
+    m = _RATIO.fullmatch(s)
+    if m is not None:
+        num, den = fmpz(m.group(2)), fmpz(m.group(3))
+        if den == 0:
+            raise Malformed(f"{where}: zero denominator")
+        return fmpq(-num if m.group(1) == "-" else num, den)
+    sign, ipart, fpart, exp = _decimal_parts(s, where)
+    mant = fmpz(ipart + fpart) if ipart + fpart else fmpz(0)
+    return sign * mant * pow10(exp - len(fpart))
+
+
+def read_int(v: object, where: str, lo: int, hi: int) -> int:
+    if type(v) is not int or not lo <= v <= hi:
+        raise Malformed(f"{where}: expected a JSON integer in [{lo}, {hi}]")
+    return v
+
+
+def short_text(s: str, n: int = 40) -> str:
+    return s if len(s) <= n else f"{s[:n // 2]}...{s[-n // 2:]} ({len(s)} chars)"
+
+
+def show(q: fmpq | int, n: int = 40) -> str:
+    """``q`` exactly when short, else ``~d.ddd...e+E`` (20 digits, truncated)."""
+    text = str(q)
+    if len(text) <= n or not isinstance(q, fmpq) or q == 0:
+        return short_text(text, n)
+    e = floor_log10(q)
+    digits = str(int((abs(q) * pow10(19 - e)).floor()))
+    return f"~{'-' if q < 0 else ''}{digits[0]}.{digits[1:]}e{e:+d}"
+
+
+@contextmanager
+def working(prec: int, cap: int = 0) -> Iterator[None]:
+    """Working precision ``prec`` and series length cap >= ``cap``; both restored after."""
+    old = ctx.cap
+    ctx.cap = max(old, cap)
+    try:
+        with ctx.workprec(prec):
+            yield
+    finally:
+        ctx.cap = old
+
+
+def decide(pred: Callable[[], bool | None], start: int = 64) -> bool | None:
+    """Evaluate ``pred`` at working precisions start, 2 start, ... <= 65536 bits."""
+    prec = max(start, 16)
+    while prec <= MAX_PREC:
+        with working(prec):
+            r = pred()
+        if r is not None:
+            return r
+        prec *= 2
+    return None
+
+
+def floor_log10(v: fmpq) -> int:
+    """The integer E with 10^E <= |v| < 10^(E+1) (v != 0)."""
+    v = abs(v)
+    e = len(str(v.p)) - len(str(v.q))
+    while pow10(e) > v:
+        e -= 1
+    while pow10(e + 1) <= v:
+        e += 1
+    return e
+
+
+def check_rounded_up(text: str, value: fmpq, where: str) -> tuple[bool, str]:
+    """Is ``text`` exactly ``value`` rounded up to the significant digits ``text`` shows?"""
+    if _RATIO.fullmatch(text):
+        return False, f"{where} {text!r} is not a decimal rendering"
+    shown = read_exact(text, where)
+    _, ipart, fpart, _ = _decimal_parts(text, where)
+    digits = (ipart + fpart).lstrip("0")
+    if not digits:
+        return value == 0, f"{where} = 0, exact value {show(value)}"
+    if value == 0:
+        return False, f"{where} = {text} but the exact value is 0"
+    step = pow10(floor_log10(value) - len(digits) + 1)
+    want = (value / step).ceil() * step
+    if shown == want:
+        return True, f"{where} = {text} is the value rounded up to {len(digits)} digits"
+    return False, f"{where} = {text}; rounding {show(value)} up to {len(digits)} digits gives " \
+                  f"{show(want)}"
+
+
+def expect_keys(obj: object, where: str, required: tuple[str, ...],
+                optional: tuple[str, ...] = ()) -> dict:
+    """``obj`` as a dict with exactly the required keys plus some optional ones."""
+    if not isinstance(obj, dict):
+        raise Malformed(f"{where}: expected an object")
+    missing = [k for k in required if k not in obj]
+    extra = [k for k in obj if k not in required and k not in optional]
+    if missing or extra:
+        raise Malformed(f"{where}: " + (f"missing {missing[0]!r}" if missing
+                                         else f"unexpected key {str(extra[0])[:40]!r}"))
+    return obj
+
+
+def read_list(v: object, where: str, lo: int, hi: int) -> list:
+    if not isinstance(v, list) or not lo <= len(v) <= hi:
+        raise Malformed(f"{where}: expected a list of {lo} to {hi} entries")
+    return v

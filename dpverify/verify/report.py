@@ -1,0 +1,83 @@
+"""Verdicts: :class:`Malformed`, :class:`Report`, the per-run :class:`Checks` list and budget.
+
+A report's status is derived from its checks only: ``fails`` when any check is False,
+else ``undecided`` when any is None, else ``holds``.  Nothing here does arithmetic.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+class Malformed(ValueError):
+    """The file or document is malformed (exit code 2); the message is one line."""
+
+
+class TimeUp(Exception):
+    """The caller's deadline has passed (the check becomes undecided: "time limit")."""
+
+
+def one_line(text: object, limit: int = 300) -> str:
+    s = " ".join(str(text).encode("utf-8", "replace").decode("utf-8").split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+@dataclass
+class Report:
+    status: str
+    kind: str
+    statement: list[str] = field(default_factory=list)
+    checks: list[tuple[str, bool | None, str]] = field(default_factory=list)
+    not_checked: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "holds"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def failures(self) -> list[tuple[str, bool | None, str]]:
+        """The checks that did not pass (False first, then undecided ones)."""
+        return [c for c in self.checks if c[1] is False] + [c for c in self.checks if c[1] is None]
+
+    @property
+    def reason(self) -> str:
+        bad = self.failures()
+        if not bad:
+            return ""
+        name, _, detail = bad[0]
+        return "time limit" if name == "time limit" else f"{name}: {detail}"
+
+
+class Checks:
+    """The list of checks of one verification, with the caller's deadline."""
+
+    def __init__(self, deadline_seconds: float | None) -> None:
+        self.items: list[tuple[str, bool | None, str]] = []
+        self.deadline = None if deadline_seconds is None else time.monotonic() + deadline_seconds
+
+    def tick(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TimeUp()
+
+    def add(self, name: str, ok: bool | None, detail: str = "") -> bool | None:
+        self.items.append((name, ok, one_line(detail)))
+        return ok
+
+    def run(self, name: str, fn: Callable[[], tuple[bool | None, str]]) -> bool | None:
+        """Record ``fn()``; an unexpected exception becomes an undecided check naming it."""
+        try:
+            ok, detail = fn()
+        except (Malformed, TimeUp):
+            raise
+        except Exception as exc:  # a bug must not become a traceback or a verdict
+            ok, detail = None, f"internal error ({type(exc).__name__}: {exc})"
+        return self.add(name, ok, detail)
+
+    def status(self) -> str:
+        oks = [c[1] for c in self.items]
+        return "fails" if False in oks else "undecided" if None in oks else "holds"

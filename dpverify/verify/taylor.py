@@ -1,0 +1,232 @@
+"""Rigorous bounds of ``sup |f - p|`` over one box, by Taylor models with Lagrange remainder.
+
+For a piece with centre ``m`` and half-widths ``r`` and order ``N >= 1``:
+
+    f(m + h) = sum_{|al| < N} f_al(m) h^al + sum_{|al| = N} f_al(xi) h^al   (xi in the piece)
+
+where ``f_al = D^al f / al!``.  The ``f_al(m)`` are enclosed by evaluating ``f`` on jets
+(truncated Taylor series) whose constant terms are balls containing ``m``; the remainder
+coefficients by the same evaluation with constant terms the whole piece (a ball for each
+variable containing ``[a_i, b_i]``).  ``p(m + h)`` is the exact Taylor shift of ``p``.  Then
+
+    sup |f - p| <= sum_al |e_al| r^al,   e = (f-jet) - (exact shift of p)
+
+(every ``|al| > N`` term is ``-p_al``).  One variable uses ``arb_series``; two and three
+use :class:`JetAlg` (dicts of arb over monomials of total degree <= N, the elementary
+functions composed as ``g(c + h) = sum_j g^(j)(c)/j! h^j`` with the coefficients from
+``arb_series``).  Where the series do not exist (not analytic on the piece) the order-0
+form is used: the interval enclosure of ``f`` over the piece (no clipping to a domain)
+minus the Taylor-form enclosure of ``p``.  ``undefined`` is set only when ``f`` is provably
+undefined at a point of the piece.  In one variable the same jets also enclose ``e'`` on
+the piece (``f'`` has the Taylor form ``sum_j j f_j(m) h^(j-1)`` with remainder coefficient
+``N f_N(xi)``); when that range excludes 0, ``monotone`` is set and :func:`endpoints`
+gives the sup of ``|e|`` from the two ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from flint import arb, arb_series, fmpq
+
+from .expr import (
+    Indeterminate,
+    IvAlg,
+    SerAlg,
+    Undefined,
+    coeffs,
+    constant,
+    interval,
+    ipow,
+    nonzero,
+    point,
+    run,
+    series_call,
+)
+from .numbers import working
+from .poly import Poly, evaluate, shifted
+
+
+@lru_cache(maxsize=32)
+def space(d: int, n: int) -> tuple[list[tuple[int, ...]], list[dict[int, int]]]:
+    """Monomials of total degree <= n in d variables and their truncated product table."""
+    monos = sorted((al for al in product(range(n + 1), repeat=d) if sum(al) <= n),
+                   key=lambda al: (sum(al), al))
+    index = {al: i for i, al in enumerate(monos)}
+    table = [{j: index[tuple(x + y for x, y in zip(al, bl))] for j, bl in enumerate(monos)
+              if sum(al) + sum(bl) <= n} for al in monos]
+    return monos, table
+
+
+class JetAlg:
+    """Truncated multivariate Taylor series: values are dicts {monomial index: arb}."""
+
+    def __init__(self, d: int, n: int) -> None:
+        self.d, self.n = d, n
+        self.monos, self.table = space(d, n)
+
+    def var(self, i: int, c: arb) -> dict:
+        if self.n == 0:
+            return {0: c}
+        return {0: c, self.monos.index(tuple(int(j == i) for j in range(self.d))): arb(1)}
+
+    def num(self, q: fmpq) -> dict:
+        return {0: arb(q)}
+
+    def const(self, name: str) -> dict:
+        return {0: constant(name)}
+
+    def neg(self, a: dict) -> dict:
+        return {k: -v for k, v in a.items()}
+
+    def add(self, a: dict, b: dict, sign: int = 1) -> dict:
+        r = dict(a)
+        for k, v in b.items():
+            v = v if sign > 0 else -v
+            r[k] = r[k] + v if k in r else v
+        return r
+
+    def mul(self, a: dict, b: dict) -> dict:
+        r: dict = {}
+        for i, x in a.items():
+            row = self.table[i]
+            for j, y in b.items():
+                k = row.get(j)
+                if k is not None:
+                    t = x * y
+                    r[k] = r[k] + t if k in r else t
+        return r
+
+    def compose(self, g: list, a: dict) -> dict:
+        """``sum_j g_j (a - a_0)^j`` (truncated)."""
+        h = {k: v for k, v in a.items() if k != 0}
+        r = {0: g[self.n]}
+        for j in range(self.n - 1, -1, -1):
+            r = self.mul(r, h)
+            r[0] = r[0] + g[j] if 0 in r else g[j]
+        return r
+
+    def series(self, a: dict) -> arb_series:
+        return arb_series([a.get(0, arb(0)), 1], prec=self.n + 1)
+
+    def call(self, name: str, a: dict) -> dict:
+        return self.compose(coeffs(series_call(name, self.series(a)), self.n + 1), a)
+
+    def binop(self, op: str, a: dict, b: dict) -> dict:
+        if op == "+" or op == "-":
+            return self.add(a, b, 1 if op == "+" else -1)
+        if op == "*":
+            return self.mul(a, b)
+        nonzero(b.get(0, arb(0)))
+        return self.mul(a, self.compose(coeffs(self.series(b) ** -1, self.n + 1), b))
+
+    def powi(self, a: dict, n: int) -> dict:
+        if n < 0:
+            a = self.binop("/", {0: arb(1)}, a)
+            n = -n
+        result, base = {0: arb(1)}, a
+        while n:
+            if n & 1:
+                result = self.mul(result, base)
+            n >>= 1
+            if n:
+                base = self.mul(base, base)
+        return result
+
+    def pow(self, u: dict, v: dict, vconst: bool) -> dict:
+        c = u.get(0, arb(0))
+        if c > 0:
+            return self.call("exp", self.mul(v, self.call("log", u)))
+        if c < 0 or (c.is_zero() and (not vconst or v.get(0, arb(0)) <= 0)):
+            raise Undefined()
+        raise Indeterminate()
+
+
+@dataclass
+class PieceBound:
+    bound: arb | None  # sup over the piece of |f - p| <= bound (None: no finite bound)
+    centre: arb | None  # encloses f(m) - p(m) at the centre (None: unknown)
+    undefined: bool = False  # f is undefined at some point of the piece
+    exact: fmpq | None = None  # the exact sup of |f - p| over the piece, when known
+    monotone: bool = False  # d = 1 and f - p is monotone on the piece
+
+
+def endpoints(code: tuple, p: Poly, box: list[tuple[fmpq, fmpq]], centre: arb) -> PieceBound:
+    """``max(|e(a)|, |e(b)|)``: the sup of ``|e|`` over ``[a, b]`` when ``e`` is monotone."""
+    ends = []
+    for x in box[0]:
+        f, px = run(code, IvAlg(), [point(x)]), evaluate(p, [x])
+        ends.append(abs(f.lo - px) if f.exact else abs(f.b - arb(px)))
+    if all(isinstance(e, fmpq) for e in ends):
+        return PieceBound(arb(max(ends)), centre, exact=max(ends))
+    a, b = (arb(e) if isinstance(e, fmpq) else e for e in ends)
+    return PieceBound(a.max(b), centre)
+
+
+def _jets(code: tuple, d: int, n: int, cs: list[arb]) -> dict[tuple[int, ...], arb]:
+    """Taylor coefficients (total degree <= n) of f at the balls ``cs``."""
+    if d == 1:
+        s = run(code, SerAlg(n + 1), [arb_series([cs[0], 1], prec=n + 1)])
+        out = {(j,): c for j, c in enumerate(coeffs(s, n + 1))}
+    else:
+        alg = JetAlg(d, n)
+        jet = run(code, alg, [alg.var(i, c) for i, c in enumerate(cs)])
+        out = {alg.monos[k]: c for k, c in jet.items()}
+    if not all(c.is_finite() for c in out.values()):
+        raise Indeterminate()
+    return out
+
+
+def bound_piece(code: tuple, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
+                prec: int) -> PieceBound:
+    d = len(box)
+    with working(prec, order + 2):
+        m = [(a + b) / 2 for a, b in box]
+        radii = [arb((b - a) / 2) for a, b in box]
+        balls = [arb(a).union(arb(b)) for a, b in box]
+        pc = shifted(p, m)
+
+        def rpow(al: tuple[int, ...]) -> arb:
+            out = arb(1)
+            for r, e in zip(radii, al):
+                out *= ipow(r, e)
+            return out
+
+        terms: dict[tuple[int, ...], arb] | None = None
+        if order >= 1:
+            try:
+                fc = _jets(code, d, order - 1, [arb(x) for x in m])
+                fx = _jets(code, d, order, balls)
+                terms = {al: c for al, c in fc.items() if sum(al) < order}
+                terms.update((al, c) for al, c in fx.items() if sum(al) == order)
+            except Undefined:
+                return PieceBound(None, None, True)
+            except Indeterminate:
+                terms = None
+        if terms is not None:
+            for al, q in pc:
+                terms[al] = terms[al] - arb(q) if al in terms else -arb(q)
+            total = sum((t.abs_upper() * rpow(al) for al, t in terms.items()), arb(0))
+            centre = terms.get((0,) * d, arb(0))
+            slope = arb(0)
+            if d == 1:  # the range of e' on the piece, from the same jets
+                rr = arb(0, (box[0][1] - box[0][0]) / 2)
+                slope = sum((j * t * ipow(rr, j - 1) for (j,), t in terms.items() if j), arb(0))
+            return PieceBound(total, centre, monotone=bool(slope > 0 or slope < 0))
+        p0 = next((q for al, q in pc if not any(al)), fmpq(0))
+        rest = sum((abs(arb(q)) * rpow(al) for al, q in pc if any(al)), arb(0))
+        try:
+            centre = run(code, IvAlg(), [point(x) for x in m]).b - arb(p0)
+        except Undefined:
+            return PieceBound(None, None, True)
+        except Indeterminate:
+            centre = None
+        try:
+            f = run(code, IvAlg(), [interval(a, b) for a, b in box]).b
+        except Undefined:
+            return PieceBound(None, centre, True)
+        except Indeterminate:
+            return PieceBound(None, centre)
+        return PieceBound((f - arb(p0)).abs_upper() + rest, centre)
