@@ -1,11 +1,13 @@
-"""Single-field edits of genuine finite-set certificates: the verifier either rejects the
-edited file or the edited statement is true.
+"""Single-field edits of genuine certificates of every kind (supnorm-finite, supnorm-box,
+jackson-kernel, lebesgue-constant): the verifier either rejects the edited file or the
+edited statement is true.
 
 The oracle that decides truth uses the certifier's side of dpverify (dpverify.exact, the
-exact finite maximum of dpverify.certify.finite, the constructions), never dpverify.verify,
-so a shared bug cannot hide.  Mutants whose truth the oracle cannot decide are counted
-and skipped.  The default run edits a representative subset; ``-m slow`` runs all edits
-(over 1,000 mutants).
+exact finite maximum of dpverify.certify.finite, the interval certifier with a claim,
+the Lebesgue-constant certifier at a tighter tolerance, the constructions), never
+dpverify.verify, so a shared bug cannot hide.  Mutants whose truth the oracle cannot
+decide are counted and skipped.  The default run edits a representative subset; ``-m slow``
+runs all edits (over 1,000 mutants, at least 100 of each kind).
 """
 
 from __future__ import annotations
@@ -16,97 +18,226 @@ from typing import Any
 
 import pytest
 from flint import arb, ctx, fmpq
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from dpverify import Approximation
 from dpverify.certify import certify
 from dpverify.certify.finite import finite_max_error
+from dpverify.certify.interval import supnorm
+from dpverify.certify.jackson_kernel import jackson_kernel_certificate
+from dpverify.certify.lebesgue import lebesgue_certificate, lebesgue_constant
+from dpverify.constructions.bernstein import iterated_bernstein_basis
 from dpverify.constructions.chebyshev import and_polynomial, or_polynomial
 from dpverify.constructions.decision_lists import h_polynomial
+from dpverify.constructions.jackson import (
+    jackson_coefficients_2pi,
+    jackson_kernel_degree,
+    jackson_multipliers,
+    jackson_r,
+)
 from dpverify.constructions.sherstov import rofk_polynomial
-from dpverify.exact import poly_from_json
+from dpverify.exact import ChebyshevPoly, MonomialPoly, TensorPoly, poly_from_json
+from dpverify.expr import parse
 from dpverify.numbers import fmpq_str, fmpq_to_decimal, parse_exact
-from dpverify.verify import Malformed, verify_document
+from dpverify.verify import Malformed, verify_bytes, verify_document
 
 _FIXTURES: dict[str, dict[str, Any]] = {}
 
 
+def _box(poly: Any, expr: str, interval: tuple[str, str], **claims: str) -> Any:
+    return certify(Approximation(
+        construction="supnorm", params={}, poly=poly,
+        target={"kind": "expr", "expr": expr, "variables": ["x", "y"][: poly_dim(poly)]},
+        domain={"kind": "box", "intervals": [list(interval)] * poly_dim(poly)},
+        claims=claims), rtol="1e-4", timeout=60)
+
+
+def poly_dim(poly: Any) -> int:
+    return len(poly.shape) if isinstance(poly, TensorPoly) else 1
+
+
 def _fixtures() -> dict[str, dict[str, Any]]:
     if not _FIXTURES:
-        for name, approx in [
-            ("or5", or_polynomial(5, "1/10")),
-            ("or12", or_polynomial(12, "1/100")),
-            ("and6", and_polynomial(6, "1/10")),
-            ("rofk", rofk_polynomial(2, 8, "1/10", method="sherstov")),
-            ("dlist", h_polynomial(3, "1/5")),
-        ]:
-            _FIXTURES[name] = json.loads(certify(approx).to_json())
+        q = fmpq
+        certs = [
+            ("or5", certify(or_polynomial(5, "1/10"))),
+            ("or12", certify(or_polynomial(12, "1/100"))),
+            ("and6", certify(and_polynomial(6, "1/10"))),
+            ("rofk", certify(rofk_polynomial(2, 8, "1/10", method="sherstov"))),
+            ("dlist", certify(h_polynomial(3, "1/5"))),
+            ("box-exp", _box(MonomialPoly([1, 1, q(1, 2), q(1, 6), q(1, 24)]), "exp(x)",
+                             ("-1", "1"), max_error="1/50")),
+            ("box-cheb", _box(ChebyshevPoly([q(9, 10), q(-2, 5), q(-1, 7)], domain=(0, 2)),
+                              "sin(x)", ("0", "2"))),
+            ("box-abs", _box(MonomialPoly([q(1, 9), 0, 1]), "abs(x - 1/3)", ("-1/2", "1"))),
+            ("box-2d", _box(TensorPoly.from_flat(["0", "1", "1", "1/2"], [2, 2], "monomial"),
+                            "x + y + x*y/2 + x^2*y^2/100", ("0", "1"))),
+            ("jackson-K", jackson_kernel_certificate(4, 3, 2, jackson_coefficients_2pi(4, 3),
+                                                     jackson_multipliers(4, 2))),
+            ("jackson-r", jackson_kernel_certificate(5, 2, None, jackson_coefficients_2pi(5, 2),
+                                                     None)),
+            ("lebesgue-3-2", lebesgue_certificate(lebesgue_constant(3, 2),
+                                                  iterated_bernstein_basis(3, 2).basis)),
+            ("lebesgue-4-3", lebesgue_certificate(lebesgue_constant(4, 3), None)),
+        ]
+        for name, cert in certs:
+            _FIXTURES[name] = json.loads(cert.to_json())
     return _FIXTURES
 
 
 _BUILD = {"or/chebyshev": or_polynomial, "and/chebyshev": and_polynomial}
 
 
+def _l1_ok(pj: dict[str, Any], poly: Any) -> bool | None:
+    """Degree, l1 norm and its log2 rendering of the statement's polynomial block."""
+    degree = list(poly.degrees) if isinstance(poly, TensorPoly) else poly.degree
+    if degree != pj["degree"]:
+        return False
+    l1 = poly.coefficient_norm()
+    if parse_exact(pj["coefficient_norm"]["l1"]) != l1:
+        return False
+    with ctx.workprec(128):
+        v = arb(l1).log() / arb(2).log() - arb(parse_exact(pj["coefficient_norm"]["l1_log2"]))
+        if not abs(v) < arb("5e-7"):
+            return None if abs(v) <= arb("5e-7") else False
+    return True
+
+
+def _bounds_ok(st: dict[str, Any], up: fmpq) -> bool | None:
+    """``upper_decimal`` and ``max_error`` against the stated upper bound."""
+    if "upper_decimal" in st["error"]:
+        d = st["error"]["upper_decimal"]
+        digits = len(d.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+        if digits == 0 or fmpq_to_decimal(up, digits, "up") != d:
+            return None if parse_exact(d) >= up else False
+    if "max_error" in st and parse_exact(st["max_error"]) < up:
+        return False
+    return True
+
+
 def _truth(doc: dict[str, Any]) -> bool | None:
     """Is the statement of ``doc`` true?  None when the oracle cannot tell."""
     try:
-        st = doc["statement"]
-        pj = st["polynomial"]
-        poly = poly_from_json({k: pj[k] for k in ("basis", "coefficients", "domain")})
-        if poly.degree != pj["degree"]:
-            return False
-        l1 = poly.coefficient_norm()
-        if parse_exact(pj["coefficient_norm"]["l1"]) != l1:
-            return False
-        with ctx.workprec(128):
-            v = arb(l1).log() / arb(2).log() - arb(parse_exact(pj["coefficient_norm"]["l1_log2"]))
-            if not abs(v) < arb("5e-7"):
-                return None if abs(v) <= arb("5e-7") else False
-        dom, tgt = st["domain"], st["target"]
-        if dom.get("kind") != "integers" or dom["lo"] > dom["hi"]:
-            return None
-        res = finite_max_error(poly, tgt, dom)
-        lo, up = parse_exact(st["error"]["lower"]), parse_exact(st["error"]["upper"])
-        if not (0 <= lo <= res.lower and res.upper <= up):
-            return False
-        if "upper_decimal" in st["error"]:
-            d = st["error"]["upper_decimal"]
-            digits = len(d.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
-            if digits == 0 or fmpq_to_decimal(up, digits, "up") != d:
-                return None if parse_exact(d) >= up else False
-        if "max_error" in st and parse_exact(st["max_error"]) < up:
-            return False
-        if "least_degree" in st:
-            return None
-        con = st.get("construction")
-        if con is not None and con["name"] in ("rofk/sherstov", "dlist/h"):
-            # what the spec says these names assert (docs/certificates.md, Constructions)
-            p = con["params"]
-            k, g = p["k"], parse_exact(p["gamma"])
-            if dom != {"kind": "integers", "lo": 0, "hi": k} or not 0 < g < 1:
-                return False
-            if con["name"] == "rofk/sherstov":
-                want = {"kind": "threshold", "r": p["r"]}
-                ok = set(p) == {"r", "k", "gamma"} and st.get("max_error") == fmpq_str(g)
-            else:
-                want = {"kind": "indicator", "l": k}
-                ok = (set(p) == {"k", "gamma"} and st.get("max_error") == fmpq_str(g / k)
-                      and poly(k) == 1)
-            return ok and tgt == want
-        if con is not None:
-            build = _BUILD.get(con["name"])
-            if build is None:
-                return None
-            p = con["params"]
-            if set(p) != {"k", "gamma"}:
-                return False
-            ref = build(p["k"], parse_exact(p["gamma"]))
-            same = (ref.poly.to_monomial() == poly.to_monomial() and ref.target == tgt
-                    and ref.domain == dom and st.get("max_error") == fmpq_str(parse_exact(
-                        p["gamma"])))
-            if not same:
-                return False
-        return True
+        return {"supnorm-finite": _truth_finite, "supnorm-box": _truth_box,
+                "jackson-kernel": _truth_jackson, "lebesgue-constant": _truth_lebesgue,
+                }[doc["kind"]](doc["statement"])
     except Exception:  # noqa: BLE001 - an edit the oracle cannot read: undecided
         return None
+
+
+def _truth_finite(st: dict[str, Any]) -> bool | None:
+    pj = st["polynomial"]
+    poly = poly_from_json({k: pj[k] for k in ("basis", "coefficients", "domain")})
+    ok = _l1_ok(pj, poly)
+    if ok is not True:
+        return ok
+    dom, tgt = st["domain"], st["target"]
+    if dom.get("kind") != "integers" or dom["lo"] > dom["hi"]:
+        return None
+    res = finite_max_error(poly, tgt, dom)
+    lo, up = parse_exact(st["error"]["lower"]), parse_exact(st["error"]["upper"])
+    if not (0 <= lo <= res.lower and res.upper <= up):
+        return False
+    ok = _bounds_ok(st, up)
+    if ok is not True:
+        return ok
+    if "least_degree" in st:
+        return None
+    con = st.get("construction")
+    if con is not None and con["name"] in ("rofk/sherstov", "dlist/h"):
+        # what the spec says these names assert (docs/certificates.md, Constructions)
+        p = con["params"]
+        k, g = p["k"], parse_exact(p["gamma"])
+        if dom != {"kind": "integers", "lo": 0, "hi": k} or not 0 < g < 1:
+            return False
+        if con["name"] == "rofk/sherstov":
+            want = {"kind": "threshold", "r": p["r"]}
+            ok = set(p) == {"r", "k", "gamma"} and st.get("max_error") == fmpq_str(g)
+        else:
+            want = {"kind": "indicator", "l": k}
+            ok = (set(p) == {"k", "gamma"} and st.get("max_error") == fmpq_str(g / k)
+                  and poly(k) == 1)
+        return ok and tgt == want
+    if con is not None:
+        build = _BUILD.get(con["name"])
+        if build is None:
+            return None
+        p = con["params"]
+        if set(p) != {"k", "gamma"}:
+            return False
+        ref = build(p["k"], parse_exact(p["gamma"]))
+        same = (ref.poly.to_monomial() == poly.to_monomial() and ref.target == tgt
+                and ref.domain == dom and st.get("max_error") == fmpq_str(parse_exact(
+                    p["gamma"])))
+        if not same:
+            return False
+    return True
+
+
+def _truth_box(st: dict[str, Any]) -> bool | None:
+    pj = st["polynomial"]
+    poly = poly_from_json({k: pj[k] for k in ("basis", "coefficients", "domain", "shape",
+                                              "domains") if k in pj})
+    ok = _l1_ok(pj, poly)
+    if ok is not True:
+        return ok
+    dom, tgt = st["domain"], st["target"]
+    if dom.get("kind") != "box" or tgt.get("kind") != "expr" or "construction" in st:
+        return None
+    box = [(parse_exact(a), parse_exact(b)) for a, b in dom["intervals"]]
+    if any(a >= b for a, b in box) or len(box) != poly_dim(poly):
+        return None
+    f = parse(tgt["expr"], variables=tgt["variables"])
+    lo, up = parse_exact(st["error"]["lower"]), parse_exact(st["error"]["upper"])
+    if lo < 0:
+        return False
+    ok = _bounds_ok(st, up)
+    if ok is not True:
+        return ok
+    # decide sup <= upper, then lower <= sup, with the certifier's interval search
+    res = supnorm(f, poly, box, rtol="1e-12", claim=up, timeout=60)
+    if res.status == "claim refuted":
+        return False
+    if res.status != "claim proven":
+        return None
+    if lo <= res.lower:
+        return True
+    res = supnorm(f, poly, box, rtol="1e-12", claim=lo, timeout=60)
+    return None if lo <= res.upper else False
+
+
+def _truth_jackson(st: dict[str, Any]) -> bool | None:
+    t, r, K = st["t"], st["r"], st["K"]
+    if st["t_prime"] != t // r + 1 or st["degree"] != jackson_kernel_degree(t, r):
+        return False
+    coef = [parse_exact(c) for c in st["coefficients_2pi"]]
+    if coef != list(jackson_coefficients_2pi(t, r)):
+        return False
+    mult = st.get("multipliers")
+    if K is None:
+        return mult is None
+    if r != jackson_r(K) or mult is None:
+        return False
+    return [parse_exact(w) for w in mult] == list(jackson_multipliers(t, K))
+
+
+_LAMBDA: dict[tuple[int, int], Any] = {}
+
+
+def _truth_lebesgue(st: dict[str, Any]) -> bool | None:
+    k, h = st["k"], st["h"]
+    if st.get("basis") is not None:
+        want = iterated_bernstein_basis(k, h).basis
+        if [[parse_exact(x) for x in row] for row in st["basis"]] != want:
+            return False
+    if (k, h) not in _LAMBDA:
+        _LAMBDA[(k, h)] = lebesgue_constant(k, h, rtol="1e-15")
+    enc = _LAMBDA[(k, h)]
+    lo, up = parse_exact(st["lower"]), parse_exact(st["upper"])
+    if enc.lower > up or enc.upper < lo:
+        return False
+    return True if lo <= enc.lower and enc.upper <= up else None
 
 
 def _leaves(obj: Any, path: tuple = ()):
@@ -147,9 +278,14 @@ def _set(doc: dict, path: tuple, value: Any) -> dict:
     return out
 
 
-def _mutants(doc: dict, limit_per_leaf: int | None):
+def _mutants(doc: dict, limit_per_leaf: int | None, list_stride: int = 1):
+    """Edits of each leaf (at most ``limit_per_leaf`` each), then each key deleted.  With
+    ``list_stride`` > 1 only every n-th element of a long list (index >= 3) is edited."""
     for block in ("statement", "evidence"):
         for path, value in _leaves(doc[block], (block,)):
+            idx = [p for p in path if isinstance(p, int)]
+            if idx and idx[-1] >= 3 and idx[-1] % list_stride:
+                continue
             edits = _edits(value)
             for e in edits[:limit_per_leaf]:
                 yield path, e, _set(doc, path, e)
@@ -160,26 +296,33 @@ def _mutants(doc: dict, limit_per_leaf: int | None):
             yield (block, key), "<deleted>", m
 
 
-def _run(limit_per_leaf: int | None) -> dict[str, int]:
-    counts = {"rejected": 0, "malformed": 0, "accepted_true": 0, "unknown": 0}
+def _run(limit_per_leaf: int | None, evidence_stride: int = 1) -> dict[str, dict[str, int]]:
+    """Every mutant of every fixture; counts per kind.  ``evidence_stride`` keeps every
+    n-th evidence leaf (evidence edits leave the statement, hence its truth, unchanged)."""
+    counts: dict[str, dict[str, int]] = {}
     bad = []
     for name, doc in _fixtures().items():
         assert verify_document(doc).status == "holds", name
         assert _truth(doc) is True, name
-        for path, edit, m in _mutants(doc, limit_per_leaf):
+        c = counts.setdefault(doc["kind"], {"rejected": 0, "malformed": 0, "accepted_true": 0,
+                                            "unknown": 0})
+        stride = 1 if limit_per_leaf is None else 25
+        for i, (path, edit, m) in enumerate(_mutants(doc, limit_per_leaf, stride)):
+            if path[0] == "evidence" and i % evidence_stride:
+                continue
             try:
                 rep = verify_document(m, deadline_seconds=30)
             except Malformed:
-                counts["malformed"] += 1
+                c["malformed"] += 1
                 continue
             if rep.status != "holds":
-                counts["rejected"] += 1
+                c["rejected"] += 1
                 continue
             truth = _truth(m) if path[0] == "statement" else True
             if truth is None:
-                counts["unknown"] += 1
+                c["unknown"] += 1
             elif truth:
-                counts["accepted_true"] += 1
+                c["accepted_true"] += 1
             else:
                 bad.append((name, path, edit))
     assert not bad, f"false statements accepted: {bad[:10]}"
@@ -187,12 +330,65 @@ def _run(limit_per_leaf: int | None) -> dict[str, int]:
 
 
 def test_representative_mutants():
-    counts = _run(limit_per_leaf=1)
-    assert counts["rejected"] + counts["malformed"] > 50, counts
+    counts = _run(limit_per_leaf=1, evidence_stride=7)
+    assert set(counts) == {"supnorm-finite", "supnorm-box", "jackson-kernel",
+                           "lebesgue-constant"}
+    for kind, c in counts.items():
+        assert c["rejected"] + c["malformed"] >= 5, (kind, c)
 
 
 @pytest.mark.slow
 def test_all_mutants():
     counts = _run(limit_per_leaf=None)
-    assert sum(counts.values()) >= 1000, counts
-    assert counts["unknown"] <= sum(counts.values()) // 10, counts
+    total = {key: sum(c[key] for c in counts.values()) for key in next(iter(counts.values()))}
+    print(counts)
+    assert sum(total.values()) >= 1000, counts
+    for kind, c in counts.items():
+        assert sum(c.values()) >= 100, (kind, c)
+    assert total["unknown"] <= sum(total.values()) // 10, counts
+
+
+# ------------------------------------------------------------------ structural fuzzing
+
+_JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+    | st.text(max_size=6) | st.sampled_from(["1/3", "0/0", "1e99999", "-0", "x", "exp(x)"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=3),
+    max_leaves=8)
+
+
+def _nodes(obj: Any, path: tuple = ()):
+    yield path
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _nodes(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:6]):
+            yield from _nodes(v, path + (i,))
+
+
+@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_structural_fuzz_never_an_internal_error(data):
+    """A genuine certificate of any kind with one node replaced by arbitrary JSON, or with
+    bytes of its text flipped: the verifier answers (a report or Malformed), and no check
+    ends in an internal error (which would be a traceback hidden as "undecided")."""
+    fx = _fixtures()
+    doc = fx[data.draw(st.sampled_from(sorted(fx)))]
+    if data.draw(st.booleans()):
+        path = data.draw(st.sampled_from([p for p in _nodes(doc) if p]))
+        m = _set(doc, path, data.draw(_JSONISH))
+        raw = json.dumps(m).encode()
+    else:
+        raw = bytearray(json.dumps(doc).encode())
+        for _ in range(data.draw(st.integers(1, 4))):
+            i = data.draw(st.integers(0, len(raw) - 1))
+            raw[i] = data.draw(st.integers(0, 255))
+        raw = bytes(raw)
+    try:
+        rep = verify_bytes(raw, deadline_seconds=20)
+    except Malformed as exc:
+        assert "\n" not in str(exc)
+        return
+    assert not [c for c in rep.checks if "internal error" in c[0] + c[2]], rep.checks

@@ -101,3 +101,17 @@ def test_float_coefficient_means_binary64():
     e = cert.error
     assert parse_exact(e["lower"]) <= err <= parse_exact(e["upper"])
     assert verify_document(cert.data).status == "holds"
+
+
+def test_sup_attained_at_a_non_dyadic_point():
+    """p = 1, f = |x - 1/3| on [0, 3/8]: sup |f - p| = 1 exactly, attained at x = 1/3 (by
+    hand), which no dyadic piece boundary reaches; the verifier must prove <= 1 on the piece
+    containing 1/3 from the exact range of |x - 1/3| (found by hypothesis)."""
+    approx = Approximation(
+        construction="supnorm", params={}, poly=MonomialPoly([1]),
+        target={"kind": "expr", "expr": "abs(x - 1/3)", "variables": ["x"]},
+        domain={"kind": "box", "intervals": [["0", "3/8"]]})
+    cert = certify(approx, rtol="1e-4", timeout=30)
+    assert cert.error["upper"] == "1"
+    report = verify_document(json.loads(cert.to_json()), deadline_seconds=60)
+    assert report.status == "holds", report.checks

@@ -679,3 +679,17 @@ def test_import_is_light():
                          cwd=ROOT, check=True).stdout
     mods = ast.literal_eval(out.strip())
     assert all(m == "dpverify" or m.startswith("dpverify.verify") for m in mods), mods
+
+
+def test_show_renders_ratios_with_their_decimal_value():
+    """By hand: 1/3 = 0.333333..., truncated to 6 digits and marked ~; 1/100 is exactly
+    1e-2 (no mark); 7 is an integer; a 41-character ratio shows only its decimal."""
+    from flint import fmpq
+
+    from dpverify.verify.numbers import show
+
+    assert show(fmpq(1, 3)) == "1/3 (~3.33333e-1)"
+    assert show(fmpq(-1, 100)) == "-1/100 (-1e-2)"
+    assert show(fmpq(7)) == "7"
+    big = fmpq(10**20 + 4, 3 * 10**20)  # (10^20 + 4)/3 = 33333333333333333334.67 (by hand)
+    assert show(big) == "~3.3333333333333333334e-1"

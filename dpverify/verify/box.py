@@ -24,7 +24,7 @@ from flint import arb, fmpq
 from .expr import Indeterminate, IvAlg, Undefined, point, run
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import evaluate, read_interval
-from .report import Checks, Malformed
+from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine
 from .supnorm import Sup, common_checks, read_sup, words
 from .taylor import bound_piece, endpoints
 
@@ -116,14 +116,9 @@ def _undefined_corner(s: Sup, b: Box) -> fmpq | None:
 def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tuple[bool | None,
                                                                                   str]:
     code, d = s.target["code"], s.poly.d
-    todo = [(b, min(order, ORDER_CAP[d]), prec) for b, order, prec in reversed(pieces)]
-    limit, done, extra = 64 * max(len(pieces), 1), 0, 0
-    while todo:
-        ck.tick()
-        b, order, prec = todo.pop()
-        done += 1
-        if done > limit:
-            return None, f"refinement limit reached ({limit} piece bounds) near {_show_box(b)}"
+
+    def examine(piece: tuple[Box, int], prec: int) -> str:
+        b, order = piece
         r = bound_piece(code, s.poly, b, order, prec)
         if r.monotone:  # sup |f - p| is at an end of the piece
             with working(prec):
@@ -131,34 +126,37 @@ def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tupl
                     try:
                         r = endpoints(code, s.poly, b, r.centre)
                         if r.exact is None and r.bound > arb(s.upper):
-                            return False, f"|f - p| > upper at an end of {_show_box(b)}"
+                            raise Refuted(f"|f - p| > upper at an end of {_show_box(b)}")
                     except Indeterminate:
                         pass
         if r.undefined:
-            return False, f"target undefined on part of the domain (in {_show_box(b)})"
+            raise Refuted(f"target undefined on part of the domain (in {_show_box(b)})")
         if r.exact is not None:
             if r.exact > s.upper:
-                return False, f"|f - p| = {show(r.exact)} > upper at an end of {_show_box(b)}"
-            continue
+                raise Refuted(f"|f - p| = {show(r.exact)} > upper at an end of {_show_box(b)}")
+            return BOUNDED
         with working(prec):
             u = arb(s.upper)
             if r.bound is not None and r.bound <= u:
-                continue
+                return BOUNDED
             if r.centre is not None and abs(r.centre) > u:
-                return False, f"|f - p| > upper at the centre of {_show_box(b)}"
+                raise Refuted(f"|f - p| > upper at the centre of {_show_box(b)}")
             if r.bound is None and _undefined_corner(s, b) is not None:
-                return False, f"target undefined at a corner of {_show_box(b)}"
-            blurred = r.centre is None or 8 * arb(r.centre.rad()) > (u - abs(r.centre)).mid()
-        if blurred and prec < MAX_PREC and r.centre is not None:
-            todo.append((b, order, 2 * prec))
-        else:
-            ax = max(range(d), key=lambda i: b[i][1] - b[i][0])
-            lo, hi = b[ax]
-            mid = (lo + hi) / 2
-            todo.append(([iv if i != ax else (mid, hi) for i, iv in enumerate(b)], order, prec))
-            todo.append(([iv if i != ax else (lo, mid) for i, iv in enumerate(b)], order, prec))
-        extra += 1
-    return True, f"{len(pieces)} pieces bounded ({extra} refinements)"
+                raise Refuted(f"target undefined at a corner of {_show_box(b)}")
+            if r.centre is not None and 8 * arb(r.centre.rad()) > (u - abs(r.centre)).mid():
+                return MORE_PRECISION
+        return BISECT
+
+    def bisect(piece: tuple[Box, int]) -> list[tuple[Box, int]]:
+        b, order = piece
+        ax = max(range(d), key=lambda i: b[i][1] - b[i][0])
+        lo, hi = b[ax]
+        mid = (lo + hi) / 2
+        return [([iv if i != ax else h for i, iv in enumerate(b)], order)
+                for h in ((lo, mid), (mid, hi))]
+
+    todo = [((b, min(order, ORDER_CAP[d])), prec) for b, order, prec in pieces]
+    return refine(todo, examine, bisect, lambda piece: _show_box(piece[0]), ck, MAX_PREC)
 
 
 def _witness(s: Sup, w: list[fmpq]) -> tuple[bool | None, str]:

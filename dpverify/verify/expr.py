@@ -375,6 +375,9 @@ class IvAlg:
                 r = _rational_power(q, fmpq(1, 2))
                 if r is not None:
                     return point(r)
+        if name == "abs" and a.lo is not None:  # the exact range of |x| over [lo, hi]
+            lo = fmpq(0) if a.lo <= 0 <= a.hi else min(abs(a.lo), abs(a.hi))
+            return Iv(abs(a.b), lo, max(abs(a.lo), abs(a.hi)))
         conds = _DOMAIN.get(name, ())
         if any(a.rel(_NEGATION[rel], c) for rel, c in conds):
             raise Undefined()

@@ -26,7 +26,7 @@ from flint import arb, arb_mat, arb_series, ctx, fmpq, fmpq_mat, fmpz, fmpz_mat
 from .expr import coeffs, ipow
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import read_interval
-from .report import Checks
+from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Refuted, refine
 
 ORDER = 4
 
@@ -189,27 +189,21 @@ def _tiling(pieces: list[tuple[fmpq, fmpq]]) -> tuple[bool, str]:
 
 
 def _upper(pieces, k: int, upper: fmpq, start: int, M_at, ck: Checks) -> tuple[bool | None, str]:
-    todo = [(a, b, start) for a, b in reversed(pieces)]
-    limit, done = 64 * len(pieces), 0
-    while todo:
-        ck.tick()
-        a, b, prec = todo.pop()
-        done += 1
-        if done > limit:
-            return None, f"refinement limit reached near [{show(a)}, {show(b)}]"
+    def examine(piece: tuple[fmpq, fmpq], prec: int) -> str:
+        a, b = piece
         M = M_at(prec)
         with working(prec, ORDER + 2):
             bound, centre = _piece(M, k, a, b)
             u = arb(upper)
             if bound <= u:
-                continue
+                return BOUNDED
             if centre > u:
-                return False, f"U > upper at y = {show((a + b) / 2)}"
-            blurred = 8 * arb(centre.rad()) > (u - centre).mid()
-        if blurred and prec < MAX_PREC:
-            todo.append((a, b, 2 * prec))
-        else:
-            m = (a + b) / 2
-            todo += [(m, b, prec), (a, m, prec)]
-    return True, f"{len(pieces)} pieces, {done} bounds"
+                raise Refuted(f"U > upper at y = {show((a + b) / 2)}")
+            return MORE_PRECISION if 8 * arb(centre.rad()) > (u - centre).mid() else BISECT
 
+    def bisect(piece: tuple[fmpq, fmpq]) -> list[tuple[fmpq, fmpq]]:
+        m = (piece[0] + piece[1]) / 2
+        return [(piece[0], m), (m, piece[1])]
+
+    return refine([(p, start) for p in pieces], examine, bisect,
+                  lambda p: f"[{show(p[0])}, {show(p[1])}]", ck, MAX_PREC)

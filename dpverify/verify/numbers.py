@@ -68,14 +68,26 @@ def short_text(s: str, n: int = 40) -> str:
     return s if len(s) <= n else f"{s[:n // 2]}...{s[-n // 2:]} ({len(s)} chars)"
 
 
-def show(q: fmpq | int, n: int = 40) -> str:
-    """``q`` exactly when short, else ``~d.ddd...e+E`` (20 digits, truncated)."""
-    text = str(q)
-    if len(text) <= n or not isinstance(q, fmpq) or q == 0:
-        return short_text(text, n)
+def _approx(q: fmpq, digits: int) -> str:
+    """``d.ddd...e+E``: ``q`` truncated towards zero to ``digits`` significant digits,
+    marked ``~`` when the truncation is not exact."""
     e = floor_log10(q)
-    digits = str(int((abs(q) * pow10(19 - e)).floor()))
-    return f"~{'-' if q < 0 else ''}{digits[0]}.{digits[1:]}e{e:+d}"
+    scaled = abs(q) * pow10(digits - 1 - e)
+    shown = str(int(scaled.floor()))
+    mark = "" if scaled.q == 1 else "~"
+    mant = f"{shown[0]}.{shown[1:]}".rstrip("0").rstrip(".")
+    return f"{mark}{'-' if q < 0 else ''}{mant}e{e:+d}"
+
+
+def show(q: fmpq | int, n: int = 40) -> str:
+    """``q`` exactly when short (a ratio followed by its decimal value to 6 digits), else
+    its decimal value to 20 digits (both truncated, marked ``~``)."""
+    text = str(q)
+    if not isinstance(q, fmpq) or q == 0:
+        return short_text(text, n)
+    if len(text) > n:
+        return _approx(q, 20)
+    return f"{text} ({_approx(q, 6)})" if q.q != 1 else text
 
 
 @contextmanager

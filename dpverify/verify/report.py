@@ -81,3 +81,35 @@ class Checks:
     def status(self) -> str:
         oks = [c[1] for c in self.items]
         return "fails" if False in oks else "undecided" if None in oks else "holds"
+
+
+class Refuted(Exception):
+    """Raised by a piece examiner: the statement fails on this piece (message says why)."""
+
+
+#: what a piece examiner returns: bounded, retry at twice the precision, bisect
+BOUNDED, MORE_PRECISION, BISECT = "bounded", "precision", "bisect"
+
+
+def refine(pieces: list, examine: Callable, bisect: Callable, describe: Callable,
+           ck: Checks, max_prec: int) -> tuple[bool | None, str]:
+    """Bound every ``(piece, prec)``; ``examine(piece, prec)`` says BOUNDED, MORE_PRECISION
+    (honoured below ``max_prec``, else bisection) or BISECT (``bisect(piece)`` gives the
+    halves), or raises :class:`Refuted`.  At most 64 bounds per listed piece."""
+    todo = list(reversed(pieces))
+    limit, done = 64 * max(len(pieces), 1), 0
+    while todo:
+        ck.tick()
+        piece, prec = todo.pop()
+        done += 1
+        if done > limit:
+            return None, f"refinement limit reached ({limit} piece bounds) near {describe(piece)}"
+        try:
+            verdict = examine(piece, prec)
+        except Refuted as exc:
+            return False, str(exc)
+        if verdict == MORE_PRECISION and prec < max_prec:
+            todo.append((piece, 2 * prec))
+        elif verdict != BOUNDED:
+            todo += [(half, prec) for half in reversed(bisect(piece))]
+    return True, f"{len(pieces)} pieces bounded ({done - len(pieces)} refinements)"

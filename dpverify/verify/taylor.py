@@ -224,9 +224,11 @@ def bound_piece(code: tuple, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
         except Indeterminate:
             centre = None
         try:
-            f = run(code, IvAlg(), [interval(a, b) for a, b in box]).b
+            f = run(code, IvAlg(), [interval(a, b) for a, b in box])
         except Undefined:
             return PieceBound(None, centre, True)
         except Indeterminate:
             return PieceBound(None, centre)
-        return PieceBound((f - arb(p0)).abs_upper() + rest, centre)
+        if f.lo is not None:  # f - p lies in [lo - p0 - rest, hi - p0 + rest] exactly
+            return PieceBound(arb(max(abs(f.lo - p0), abs(f.hi - p0))) + rest, centre)
+        return PieceBound((f.b - arb(p0)).abs_upper() + rest, centre)
