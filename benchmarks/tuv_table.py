@@ -3,7 +3,7 @@
 For k in {4, 16, 64, 256} and gamma in {1e-1, 1e-3, 1e-6}: Chebyshev degree, certified minimax
 degree, sqrt(k) ln(1/gamma), exact T (max |coefficient|, thaler2012 Section 2.3) of
 p_x(y) = g(sum_j y_j x_j) for d = 100 (worst row, full monomials and multilinear), and the
-database size n from dpverify.constructions.release (epsilon = 1, beta = 1/20,
+database size n from dpverify.mechanisms.release_size (epsilon = 1, beta = 1/20,
 alpha = 2 gamma).  Every polynomial is certified before it is used.  Timings are printed.
 
 Run:  python benchmarks/tuv_table.py [--out docs/tuv.md]
@@ -20,7 +20,7 @@ from flint import arb, fmpq
 from dpverify.certify import certify
 from dpverify.constructions.chebyshev import or_polynomial
 from dpverify.constructions.multivariate_norm import multivariate_norms, paper_coefficient_bound
-from dpverify.constructions.release import release_size
+from dpverify.mechanisms.release_size import release_size
 from dpverify.numbers import fmpq_to_decimal, parse_exact, parse_fmpq_str
 
 KS = (4, 16, 64, 256)

@@ -115,9 +115,9 @@ def test_sensitivity_brute_force(representation, universe, max_support):
 
 
 def test_matches_release_calculator():
-    # cross-check with dpverify.constructions.release (another engineer's derivation)
+    # cross-check with dpverify.mechanisms.release_size (another engineer's derivation)
     from dpverify.constructions.chebyshev import or_polynomial
-    from dpverify.constructions.release import release_size
+    from dpverify.mechanisms.release_size import release_size
 
     cs = list(or_polynomial(4, fmpq(1, 100)).poly.coeffs)
     for rep in ("full", "multilinear"):

@@ -16,8 +16,8 @@ import pytest
 import sympy as sp
 
 from dpverify.constructions.chebyshev import or_polynomial
-from dpverify.constructions.release import default_gamma_grid, release_size
 from dpverify.errors import InvalidParameterError, ParameterTypeError
+from dpverify.mechanisms.release_size import default_gamma_grid, release_size
 from dpverify.numbers import parse_fmpq_str
 
 

@@ -76,7 +76,7 @@ def _flagged(fn, *a, **kw):
 
 
 def _run(args: Any) -> CommandResult:
-    from ..constructions.release import release_size
+    from ..mechanisms.release_size import release_size
 
     d = int_flag(args.d, "--d")
     k = int_flag(args.k, "--k")

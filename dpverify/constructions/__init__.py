@@ -29,7 +29,6 @@ from .decision_lists import (
 )
 from .minimax import minimax_least_degree
 from .multivariate_norm import multivariate_norms
-from .release import release_size
 from .sherstov import exact_l_polynomial, rofk_polynomial
 
 __all__ = [
@@ -39,7 +38,6 @@ __all__ = [
     "decision_list_polynomial",
     "h_polynomial",
     "multivariate_norms",
-    "release_size",
     "exact_l_polynomial",
     "rofk_polynomial",
     "bernstein_approx",

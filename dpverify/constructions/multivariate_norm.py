@@ -52,6 +52,8 @@ __all__ = [
     "stirling2_row_sums",
     "multilinear_coefficients",
     "norm_profile",
+    "monomial_coefficients",
+    "multilinear_from_monomial",
     "multivariate_norms",
     "paper_coefficient_bound",
 ]
@@ -60,7 +62,9 @@ __all__ = [
 MAX_D = 10**9
 
 
-def _coeffs_of(poly: Any) -> list[fmpq]:
+def monomial_coefficients(poly: Any) -> list[fmpq]:
+    """Monomial coefficients of a univariate exact polynomial (or Approximation), trailing
+    zeros dropped (exact)."""
     p = getattr(poly, "poly", poly)  # accept an Approximation
     if not hasattr(p, "to_monomial"):
         raise ParameterTypeError(f"poly must be an exact polynomial, got {type(p).__name__}")
@@ -106,10 +110,11 @@ def stirling2_row_sums(cs: list[fmpq]) -> list[fmpq]:
 def multilinear_coefficients(poly: Any) -> list[fmpq]:
     """``a_s = sum_i c_i s! S2(i, s)``: the multilinear coefficient of any set of size ``s``
     in ``g(sum_{j in W} y_j)`` (exact)."""
-    return _multilinear(_coeffs_of(poly))
+    return multilinear_from_monomial(monomial_coefficients(poly))
 
 
-def _multilinear(cs: list[fmpq]) -> list[fmpq]:
+def multilinear_from_monomial(cs: list[fmpq]) -> list[fmpq]:
+    """``a_s = s! sum_i c_i S2(i, s)`` from monomial coefficients ``c_i`` (exact)."""
     b = stirling2_row_sums(cs)
     return [b[s] * factorial(s) for s in range(len(b))]
 
@@ -118,7 +123,7 @@ def norm_profile(poly: Any, w: int) -> dict[str, fmpq]:
     """Exact ``T`` (max |coef|) and L1 of both representations for row weight ``w``, with and
     without the constant term (``*_nc``: the constant cancels between neighbouring rows)."""
     w = check_int(w, "row_weight", minimum=0, maximum=MAX_D)
-    cs = _coeffs_of(poly)
+    cs = monomial_coefficients(poly)
     t = len(cs) - 1
     c0 = abs(cs[0])
     tf_nc = fmpq(0)
@@ -127,7 +132,7 @@ def norm_profile(poly: Any, w: int) -> dict[str, fmpq]:
         if cs[i] != 0 and w > 0:
             tf_nc = max(tf_nc, abs(cs[i]) * max_multinomial(i, w))
             l1f_nc += abs(cs[i]) * fmpq(w) ** i
-    a = _multilinear(cs)
+    a = multilinear_from_monomial(cs)
     tm_nc = fmpq(0)
     l1m_nc = fmpq(0)
     for s in range(1, min(t, w) + 1):
@@ -177,7 +182,7 @@ def multivariate_norms(poly: Any, d: Any, row_weight: Any = None) -> dict[str, A
     """
     d = check_int(d, "d", minimum=1, maximum=MAX_D)
     w = d if row_weight is None else check_int(row_weight, "row_weight", minimum=0, maximum=d)
-    cs = _coeffs_of(poly)
+    cs = monomial_coefficients(poly)
     t = len(cs) - 1
     if t > 100_000:
         raise InvalidParameterError(f"degree {t} too large for the O(t^2) norm computation")
@@ -196,7 +201,7 @@ def paper_coefficient_bound(poly: Any, k: Any) -> dict[str, Any]:
     """The bound of thaler2012 Lemma 4.3's proof, ``max_i k^i |c_i|``, against the exact
     ``T_full`` for the worst row (``w >= degree``): returns both and whether the bound holds."""
     k = check_int(k, "k", minimum=1)
-    cs = _coeffs_of(poly)
+    cs = monomial_coefficients(poly)
     t = len(cs) - 1
     bound = max(abs(c) * fmpq(k) ** i for i, c in enumerate(cs))
     actual = norm_profile(poly, max(t, 1))["T_full"]

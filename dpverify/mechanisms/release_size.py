@@ -52,6 +52,12 @@ from typing import Any
 
 from flint import arb, fmpq
 
+from ..constructions.multivariate_norm import (
+    MAX_D,
+    monomial_coefficients,
+    multilinear_from_monomial,
+    norm_profile,
+)
 from ..errors import InvalidParameterError
 from ..numbers import (
     arb_to_fmpq_bounds,
@@ -63,7 +69,6 @@ from ..numbers import (
     log2_fmpq,
     to_fmpq,
 )
-from .multivariate_norm import MAX_D, _coeffs_of, _multilinear, norm_profile
 
 __all__ = ["QUERY_CLASSES", "REPRESENTATIONS", "release_size", "default_gamma_grid"]
 
@@ -116,7 +121,7 @@ def _row_norms(cs: list[fmpq], d: int, rep: str) -> dict[str, Any]:
             N = [sum((abs(cs[i]) * fmpq(w) ** i for i in range(1, t + 1)), fmpq(0))
                  for w in range(d + 1)]
         else:
-            a = _multilinear(cs)
+            a = multilinear_from_monomial(cs)
             N = [sum((comb(w, s) * abs(a[s]) for s in range(1, min(t, w) + 1)), fmpq(0))
                  for w in range(d + 1)]
         s1, exact = _sens_l1(N, d)
@@ -152,7 +157,7 @@ def _dlist_bounds(h_cs: list[fmpq], k: int) -> dict[str, Any]:
     total = fmpq(0)
     for n in list(range(1, k + 1)) + [k]:
         sh = list(h.taylor_shift(k - n).coeffs)
-        a = _multilinear(sh)
+        a = multilinear_from_monomial(sh)
         total += sum((comb(n, s) * abs(a[s]) * 2**s for s in range(0, min(len(a) - 1, n) + 1)),
                      fmpq(0))
     return {"T": total, "L1": total, "S1": 2 * total, "S1_exact": False, "Sinf": 2 * total}
@@ -166,14 +171,14 @@ def default_gamma_grid(alpha: fmpq) -> list[fmpq]:
 
 def _build(query_class: str, k: int, r: int | None, gamma: fmpq, method: str):
     if query_class == "disjunction":
-        from .chebyshev import or_polynomial
+        from ..constructions.chebyshev import or_polynomial
 
         return or_polynomial(k, gamma, method=method)
     if query_class == "rofk":
-        from .sherstov import rofk_polynomial
+        from ..constructions.sherstov import rofk_polynomial
 
         return rofk_polynomial(r, k, gamma, method=method, intermediates="summary")
-    from .decision_lists import h_polynomial
+    from ..constructions.decision_lists import h_polynomial
 
     return h_polynomial(k, gamma, method=method)
 
@@ -186,7 +191,7 @@ def _one_gamma(
 
     approx = _build(query_class, k, r, gamma, method)
     cert = certify(approx)
-    cs = _coeffs_of(approx.poly)
+    cs = monomial_coefficients(approx.poly)
     t = len(cs) - 1
     if query_class == "dlist":
         m = d
