@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from math import isqrt
 from typing import Any
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpz
 
 from .errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from .numbers import (
@@ -65,6 +65,10 @@ from .numbers import (
 
 __all__ = [
     "RandomSource",
+    "random_source",
+    "sample_discrete_laplace",
+    "round_to_grid",
+    "short_rational",
     "bernoulli",
     "bernoulli_exp",
     "discrete_laplace",
@@ -109,7 +113,7 @@ EPSILON_MAX = fmpq(2**64)
 #: slow; ``delta >= 1`` permits anything and is refused.
 
 
-def _short_q(q: fmpq) -> str:
+def short_rational(q: fmpq) -> str:
     """A one-line rendering of a possibly huge rational for error messages."""
     if int(q.p).bit_length() + int(q.q).bit_length() <= 128:
         return fmpq_str(q)
@@ -125,7 +129,7 @@ def check_epsilon(value: Any, name: str = "epsilon") -> fmpq:
     """
     e = check_rational(value, name)
     if not EPSILON_MIN <= e <= EPSILON_MAX:
-        raise InvalidParameterError(f"{name} must be in [2^-64, 2^64], got {_short_q(e)}")
+        raise InvalidParameterError(f"{name} must be in [2^-64, 2^64], got {short_rational(e)}")
     return e
 
 
@@ -134,7 +138,7 @@ def check_delta(value: Any, name: str = "delta") -> fmpq:
     ``InvalidParameterError`` naming ``name``."""
     d = check_rational(value, name)
     if not 0 < d < 1:
-        raise InvalidParameterError(f"{name} must be in (0, 1), got {_short_q(d)}")
+        raise InvalidParameterError(f"{name} must be in (0, 1), got {short_rational(d)}")
     return d
 
 
@@ -543,3 +547,27 @@ def release_on_grid(
         "secure_randomness": src.secure,
         "sampler": "discrete Laplace, Canonne-Kamath-Steinke 2020 Algorithm 2",
     }
+
+
+# ----------------------------------------------------------- lattice noise for releases
+
+
+def random_source(insecure_seed: Any) -> RandomSource:
+    """OS CSPRNG by default; a seeded integer generator only when asked explicitly."""
+    return RandomSource(None if insecure_seed is None else int(insecure_seed))
+
+
+def sample_discrete_laplace(scale: Any, grid: Any, rng: RandomSource) -> fmpq:
+    """``grid * DLap(scale / grid)``: P(Z = j g) proportional to ``exp(-|j| g / scale)``.
+
+    Exact (:func:`discrete_laplace`, integer arithmetic only).
+    """
+    scale, grid = to_fmpq(scale, "scale"), to_fmpq(grid, "grid")
+    return grid * discrete_laplace(scale / grid, rng=rng)
+
+
+def round_to_grid(value: Any, grid: fmpq) -> fmpq:
+    """Nearest multiple of ``grid`` (ties up) of a value, exactly; a float (Python or numpy)
+    means its exact binary value and must be finite."""
+    m = to_fmpq(value, "function value") / grid
+    return grid * fmpz((m.p * 2 + m.q) // (2 * m.q))

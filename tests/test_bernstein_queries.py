@@ -20,6 +20,7 @@ from flint import arb, ctx, fmpq
 from dpverify.cli import main
 from dpverify.errors import InvalidParameterError
 from dpverify.mechanisms import bernstein_mech as bm
+from dpverify.noise import round_to_grid
 from dpverify.numbers import parse_fmpq_str
 
 G = bm.DEFAULT_GRID
@@ -66,7 +67,7 @@ def test_clamp_guarantee_with_wrong_float_phi():
     for v in (fmpq(1, 8), fmpq(1, 2), fmpq(3, 4), fmpq(3, 8)):
         mean += v / 4
     for i in range(5):
-        assert c[i] == bm.round_to_grid(mean * fmpq(i, 4), G)
+        assert c[i] == round_to_grid(mean * fmpq(i, 4), G)
 
 
 def test_release_with_wrong_phi_records_mean_mode():
@@ -151,7 +152,7 @@ def test_ball_radius_budget_refusal_and_precision_escalation():
                              lambda n: fmpq(1, n), 1, _sample1, evaluation="ball")
     c, prec = bm._certified_centres(third, D, 3, G, fmpq(1, 2**100), 1024)
     assert prec == 128
-    assert all(v == bm.round_to_grid(fmpq(1, 3), G) for v in c)
+    assert all(v == round_to_grid(fmpq(1, 3), G) for v in c)
     exact_q = bm.FunctionQuery("x", third.func, third.sensitivity, 1, _sample1)
     with pytest.raises(InvalidParameterError, match="declares exact"):
         bm.release_bernstein(D, exact_q, 3, 1, 1, check=False)
@@ -173,7 +174,7 @@ def test_exact_function_returns_still_work():
     assert parse_fmpq_str(p["lattice_sensitivity"]["per_coordinate"]) == fmpq(1, 4) + G
     assert p["sensitivity_check"]["exact"]
     c, _ = bm._certified_centres(fq, D, 2, G, G / 2, 64)
-    assert c == [fmpq(0), bm.round_to_grid(fmpq(7, 32), G), bm.round_to_grid(fmpq(7, 16), G)]
+    assert c == [fmpq(0), round_to_grid(fmpq(7, 32), G), round_to_grid(fmpq(7, 16), G)]
 
 
 def test_priestley_chao_ball_matches_float_formula():

@@ -292,12 +292,8 @@ def _bernstein_args(p: Any) -> None:
 
 
 def _bernstein_run(args: Any) -> CommandResult:
-    from ..mechanisms.bernstein_mech import (
-        DEFAULT_GRID,
-        calibrate_laplace,
-        lattice_sensitivity,
-        mean_sensitivity,
-    )
+    from ..mechanisms.bernstein_mech import DEFAULT_GRID, lattice_sensitivity, mean_sensitivity
+    from ..mechanisms.privacy import calibrate_laplace
 
     eps, delta = eps_delta_flags(args)
     g = DEFAULT_GRID if args.grid is None else exact(args.grid, "--grid")

@@ -71,7 +71,6 @@ Theorems 3, 5, 7, §6, Appendices F, G.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -80,8 +79,8 @@ from typing import Any
 import numpy as np
 from flint import arb, ctx, fmpq, fmpz
 
-from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
-from ..noise import RandomSource, discrete_laplace
+from ..errors import InvalidParameterError, ParameterTypeError
+from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from .bernstein_queries import (
     EVALUATION_MODES,
@@ -102,11 +101,11 @@ from .bernstein_queries import (
     priestley_chao_query,
 )
 from .privacy import (
+    calibrate_laplace,
     check_delta,
     check_epsilon,
-    laplace_advanced_composition,
-    laplace_privacy,
 )
+from .privacy.records import upper_of
 
 __all__ = [
     "DEFAULT_GRID",
@@ -128,11 +127,6 @@ __all__ = [
     "exact_lattice_points",
     "mean_sensitivity",
     "lattice_sensitivity",
-    "pure_scale",
-    "advanced_composition_epsilon",
-    "composition_exceeds",
-    "ADV_COMP_MAX_EPS0",
-    "delta_scale",
     "check_sensitivity",
     "BernsteinRelease",
     "release_bernstein",
@@ -152,39 +146,7 @@ CHECK_ROWS = 64
 # ------------------------------------------------------------------------------ noise
 
 
-def _rng(insecure_seed: Any) -> RandomSource:
-    """OS CSPRNG by default; a seeded integer generator only when asked explicitly."""
-    return RandomSource(None if insecure_seed is None else int(insecure_seed))
-
-
-def sample_discrete_laplace(scale: Any, grid: Any, rng: RandomSource) -> fmpq:
-    """``grid * DLap(scale / grid)``: P(Z = j g) proportional to ``exp(-|j| g / scale)``.
-
-    Exact (:func:`dpverify.noise.discrete_laplace`, integer arithmetic only).
-    """
-    scale, grid = to_fmpq(scale, "scale"), to_fmpq(grid, "grid")
-    return grid * discrete_laplace(scale / grid, rng=rng)
-
-
-def round_to_grid(value: Any, grid: fmpq) -> fmpq:
-    """Nearest multiple of ``grid`` (ties up) of a float/exact value, exactly."""
-    if isinstance(value, (float, np.floating)):
-        if not math.isfinite(float(value)):
-            raise InvalidParameterError(f"function value must be finite, got {value!r}")
-        fr = Fraction(float(value))
-        v = fmpq(fr.numerator, fr.denominator)
-    else:
-        v = to_fmpq(value, "function value")
-    m = v / grid
-    j = (m.p * 2 + m.q) // (2 * m.q)
-    return grid * fmpz(j)
-
-
 # ------------------------------------------------------------------------ accounting
-
-
-def _upper(x: arb) -> fmpq:
-    return arb_to_fmpq_bounds(x)[1]
 
 
 def lattice_points(k: int, dim: int) -> np.ndarray:
@@ -276,153 +238,6 @@ def lattice_sensitivity(
         "linf": fmpq_str(per),
     }
 
-
-def pure_scale(l1: Any, epsilon: Any) -> fmpq:
-    """Laplace scale ``Delta_1 / epsilon`` (exact); achieves exactly epsilon-DP.
-    ``epsilon`` in the documented range (:func:`dpverify.mechanisms.privacy.check_epsilon`)."""
-    d1 = to_fmpq(l1, "l1")
-    if d1 < 0:
-        raise InvalidParameterError(f"l1 must be >= 0, got {fmpq_str(d1)}")
-    return d1 / check_epsilon(epsilon)
-
-
-#: Largest per-coordinate epsilon ``eps0`` for which :func:`advanced_composition_epsilon`
-#: evaluates its bound: ``m eps0 (e^eps0 - 1)`` then stays below ``2^94549``, inside the
-#: exponent cap of :func:`dpverify.numbers.arb_to_fmpq_bounds`.  Beyond it the bound is
-#: astronomically larger than any admissible epsilon (``<= 2^64``), see
-#: :func:`composition_exceeds`.
-ADV_COMP_MAX_EPS0 = fmpq(2**16)
-
-
-def composition_exceeds(eps0: fmpq, epsilon: fmpq) -> bool:
-    """True when advanced composition of ``eps0``-DP steps certainly gives more than
-    ``epsilon`` (for every ``m >= 1`` and ``delta < 1``), decided exactly without ``exp``:
-    with ``L`` the bit length of ``floor(epsilon)``, ``eps0 >= L + 1`` implies
-    ``m eps0 (e^eps0 - 1) >= e^eps0 - 1 >= 2^(L+1) - 1 > epsilon``."""
-    L = int(epsilon.p // epsilon.q).bit_length()
-    return eps0 >= L + 1
-
-
-def advanced_composition_epsilon(eps0: Any, m: int, delta: Any) -> fmpq:
-    """Rigorous upper bound (fmpq) of ``sqrt(2 m ln(1/delta)) eps0 + m eps0 (e^eps0 - 1)``
-    (Dwork-Rothblum-Vadhan 2010, advanced composition of m eps0-DP mechanisms).
-
-    ``0 <= eps0 <= 2^16`` (:data:`ADV_COMP_MAX_EPS0`), ``m >= 0``, ``delta`` in (0, 1);
-    ``InvalidParameterError`` otherwise."""
-    e0 = to_fmpq(eps0, "eps0")
-    if not 0 <= e0 <= ADV_COMP_MAX_EPS0:
-        raise InvalidParameterError(f"eps0 must be in [0, 65536], got {fmpq_to_decimal(e0, 6)}")
-    m = check_int(m, "m", minimum=0)
-    d = check_delta(delta)
-    with ctx.workprec(128):
-        a0 = arb(e0)
-        val = (2 * m * (1 / arb(d)).log()).sqrt() * a0 + m * a0 * (a0.exp() - 1)
-    return _upper(val)
-
-
-def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
-    """Scales for (epsilon, delta)-DP of ``m`` Laplace coordinates of sensitivity ``S'``.
-
-    Returns the printed Theorem 7 scale ``2 S' sqrt(2 m ln(1/delta)) / epsilon`` (rounded
-    up to a dyadic rational) with its certified achieved epsilon (``None`` when
-    :func:`composition_exceeds` already shows it is above ``epsilon``), the pure scale
-    ``m S' / epsilon``, and the smallest scale of the form ``S' / eps0`` (``eps0`` on a
-    2^-30-relative bisection of ``[0, min(epsilon, L + 1)]``, beyond which composition
-    cannot certify ``epsilon``) whose advanced-composition epsilon is ``<= epsilon``;
-    ``"used"`` is the smallest scale whose certified epsilon is ``<= epsilon``.
-    ``epsilon`` and ``delta`` in their documented ranges
-    (:func:`dpverify.mechanisms.privacy.check_epsilon`, ``check_delta``).
-    """
-    S = to_fmpq(per_coordinate, "per_coordinate")
-    if S <= 0:
-        raise InvalidParameterError(f"per_coordinate must be > 0, got {fmpq_str(S)}")
-    m = check_int(m, "m", minimum=1)
-    eps, dl = check_epsilon(epsilon), check_delta(delta)
-    with ctx.workprec(128):
-        printed = _upper(2 * arb(S) * (2 * m * (1 / arb(dl)).log()).sqrt() / arb(eps))
-    printed = _dyadic_up(printed)
-    e_printed = S / printed
-    printed_eps = (None if composition_exceeds(e_printed, eps)
-                   else advanced_composition_epsilon(e_printed, m, dl))
-    pure = m * S / eps
-    # eps0 in [lo, hi]: f(lo) <= eps; find the largest eps0 with f(eps0) <= eps.  Above
-    # L + 1 composition cannot certify eps (composition_exceeds), so hi starts there at most.
-    cap = fmpq(int(eps.p // eps.q).bit_length() + 1)
-    lo, hi = fmpq(0), min(eps, cap)
-    if advanced_composition_epsilon(hi, m, dl) <= eps:
-        lo = hi
-    else:
-        for _ in range(40):
-            mid = (lo + hi) / 2
-            if advanced_composition_epsilon(mid, m, dl) <= eps:
-                lo = mid
-            else:
-                hi = mid
-    best = S / lo if lo > 0 else None
-    candidates = [("pure", pure, m * S / pure)]
-    if printed_eps is not None and printed_eps <= eps:
-        candidates.append(("theorem7", printed, printed_eps))
-    if best is not None:
-        candidates.append(
-            ("advanced_composition", best, advanced_composition_epsilon(lo, m, dl))
-        )
-    name, used, used_eps = min(candidates, key=lambda c: c[1])
-    return {
-        "theorem7_printed_scale": fmpq_str(printed),
-        "theorem7_achieved_epsilon_upper": None if printed_eps is None
-        else fmpq_str(printed_eps),
-        "theorem7_valid": printed_eps is not None and bool(printed_eps <= eps),
-        "pure_scale": fmpq_str(pure),
-        "advanced_composition_scale": fmpq_str(best) if best is not None else None,
-        "used": name,
-        "scale": used,
-        "achieved_epsilon_upper": used_eps,
-        "composition": "pure: Laplace mechanism on the L1 sensitivity; otherwise advanced "
-        "composition (Dwork-Rothblum-Vadhan 2010) of m coordinates",
-    }
-
-
-def calibrate_laplace(per_coordinate: Any, m: int, epsilon: Any, delta: Any = None) -> tuple:
-    """Noise scale for ``m`` Laplace coordinates of L-infinity sensitivity ``per_coordinate``
-    (L1 ``m * per_coordinate``) and the privacy fields that certify it.
-
-    Pure epsilon: scale ``m S'/epsilon`` (exactly epsilon).  With ``delta``: the smallest
-    scale of :func:`delta_scale` whose certified epsilon is ``<= epsilon``.  Returns
-    ``(scale, fields)`` with ``epsilon``, ``scale``, ``achieved_epsilon`` and ``certificate``
-    (and the :func:`delta_scale` comparison when ``delta`` is given), exact strings.
-    """
-    per = to_fmpq(per_coordinate, "per_coordinate")
-    eps = check_epsilon(epsilon)
-    if delta is None:
-        scale = pure_scale(m * per, eps) if m else fmpq(1)
-        return scale, {
-            "epsilon": fmpq_str(eps), "scale": fmpq_str(scale),
-            "achieved_epsilon": fmpq_str(m * per / scale), "composition": "none (L1 Laplace)",
-            "certificate": laplace_privacy(m * per, scale),
-        }
-    dl = check_delta(delta)
-    ds = delta_scale(per, max(m, 1), eps, dl)
-    scale = ds.pop("scale")
-    ach = ds.pop("achieved_epsilon_upper")
-    fields = dict(ds)
-    fields.update({"epsilon": fmpq_str(eps), "delta": fmpq_str(dl), "scale": fmpq_str(scale),
-                   "achieved_epsilon": fmpq_str(ach)})
-    with ctx.workprec(128):  # the precision the scale was certified at (delta_scale)
-        fields["certificate"] = (
-            laplace_privacy(m * per, scale) if ds["used"] == "pure"
-            else laplace_advanced_composition(per, scale, max(m, 1), dl)
-        )
-    cert_eps = fields["certificate"].get("epsilon")
-    if cert_eps is not None and to_fmpq(cert_eps, "epsilon") > eps:
-        raise CertificationFailed(
-            f"internal: certificate epsilon {cert_eps} exceeds the target {fmpq_str(eps)}")
-    return scale, fields
-
-
-def _dyadic_up(q: fmpq, bits: int = 64) -> fmpq:
-    """Smallest multiple of 2^-bits that is >= q (keeps denominators small)."""
-    m = q * 2**bits
-    return fmpq(-((-m.p) // m.q), 2**bits)
 
 # ------------------------------------------------------------------- sensitivity check
 
@@ -964,7 +779,7 @@ def release_bernstein(
     else:
         # the working precision reached depends on the data: used, never published
         centres, _ = _certified_centres(query, D, k, g, e, max_prec)
-    rng = _rng(insecure_seed)
+    rng = random_source(insecure_seed)
     noisy = [c + sample_discrete_laplace(scale, g, rng) for c in centres]
     coeffs = _coefficients(noisy, k, h, l)
     info = {"function": query.name, "function_params": query.params, "n": n}
@@ -1012,8 +827,8 @@ def bernstein_accuracy(
     out: dict[str, Any] = {
         "beta": fmpq_str(b),
         "lebesgue_constant_upper": fmpq_str(lam),
-        "noise_term": fmpq_str(_upper(noise)),
-        "evaluation_term": fmpq_str(_upper(evl)),
+        "noise_term": fmpq_str(upper_of(noise)),
+        "evaluation_term": fmpq_str(upper_of(evl)),
         "paper_lebesgue_bound": 2**h - 1,
         "assumptions": [ev["per_value_error_note"]] if ev.get("per_value_error_note") else [],
     }
@@ -1025,7 +840,7 @@ def bernstein_accuracy(
     else:
         out["approximation_term"] = None
         out["approximation_certified"] = False
-    total = _upper(noise) + _upper(evl) + (approx or 0)
+    total = upper_of(noise) + upper_of(evl) + (approx or 0)
     out["alpha"] = fmpq_str(total)
     out["alpha_decimal"] = fmpq_to_decimal(total, 12, rounding="up")
     return out

@@ -73,7 +73,7 @@ from flint import arb, ctx, fmpq, fmpz_mat
 from ..errors import CertificationFailed, InvalidParameterError
 from ..noise import RandomSource, discrete_gaussian_vector, discrete_laplace_vector
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
-from .privacy import _rho_to_eps, check_delta, check_epsilon
+from .privacy import check_delta, check_epsilon, rho_to_epsilon
 
 __all__ = [
     "DATA_BITS",
@@ -203,7 +203,7 @@ def _rho_budget(epsilon: fmpq, delta: fmpq) -> fmpq:
             raise InvalidParameterError(
                 f"epsilon {fmpq_str(epsilon)} is too small for delta {fmpq_str(delta)}: the "
                 "zCDP budget rounds to 0")
-        if not bool(_rho_to_eps(cand, delta) <= arb(epsilon)):
+        if not bool(rho_to_epsilon(cand, delta) <= arb(epsilon)):
             raise CertificationFailed("could not certify the zCDP budget")
     return cand
 
@@ -304,7 +304,7 @@ def psi_privacy(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = None,
         s2u = _dyadic_up(du * du * L / (2 * rho))
         rho_used = L * du * du / (2 * s2u)
         with ctx.workprec(128):
-            e_used = arb_to_fmpq_bounds(_rho_to_eps(rho_used, dl))[1]
+            e_used = arb_to_fmpq_bounds(rho_to_epsilon(rho_used, dl))[1]
         rec.update({
             "noise": "discrete Gaussian on grid g (exact sampler), zCDP composition",
             "l2_sensitivity_per_step": fmpq_str(d2),
@@ -460,7 +460,7 @@ def private_subspace_iteration(
         # the per-step values actually used (<= the budget)
         budget = L * rho_step
         with ctx.workprec(128):
-            ach = arb_to_fmpq_bounds(_rho_to_eps(budget, dl))[1]
+            ach = arb_to_fmpq_bounds(rho_to_epsilon(budget, dl))[1]
         privacy.update({"noise": "discrete Gaussian (CKS 2020), zCDP composition",
                         "rho_zcdp": fmpq_str(budget), "rho_spent": fmpq_str(rho_tot),
                         "delta": fmpq_str(dl), "achieved_epsilon": fmpq_str(ach)})

@@ -51,10 +51,10 @@ import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..errors import InvalidParameterError, MissingExtraError
+from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
 from ..progress import report
-from .bernstein_mech import _rng, calibrate_laplace, round_to_grid, sample_discrete_laplace
-from .privacy import check_delta, check_epsilon
+from .privacy import calibrate_laplace, check_delta, check_epsilon
 from .wang_summary import _check_data, chebyshev_table, release_summary
 
 __all__ = [
@@ -466,7 +466,7 @@ def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = N
     privacy, scale = basis_privacy(n, len(B), S, epsilon, delta, grid)
     g = to_fmpq(privacy["grid"], "grid")
     mom = basis_moments(X, B)
-    rng = _rng(insecure_seed)
+    rng = random_source(insecure_seed)
     out = [fmpq(1)]
     for v in mom[1:]:
         out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))

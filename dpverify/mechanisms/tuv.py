@@ -76,6 +76,7 @@ from .privacy import (
     check_delta,
     check_epsilon,
     json_int,
+    multilinear_upto,
     tuv_privacy,
     tuv_scale_times_n,
 )
@@ -623,9 +624,7 @@ def _lattice(cs: list, priv: dict, representation: str, beta: fmpq, top: int) ->
     full), the lattice denominator ``Q`` (lcm of the denominators of the weights that are
     released), the noise scale in lattice units ``Q n b`` (independent of ``n``), the
     union-bound quantile ``m_beta`` over all noised coordinates and ``K_read``."""
-    from .privacy import _multilinear
-
-    a = _multilinear(cs, top)
+    a = multilinear_upto(cs, top)
     weights = a if representation == "multilinear" else cs
     Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
     scale_int = tuv_scale_times_n(priv) * Q

@@ -66,7 +66,7 @@ import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..errors import InvalidParameterError
-from ..noise import discrete_laplace_tail
+from ..noise import discrete_laplace_tail, random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import (
     arb_to_fmpq_bounds,
     check_int,
@@ -76,15 +76,13 @@ from ..numbers import (
     parse_fmpq_str,
     to_fmpq,
 )
-from .bernstein_mech import (
-    _rng,
+from .privacy import (
     advanced_composition_epsilon,
     calibrate_laplace,
+    check_delta,
+    check_epsilon,
     composition_exceeds,
-    round_to_grid,
-    sample_discrete_laplace,
 )
-from .privacy import check_delta, check_epsilon
 
 __all__ = [
     "MAX_MOMENTS",
@@ -455,7 +453,7 @@ def wang_privacy(
     """Privacy record and noise scale of the summary (no data needed: only ``n``, ``t``,
     ``d``): per-moment sensitivity ``2/n + 2g`` (values in [-1, 1], grid rounding and the
     proven float bound of :func:`summary_grid`), ``t^d - 1`` noisy moments (``b_0 = 1`` is
-    public), calibration by :func:`~dpverify.mechanisms.bernstein_mech.calibrate_laplace`,
+    public), calibration by :func:`~dpverify.mechanisms.privacy.calibrate_laplace`,
     and the printed scales of wang2013 / jin for comparison.  Exact strings."""
     n = check_int(n, "n", minimum=1)
     t = check_int(t, "t", minimum=1)
@@ -526,7 +524,7 @@ def release_summary(
     privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
     g = parse_fmpq_str(privacy["grid"], "grid")
     mom = chebyshev_moments(X, t, progress=progress).ravel()
-    rng = _rng(insecure_seed)
+    rng = random_source(insecure_seed)
     out = [fmpq(1)]
     for i, v in enumerate(mom[1:], start=1):
         out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))

@@ -1,0 +1,43 @@
+"""Small shared pieces of the privacy records: exact integers and rationals for JSON, and
+the rounding used for every reported privacy loss (always up)."""
+
+from __future__ import annotations
+
+from flint import arb, fmpq, fmpz
+
+from ...numbers import (
+    arb_to_fmpq_bounds,
+    fmpq_to_decimal,
+)
+
+__all__ = ["json_int", "upper_of", "decimal_up", "exact_of", "dyadic_up"]
+
+
+def json_int(v: int) -> int | str:
+    """An exact integer for a JSON record: an ``int`` when ``|v| < 2^53`` (exact in every
+    JSON reader), else its decimal string (Python refuses to print ints of more than 4300
+    digits, and JSON readers would round them)."""
+    return v if -(2**53) < v < 2**53 else str(fmpz(v))
+
+
+def upper_of(x: arb) -> fmpq:
+    """The exact upper endpoint of a ball."""
+    return arb_to_fmpq_bounds(x)[1]
+
+
+def decimal_up(q: fmpq) -> str:
+    """``q`` rounded up to 10 significant digits."""
+    return fmpq_to_decimal(q, 10, rounding="up")
+
+
+def exact_of(s: str) -> fmpq:
+    """The exact rational of a record's ``"p/q"`` string."""
+    # fmpz parses decimal strings itself (Python's int() refuses more than 4300 digits)
+    p, _, q = s.partition("/")
+    return fmpq(fmpz(p), fmpz(q or "1"))
+
+
+def dyadic_up(q: fmpq, bits: int = 64) -> fmpq:
+    """Smallest multiple of 2^-bits that is >= q (keeps denominators small)."""
+    m = q * 2**bits
+    return fmpq(-((-m.p) // m.q), 2**bits)
