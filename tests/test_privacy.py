@@ -196,3 +196,15 @@ def test_delta_route_uses_the_smallest_certified_scale():
     assert chosen < frac(p["sensitivity"]["l1_times_n"])  # below the pure L1 scale
     assert frac(p["achieved"]["epsilon"]) <= 1
     assert "bisection" in p["route"]
+
+
+def test_basic_composition_decimal_is_rounded_up():
+    """1/3 + 0 = 1/3; rounded to nearest at 10 digits it would be 0.3333333333 < 1/3 (the
+    old float rendering); the reported decimal must be an upper bound (by hand)."""
+    from dpverify.mechanisms.privacy import compose_basic
+    from dpverify.numbers import parse_exact
+
+    rec = compose_basic([{"achieved_epsilon": "1/3", "delta": "1/100", "used": "pure"},
+                         {"achieved_epsilon": "0", "delta": "1/1000"}])
+    assert rec["epsilon"] == "1/3" and rec["delta"] == "1/1000"
+    assert parse_exact(rec["epsilon_decimal_up"]) >= fmpq(1, 3)

@@ -177,7 +177,8 @@ def _jin_run(args: Any) -> CommandResult:
     from math import comb
 
     from ..mechanisms.jin_psi import psi_privacy
-    from ..mechanisms.jin_synthetic import _compose, basis_privacy
+    from ..mechanisms.jin_synthetic import basis_privacy
+    from ..mechanisms.privacy import compose_basic
     from ..mechanisms.wang_summary import wang_privacy
 
     eps, delta = eps_delta_flags(args)
@@ -249,7 +250,7 @@ def _jin_run(args: Any) -> CommandResult:
                      ("jin Thm 3.6 Laplace sigma", lp["printed_sigma"]),
                      ("  achieves eps (||X||_inf = 1)", lp["epsilon_multiplier_1"]),
                      ("  achieves eps (||X||_inf = d^-1/2)", lp["epsilon_multiplier_worst"])]
-        tot = _compose([mom, psi])
+        tot = compose_basic([mom, psi])
         data["total"] = tot
         rows.append(("total (basic composition)", f"eps {tot['epsilon_decimal_up']}, "
                      f"delta {tot['delta']}"))

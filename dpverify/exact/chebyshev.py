@@ -105,7 +105,7 @@ class ChebyshevPoly(ExactPoly):
     # -------------------------------------------------------------- arithmetic
 
     def _add(self, other: ExactPoly) -> ChebyshevPoly:
-        return ChebyshevPoly._make(_add_lists(self._coeffs, other._coeffs), self._domain)
+        return ChebyshevPoly._make(add_coefficient_lists(self._coeffs, other._coeffs), self._domain)
 
     def _add_scalar(self, q: fmpq) -> ChebyshevPoly:
         cs = list(self._coeffs)
@@ -132,7 +132,7 @@ class ChebyshevPoly(ExactPoly):
         return ChebyshevPoly._make([d * alpha for d in der[:n]], self._domain)
 
 
-def _add_lists(a: tuple[fmpq, ...], b: tuple[fmpq, ...]) -> list[fmpq]:
+def add_coefficient_lists(a: tuple[fmpq, ...], b: tuple[fmpq, ...]) -> list[fmpq]:
     n = max(len(a), len(b))
     out = [fmpq(0)] * n
     for i, c in enumerate(a):

@@ -10,7 +10,7 @@ from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..numbers import fmpq_str
 from ._core import Point, cheb_to_poly, cosine_sum, poly_to_cheb
 from .base import ExactPoly
-from .chebyshev import ChebyshevPoly, _add_lists
+from .chebyshev import ChebyshevPoly, add_coefficient_lists
 
 __all__ = ["CosinePoly"]
 
@@ -113,7 +113,7 @@ class CosinePoly(ExactPoly):
     # -------------------------------------------------------------- arithmetic
 
     def _add(self, other: ExactPoly) -> CosinePoly:
-        return CosinePoly._make(_add_lists(self._coeffs, other._coeffs), None)  # type: ignore
+        return CosinePoly._make(add_coefficient_lists(self._coeffs, other._coeffs), None)  # type: ignore
 
     def _add_scalar(self, q: fmpq) -> CosinePoly:
         cs = list(self._coeffs)

@@ -86,8 +86,6 @@ from .bernstein_queries import (
     EVALUATION_MODES,
     FunctionQuery,
     MeanQuery,
-    _check_box,
-    _gauss_density_bounds,
     certify_logistic,
     fit_logistic,
     kde_query,
@@ -133,7 +131,6 @@ __all__ = [
     "bernstein_accuracy",
 ]
 
-_REEXPORTED = (_check_box, _gauss_density_bounds)  # kept importable from this module
 
 #: Default noise grid 2^-40 (values are released as exact multiples of it).
 DEFAULT_GRID = fmpq(1, 2**40)

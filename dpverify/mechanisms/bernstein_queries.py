@@ -70,7 +70,7 @@ def _lower(x: arb) -> fmpq:
         return arb_to_fmpq_bounds(x)[0]
 
 
-def _check_box(a: np.ndarray, lo: float, hi: float, name: str) -> None:
+def check_box(a: np.ndarray, lo: float, hi: float, name: str) -> None:
     if a.size and (not np.all(np.isfinite(a)) or a.min() < lo or a.max() > hi):
         raise InvalidParameterError(f"{name} values must lie in [{lo:g}, {hi:g}]")
 
@@ -262,7 +262,7 @@ def mean_query(
 # ---------------------------------------------------------------------------------- KDE
 
 
-def _gauss_density_bounds(dim: int, b: fmpq) -> tuple[arb, arb]:
+def gauss_density_bounds(dim: int, b: fmpq) -> tuple[arb, arb]:
     """(K(0), K(1,...,1)) of the product Gaussian kernel, covariance b^2 I, as arb."""
     with ctx.workprec(128):
         pi2 = 2 * arb.pi()
@@ -293,7 +293,7 @@ def kde_query(bandwidth: Any, dim: Any = 1) -> MeanQuery:
         raise InvalidParameterError(f"bandwidth must be > 0, got {fmpq_str(b)}")
     dim = check_int(dim, "dim", minimum=1, maximum=4)
     bf = float(b)
-    k0, k1 = _gauss_density_bounds(dim, b)
+    k0, k1 = gauss_density_bounds(dim, b)
     c2 = _upper(k0 / arb(b) ** 2)
     norm = (2 * math.pi) ** (dim / 2) * bf**dim
 
@@ -308,7 +308,7 @@ def kde_query(bandwidth: Any, dim: Any = 1) -> MeanQuery:
         return x
 
     def validate(data: np.ndarray) -> None:
-        _check_box(data[:, :dim], 0.0, 1.0, "data")
+        check_box(data[:, :dim], 0.0, 1.0, "data")
 
     q = mean_query(
         "kde", phi, _lower(k1), _upper(k0), dim, sample_rows=sample, validate=validate,
@@ -338,7 +338,7 @@ def linear_mean_query(dim: Any = 1) -> MeanQuery:
     return mean_query(
         "linear-mean", phi, 0, dim, dim,
         sample_rows=lambda n, g: g.integers(0, 2, size=(n, dim)).astype(np.float64),
-        validate=lambda data: _check_box(np.asarray(data, float)[:, :dim], 0.0, 1.0, "data"),
+        validate=lambda data: check_box(np.asarray(data, float)[:, :dim], 0.0, 1.0, "data"),
         params={"dim": dim}, second_derivative_bound=lambda n: fmpq(0), exact_func=exact_func,
         rowwise=True,
     )
@@ -411,7 +411,7 @@ def priestley_chao_query(bandwidth: Any, label_bound: Any, gap: Any) -> Function
     def validate(data: np.ndarray) -> None:
         if data.ndim != 2 or data.shape[1] < 2:
             raise InvalidParameterError("data must have two columns (d, label)")
-        _check_box(data[:, 0], 0.0, 1.0, "data column d")
+        check_box(data[:, 0], 0.0, 1.0, "data column d")
         lab = data[:, 1]
         if lab.size and (not np.all(np.isfinite(lab))
                          or max(abs(_float_fmpq(lab.min())), abs(_float_fmpq(lab.max()))) > B):
@@ -608,7 +608,7 @@ def naive_bayes_query(bandwidth: Any, dim: Any, *, negative_label: Any = -1) -> 
         if data.ndim != 2 or data.shape[1] != dim + 1:
             raise InvalidParameterError(
                 f"data must have {dim + 1} columns (features, label), got {data.shape[1]}")
-        _check_box(data[:, :dim], 0.0, 1.0, "data feature")
+        check_box(data[:, :dim], 0.0, 1.0, "data feature")
         bad = ~np.isin(data[:, dim], [1.0, negf])
         if bad.any():
             raise InvalidParameterError(
@@ -800,7 +800,7 @@ def logistic_query(lam: Any, dim: Any) -> FunctionQuery:
                 f"data must have {dim + 1} columns (features, label), got {data.shape[1]}")
         if not np.all(np.isfinite(data)):
             raise InvalidParameterError("data values must be finite")
-        _check_box(data[:, dim], -1.0, 1.0, "data label")
+        check_box(data[:, dim], -1.0, 1.0, "data label")
         sq = (data[:, :dim] ** 2).sum(axis=1)
         for i in np.nonzero(sq > 1 - 1e-9)[0]:  # decide near-boundary rows exactly
             exact_sq = sum((_float_fmpq(v) ** 2 for v in data[i, :dim]), fmpq(0))

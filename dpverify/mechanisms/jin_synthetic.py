@@ -48,14 +48,14 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from flint import arb, ctx, fmpq
+from flint import fmpq
 
 from ..errors import InvalidParameterError, MissingExtraError
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from ..numbers import check_int, fmpq_str, to_fmpq
 from ..progress import report
-from .privacy import calibrate_laplace, check_delta, check_epsilon
-from .wang_summary import _check_data, chebyshev_table, release_summary
+from .privacy import calibrate_laplace, check_delta, check_epsilon, compose_basic
+from .wang_summary import chebyshev_table, check_data, release_summary
 
 __all__ = [
     "grid_points",
@@ -163,7 +163,7 @@ def release_synthetic(
     is solved in floats by HiGHS (no guarantee beyond its status, which must be optimal,
     else ``InvalidParameterError``).  jin Algorithm 1.
     """
-    X = _check_data(data)
+    X = check_data(data)
     n, d = X.shape
     t = check_int(t, "t", minimum=1)
     N = check_int(N, "N", minimum=1)
@@ -476,20 +476,6 @@ def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = N
     return BasisSummary(B, n, g, tuple(out), privacy, info)
 
 
-def _compose(parts: list[dict]) -> dict:
-    """Basic composition of (epsilon, delta) records: sums (exact strings).  A record whose
-    calibration fell back to the pure-epsilon scale (``used == "pure"``) contributes no
-    delta."""
-    eps = sum((to_fmpq(p["achieved_epsilon"], "epsilon") for p in parts), fmpq(0))
-    dl = sum((to_fmpq(p.get("delta") or "0", "delta") for p in parts
-              if p.get("used") != "pure"), fmpq(0))
-    with ctx.workprec(64):
-        dec = float(arb_to_fmpq_bounds(arb(eps))[1])
-    return {"theorem": "basic composition (Dwork-Roth Thm 3.16): epsilons and deltas add",
-            "epsilon": fmpq_str(eps), "epsilon_decimal_up": f"{dec:.10g}",
-            "delta": fmpq_str(dl)}
-
-
 def _lp_fit(V: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
     """``min ||V^T u - b||_1`` s.t. ``u >= 0``, ``sum u = 1`` (HiGHS, sparse blocks)."""
     from scipy import sparse
@@ -623,7 +609,7 @@ def release_synthetic_basis(
     pick = rng.choice(len(support), size=m, p=u)
     rows = support[pick]
     parts = [summary.privacy] + ([psi.privacy] if psi is not None else [])
-    total = _compose(parts)
+    total = compose_basic(parts)
     privacy = {"moments": summary.privacy, "psi": None if psi is None else psi.privacy,
                "total": total,
                "achieved_epsilon": total["epsilon"],

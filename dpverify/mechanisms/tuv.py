@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from math import comb, factorial, gcd
+from math import comb, factorial, lcm
 from typing import Any
 
 import numpy as np
@@ -142,13 +142,6 @@ def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
             f"the polynomial for r={r}, k={k}, gamma={fmpq_str(gamma)} misses gamma "
             f"(exact error {cert.error.get('upper')}); try method 'minimax'")
     return approx, cert
-
-
-def _lcm(values: Sequence[int]) -> int:
-    out = 1
-    for v in values:
-        out = out * v // gcd(out, v)
-    return out
 
 
 def _multiset_coef(key: tuple[int, ...]) -> int:
@@ -626,7 +619,7 @@ def _lattice(cs: list, priv: dict, representation: str, beta: fmpq, top: int) ->
     union-bound quantile ``m_beta`` over all noised coordinates and ``K_read``."""
     a = multilinear_upto(cs, top)
     weights = a if representation == "multilinear" else cs
-    Q = _lcm([int(w.q) for w in weights[1:] if w != 0] or [1])
+    Q = lcm(*[int(w.q) for w in weights[1:] if w != 0] or [1])
     scale_int = tuv_scale_times_n(priv) * Q
     K = int(priv["sensitivity"]["n_coordinates"])
     mb = noise_union_quantile(K, scale_int, beta) if K else 1

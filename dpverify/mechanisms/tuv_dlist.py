@@ -67,7 +67,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
-from math import comb
+from math import comb, lcm
 from typing import Any
 
 from flint import fmpq
@@ -84,7 +84,7 @@ from ..numbers import (
     parse_fmpq_str,
 )
 from .privacy import check_epsilon, dlist_privacy, dlist_term_coefficients, json_int
-from .tuv import MAX_COORDINATES, _lcm, noise_union_quantile
+from .tuv import MAX_COORDINATES, noise_union_quantile
 
 __all__ = [
     "DlistSummary",
@@ -427,7 +427,7 @@ def tuv_dlist_release(
             f"variables; k = {k}, gamma = {fmpq_str(gamma_q)}), more than {MAX_COORDINATES}")
     Lmax = min(k, m)
     table = dlist_term_coefficients(hc, k, Lmax)
-    Q = _lcm([int(c.q) for cell in table.values() for c in cell.values()])
+    Q = lcm(*[int(c.q) for cell in table.values() for c in cell.values()])
     itable = {nq: {ab: int((c * Q).p) for ab, c in cell.items()} for nq, cell in table.items()}
 
     # exact aggregation V[S] = Q sum_x coef_x(S), rows grouped by identical reduced list

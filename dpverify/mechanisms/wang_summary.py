@@ -124,7 +124,7 @@ def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536,
     ``progress``: optional ``(stage, done, total)`` callback, once per chunk.
     wang2013 Algorithm 1.
     """
-    X = _check_data(data)
+    X = check_data(data)
     t = check_int(t, "t", minimum=1)
     n, d = X.shape
     if t**d > MAX_MOMENTS:
@@ -142,7 +142,7 @@ def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536,
     return (acc / n).reshape((t,) * d)
 
 
-def _check_data(data: Any) -> np.ndarray:
+def check_data(data: Any) -> np.ndarray:
     X = np.asarray(data, dtype=np.float64)
     if X.ndim == 1:
         X = X.reshape(-1, 1)
@@ -515,7 +515,7 @@ def release_summary(
     :func:`summary_grid`; exact noise; the privacy record states sensitivity, scale and
     achieved epsilon, and compares with the printed scales.
     """
-    X = _check_data(data)
+    X = check_data(data)
     n, d = X.shape
     t = check_int(t, "t", minimum=1)
     eps = check_epsilon(epsilon)

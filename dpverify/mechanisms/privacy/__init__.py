@@ -53,7 +53,7 @@ from .laplace import (
     laplace_scale,
     pure_scale,
 )
-from .records import json_int
+from .records import compose_basic, json_int
 from .tuv import (
     REPRESENTATIONS,
     UNIVERSES,
@@ -91,4 +91,5 @@ __all__ = [
     "UNIVERSES",
     "REPRESENTATIONS",
     "json_int",
+    "compose_basic",
 ]

@@ -7,10 +7,12 @@ from flint import arb, fmpq, fmpz
 
 from ...numbers import (
     arb_to_fmpq_bounds,
+    fmpq_str,
     fmpq_to_decimal,
+    to_fmpq,
 )
 
-__all__ = ["json_int", "upper_of", "decimal_up", "exact_of", "dyadic_up"]
+__all__ = ["json_int", "upper_of", "decimal_up", "exact_of", "dyadic_up", "compose_basic"]
 
 
 def json_int(v: int) -> int | str:
@@ -41,3 +43,15 @@ def dyadic_up(q: fmpq, bits: int = 64) -> fmpq:
     """Smallest multiple of 2^-bits that is >= q (keeps denominators small)."""
     m = q * 2**bits
     return fmpq(-((-m.p) // m.q), 2**bits)
+
+
+def compose_basic(parts: list[dict]) -> dict:
+    """Basic composition of (epsilon, delta) records: sums (exact strings).  A record whose
+    calibration fell back to the pure-epsilon scale (``used == "pure"``) contributes no
+    delta.  ``epsilon_decimal_up`` is the exact sum rounded up to 10 digits."""
+    eps = sum((to_fmpq(p["achieved_epsilon"], "epsilon") for p in parts), fmpq(0))
+    dl = sum((to_fmpq(p.get("delta") or "0", "delta") for p in parts
+              if p.get("used") != "pure"), fmpq(0))
+    return {"theorem": "basic composition (Dwork-Roth Thm 3.16): epsilons and deltas add",
+            "epsilon": fmpq_str(eps), "epsilon_decimal_up": fmpq_to_decimal(eps, 10, "up"),
+            "delta": fmpq_str(dl)}
