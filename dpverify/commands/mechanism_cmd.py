@@ -322,7 +322,7 @@ def _release_wang(args: Any) -> CommandResult:
 
 
 def _release_jin_basis(args: Any) -> CommandResult:
-    from ..mechanisms.jin_synthetic import release_synthetic_basis
+    from ..mechanisms.jin_synthetic import MAX_BASIS, release_synthetic_basis
 
     if args.t is not None:
         raise InvalidParameterError("--t is the full tensor; do not combine it with "
@@ -337,7 +337,7 @@ def _release_jin_basis(args: Any) -> CommandResult:
     S = None if args.basis_degree is None else int_flag(args.basis_degree, "--basis-degree",
                                                         0, 10_000)
     R = None if args.basis_size is None else int_flag(args.basis_size, "--basis-size", 1,
-                                                      200_000)
+                                                      MAX_BASIS)
     sub = None if args.grid_subset is None else int_flag(args.grid_subset, "--grid-subset",
                                                          1, 10**6)
     eps, delta = eps_delta_flags(args)

@@ -177,9 +177,9 @@ def _jin_run(args: Any) -> CommandResult:
     from math import comb
 
     from ..mechanisms.jin_psi import psi_privacy
-    from ..mechanisms.jin_synthetic import basis_privacy
+    from ..mechanisms.jin_synthetic import MAX_BASIS, basis_privacy
     from ..mechanisms.privacy import compose_basic
-    from ..mechanisms.wang_summary import wang_privacy
+    from ..mechanisms.wang_summary import MAX_MOMENTS, wang_privacy
 
     eps, delta = eps_delta_flags(args)
     n = int_flag(args.n, "--n", 1, 2**40)
@@ -190,8 +190,8 @@ def _jin_run(args: Any) -> CommandResult:
     if args.t is not None:
         d = int_flag(args.d, "--d", 1, 4)
         t = int_flag(args.t, "--t", 1, 10_000)
-        if t**d > 200_000:
-            raise InvalidParameterError(f"--t: t^d = {t**d} moments exceed 200000")
+        if t**d > MAX_MOMENTS:
+            raise InvalidParameterError(f"--t: t^d = {t**d} moments exceed {MAX_MOMENTS}")
         mom, _ = wang_privacy(n, t, d, eps, delta, grid)
         pp = mom["paper"]
         rows += [("moments", f"full tensor, t^d - 1 = {t**d - 1} noisy"),
@@ -209,8 +209,8 @@ def _jin_run(args: Any) -> CommandResult:
         d = int_flag(args.d, "--d", 1, 1000)
         S = int_flag(args.basis_degree, "--basis-degree", 0, 10_000)
         R = comb(d + S, S)
-        if R > 200_000:
-            raise InvalidParameterError(f"--basis-degree: C(d+S, S) = {R} exceeds 200000")
+        if R > MAX_BASIS:
+            raise InvalidParameterError(f"--basis-degree: C(d+S, S) = {R} exceeds {MAX_BASIS}")
         mom, _ = basis_privacy(n, R, S, eps, delta, grid)
         pp = mom["paper"]
         rows += [("moments", f"basis subset ||r||_1 <= {S}: |R| - 1 = {R - 1} noisy"),
