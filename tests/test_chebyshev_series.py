@@ -1,7 +1,8 @@
 """Tests for dpverify.constructions.chebyshev_series.
 
 Independent references: exp(x) = I_0(1) + 2 sum I_n(1) T_n(x) (Bessel, mpmath);
-separable products; a trapezoid-rule (numpy) computation for a non-separable f.
+separable products; a trapezoid-rule (numpy) computation for a non-separable f; closed
+forms for |x| and sqrt(1-x^2) (arb pi); 50-digit mpmath quadrature for nearby poles.
 """
 
 from __future__ import annotations
@@ -69,12 +70,103 @@ def test_d3_runs_and_is_rigorous():
     assert s.info()["rigorous_radius"]
 
 
-def test_nonanalytic_gives_infinite_radius():
-    s = chebyshev_coefficients("abs(x)^3", 6)
-    assert not s.info()["rigorous_radius"]
+def test_nonanalytic_dct_only_gives_infinite_radius():
+    # without quadrature (method="dct") no aliasing bound exists for |x|^3
+    s = chebyshev_coefficients("abs(x)^3", 6, method="dct")
+    assert not s.info()["rigorous_radius"] and s.info()["enclosure"] == "none"
     assert not s[0].rad().is_finite()
     # midpoints still close: c_0 of |x|^3 = (1/pi) int_0^pi |cos|^3 = 4/(3 pi)
     assert abs(float(s[0].mid()) - 4 / (3 * math.pi)) < 1e-6
+
+
+def test_nonanalytic_d2_keeps_infinite_radius():
+    # d = 2 has no quadrature path: a kink leaves the balls infinite (documented)
+    s = chebyshev_coefficients("abs(x) + y", 2, dim=2)
+    assert not s.info()["rigorous_radius"]
+    assert s.info()["alias_bound"] == "inf"
+
+
+def _closed_abs(n: int) -> arb:
+    """c_n of |x| = |cos t| (no halving): 2/pi, c_{2m} = (-1)^(m+1) 4/(pi (4m^2-1))."""
+    if n % 2:
+        return arb(0)
+    m = n // 2
+    if m == 0:
+        return 2 / arb.pi()
+    return (-1) ** (m + 1) * 4 / (arb.pi() * (4 * m * m - 1))
+
+
+def _closed_semicircle(n: int) -> arb:
+    """c_n of sqrt(1-x^2) = |sin t|: 2/pi, c_{2m} = -4/(pi (4m^2-1)), odd 0."""
+    if n % 2:
+        return arb(0)
+    m = n // 2
+    return 2 / arb.pi() if m == 0 else -4 / (arb.pi() * (4 * m * m - 1))
+
+
+def test_abs_closed_form_quadrature():
+    s = chebyshev_coefficients("abs(x)", 32)
+    info = s.info()
+    assert info["rigorous_radius"] and info["enclosure"] == "quadrature"
+    for n in range(33):
+        ref = _closed_abs(n)
+        assert s[n].overlaps(ref)
+        assert (s[n] - ref).contains(0)
+        assert s[n].rad() < 1e-17  # measured ~1.5e-18 (tol 2^-60)
+
+
+def test_semicircle_closed_form_endpoint_singularities():
+    s = chebyshev_coefficients("sqrt(1-x^2)", 8)
+    assert s.info()["enclosure"] == "quadrature"
+    for n in range(9):
+        assert (s[n] - _closed_semicircle(n)).contains(0)
+        assert s[n].rad() < 1e-16
+
+
+def test_x_abs_x_odd_closed_form():
+    # x|x| is odd: even coefficients vanish; c_1 = (2/pi) int cos^2|cos| = 8/(3 pi)
+    s = chebyshev_coefficients("x*abs(x)", 6)
+    assert s[0].contains(0) and s[2].contains(0) and s[4].contains(0)
+    assert (s[1] - 8 / (3 * arb.pi())).contains(0)
+    assert s.info()["rigorous_radius"]
+
+
+def _mp_coeff(f, n: int) -> mpmath.mpf:
+    pts = mpmath.linspace(0, mpmath.pi, 17)
+    val = mpmath.quad(lambda t: f(mpmath.cos(t)) * mpmath.cos(n * t), pts)
+    return val * (1 if n == 0 else 2) / mpmath.pi
+
+
+@pytest.mark.parametrize("text,f", [
+    ("atan(10*x)", lambda x: mpmath.atan(10 * x)),
+    ("1/(1+100*x^2)", lambda x: 1 / (1 + 100 * x**2)),
+])
+def test_nearby_poles_vs_mpmath(text, f):
+    s = chebyshev_coefficients(text, 16)
+    info = s.info()
+    assert info["rigorous_radius"] and info["enclosure"] == "dct+ellipse"
+    with mpmath.workdps(50):
+        for n in range(17):
+            ref = _mp_coeff(f, n)
+            assert _contains(s[n], ref, 1e-40)
+            assert s[n].rad() < 1e-17
+
+
+def test_forced_quadrature_matches_bessel():
+    mpmath.mp.dps = 40
+    s = chebyshev_coefficients("exp(x)", 6, method="quadrature")
+    assert s.info()["enclosure"] == "quadrature"
+    assert s.info()["alias_bound"].startswith("0")
+    for n in range(7):
+        ref = mpmath.besseli(n, 1) * (1 if n == 0 else 2)
+        assert _contains(s[n], ref, 1e-29)
+
+
+def test_ellipse_d2_nearby_pole():
+    # analytic with a pole at distance 1/sqrt(10): the ellipse bound applies in d = 2
+    s = chebyshev_coefficients("1/(1+5*(x^2+y^2))", 4, dim=2)
+    assert s.info()["rigorous_radius"]
+    assert s.max_radius < 1e-15  # grid raised to 123 (measured 1.2e-19)
 
 
 @pytest.mark.parametrize("kw,word", [
@@ -83,6 +175,9 @@ def test_nonanalytic_gives_infinite_radius():
     (dict(f="exp(x)", n=8, grid=8), "grid"),
     (dict(f="exp(x)", n=8, dim=3, grid=200), "grid"),
     (dict(f="exp(x)", n=3, q=1), "q"),
+    (dict(f="exp(x)", n=3, method="simpson"), "method"),
+    (dict(f="exp(x+y)", n=3, dim=2, method="quadrature"), "quadrature"),
+    (dict(f="exp(x)", n=3, tol=0), "tol"),
 ])
 def test_bad_inputs(kw, word):
     with pytest.raises(InvalidParameterError, match=word):

@@ -294,3 +294,33 @@ def fmpq_of(s: str) -> fmpq:
     from dpverify.numbers import parse_exact
 
     return parse_exact(s)
+
+
+def test_operator_distance_nonsmooth_d1():
+    a = jackson_approx("abs(x)", 8, 2)
+    info = a.extra["jackson"]
+    assert info["chebyshev_series"]["enclosure"] == "quadrature"
+    dist = fmpq_of(info["operator_distance"])
+    assert 0 < dist < fmpq(1, 10**15)  # measured ~5.6e-18 (radii + 2^-80 rounding)
+
+
+def test_cli_approx_abs_certified_with_distance(capsys):
+    import json
+
+    code = main(["jackson-approx", "--f", "abs(x)", "--t", "8", "--K", "2"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "certified" in text and "not certified" not in text
+    row = [ln for ln in text.splitlines() if ln.startswith("distance to I_{t,K} g_f")][0]
+    assert "<=" in row and "not bounded" not in row
+    code = main(["jackson-approx", "--f", "abs(x)", "--t", "8", "--K", "2", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert fmpq_of(out["info"]["jackson"]["operator_distance"]) < fmpq(1, 10**15)
+
+
+def test_cli_approx_d2_nonsmooth_says_not_bounded(capsys):
+    code = main(["jackson-approx", "--f", "abs(x)+y", "--t", "4", "--K", "1", "--dim", "2"])
+    text = capsys.readouterr().out
+    assert code == 0  # the printed polynomial's error is certified
+    assert "its distance to it is not bounded" in text

@@ -43,7 +43,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, fmpq, fmpz, fmpz_poly
+from flint import arb, ctx, fmpq, fmpz, fmpz_poly
 
 from ..approximation import Approximation
 from ..errors import InvalidParameterError
@@ -194,6 +194,27 @@ def _round_arb(x: arb, bits: int = ROUND_BITS) -> fmpq:
     return fmpq(int(m.p * 2 + m.q) // int(2 * m.q), 2**bits)  # floor(m + 1/2)
 
 
+def _damp(series: Any, w: list[fmpq]) -> tuple[list[fmpq], fmpq, arb, arb]:
+    """Rounded damped coefficients, ``max |q_n|``, the largest ball radius, and
+    ``sum_n |q_n - (prod_i w_{n_i}) c_n|`` (upper bound; ``sup |T_n| = 1`` on [-1,1])."""
+    warb = [arb(wn) for wn in w]
+    flat: list[fmpq] = []
+    maxabs = fmpq(0)
+    maxrad = arb(0)
+    dist = arb(0)
+    for idx, c in series.items():
+        fac = arb(1)
+        for n in idx:
+            fac *= warb[n]
+        ball = fac * c
+        q = _round_arb(ball)
+        flat.append(q)
+        maxabs = max(maxabs, abs(q))
+        maxrad = max(maxrad, ball.rad())
+        dist += (ball - arb(q)).abs_upper()
+    return flat, maxabs, maxrad, dist
+
+
 def jackson_approx(
     f: Any,
     t: Any,
@@ -235,6 +256,11 @@ def jackson_approx(
     (see ``chebyshev_series``) rounded from its midpoint to the nearest multiple of
     ``2^-80``.  The certificate measures ``sup |f - p|`` against the true ``f``, so the
     rounding and the ball radii are covered by certification.  wang2013 eq. (2)-(5).
+    ``extra["jackson"]["operator_distance"]`` is a rigorous upper bound (exact rational
+    text) of ``sup |p - I^d_{t,K} g_f|`` over ``[-1,1]^d``, namely
+    ``sum_n |q_n - (prod_i w_{n_i}) c_n|`` over the enclosures (``|T_n| <= 1``), or
+    ``None`` when the coefficients have no finite enclosure (d = 2, 3 and ``f`` not
+    analytic): then ``p`` only approximates ``I^d_{t,K} g_f``.
     """
     from ..expr import Expr, parse
     from .chebyshev_series import chebyshev_coefficients
@@ -248,19 +274,18 @@ def jackson_approx(
     deg = max(n for n, wn in enumerate(w) if wn != 0)
     fx = f if isinstance(f, Expr) else parse(f, variables=_VARS[:d], name=name)
     series = chebyshev_coefficients(fx, deg, dim=d, grid=grid, name=name)
-    warb = [arb(wn) for wn in w[: deg + 1]]
-    flat: list[fmpq] = []
-    maxabs = fmpq(0)
-    maxrad = arb(0)
-    for idx, c in series.items():
-        fac = arb(1)
-        for n in idx:
-            fac *= warb[n]
-        ball = fac * c
-        q = _round_arb(ball)
-        flat.append(q)
-        maxabs = max(maxabs, abs(q))
-        maxrad = max(maxrad, ball.rad())
+    old_prec = ctx.prec
+    ctx.prec = max(old_prec, 128)  # the balls carry ~2^-60 radii; keep them
+    try:
+        flat, maxabs, maxrad, dist = _damp(series, w[: deg + 1])
+    finally:
+        ctx.prec = old_prec
+    if dist.is_finite():
+        from ..numbers import arb_to_fmpq_bounds
+
+        operator_distance: str | None = fmpq_str(arb_to_fmpq_bounds(dist)[1])
+    else:
+        operator_distance = None
     shape = [deg + 1] * d
     if d == 1:
         poly: Any = ChebyshevPoly(flat)
@@ -276,6 +301,14 @@ def jackson_approx(
         "multipliers": [fmpq_str(x) for x in w],
         "max_abs_coefficient": fmpq_str(maxabs),
         "coefficient_ball_radius": str(maxrad),
+        "operator_distance": operator_distance,
+        "operator_distance_meaning": (
+            "rigorous upper bound of sup |p - I_{t,K} g_f| over [-1,1]^d: sum over n of "
+            "|rounded coefficient - (prod w) * c_n ball| (ball radii and 2^-80 rounding)"
+            if operator_distance is not None else
+            "not bounded: no finite enclosure of the Chebyshev coefficients of f; "
+            "p approximates I_{t,K} g_f"
+        ),
         "chebyshev_series": series.info(),
         "rounding": "damped coefficient midpoints rounded to the nearest multiple of 2^-80",
         "tensor_order": "coefficients[n1][n2][n3] multiplies T_n1(x) T_n2(y) T_n3(z)",
