@@ -1,4 +1,4 @@
-"""Multivariate Taylor jets (dpverify.certify.jets).
+"""Multivariate Taylor jets (dpverify.expr.jets).
 
 References are closed forms: the Taylor coefficients of exp(a x + b y) at (m1, m2) are
 exp(a m1 + b m2) a^i b^j / (i! j!); of 1/(1 - x - y) at 0 they are (i+j)!/(i! j!).
@@ -11,10 +11,10 @@ import pytest
 from flint import arb, fmpq
 
 from dpverify.certify import supnorm
-from dpverify.certify.jets import Jet, jet_eval, multi_indices
 from dpverify.errors import DomainError
 from dpverify.exact import TensorPoly
 from dpverify.expr import NotAnalytic, parse
+from dpverify.expr.jets import Jet, jet_eval, multi_indices
 
 
 def _contains(ball: arb, value) -> bool:

@@ -61,8 +61,8 @@ from typing import Any
 from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
+from ..expr.jets import series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_to_decimal, to_fmpq
-from .jets import series_cap, series_coeffs
 
 __all__ = ["SupNorm", "supnorm", "as_box"]
 
@@ -269,7 +269,7 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
 def _eval_piece_nd(prob: _Problem, box, prec: int):
     """Box piece, d >= 2: Taylor model of total order N from jets (see module docstring)."""
     from ..expr import NotAnalytic
-    from .jets import Jet, jet_eval, multi_indices
+    from ..expr.jets import Jet, jet_eval, multi_indices
 
     d = prob.d
     N = prob.order_nd

@@ -39,8 +39,8 @@ from typing import Any
 from flint import arb, ctx, fmpq
 
 from ..errors import InvalidParameterError, PrecisionExhausted
+from ..expr.jets import Jet, jet_eval, multi_indices
 from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
-from .jets import Jet, jet_eval, multi_indices
 
 __all__ = ["smoothness_norm", "SmoothnessNorm", "MAX_K"]
 

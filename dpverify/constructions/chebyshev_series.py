@@ -30,7 +30,7 @@ Methods (``method="auto"`` picks among them; ``info()["enclosure"]`` says which)
           L_i = 2M - n_i.
 
       ``D_S`` is enclosed over a cover of ``[0,pi]^d`` by boxes with arb Taylor
-      arithmetic (``arb_series`` for d = 1, the jets of :mod:`dpverify.certify.jets`
+      arithmetic (``arb_series`` for d = 1, the jets of :mod:`dpverify.expr.jets`
       for d >= 2); ``zeta(q) <= 1 + 1/(q-1)``.
    b. *Bernstein-ellipse bound* (``"dct+ellipse"``).  If ``f`` extends analytically to
       the product of Bernstein ellipses ``E_rho`` (``rho = e^eta``), i.e. ``g`` to the
@@ -237,7 +237,7 @@ def _derivative_bounds(f: Any, d: int, q: int, boxes: int) -> dict[tuple[int, ..
                 raise DomainError("derivative enclosure is not finite")
             best[(1,)] = max(best[(1,)], abs(c).upper() * qfact)
         return best
-    from ..certify.jets import Jet, jet_eval, multi_indices
+    from ..expr.jets import Jet, jet_eval, multi_indices
 
     N = q * d
     idx = multi_indices(d, N)

@@ -159,9 +159,9 @@ class Jet:
     def ipow(self, n: int) -> Jet:
         if n < 0:
             return self.ipow(-n).compose(_inv)
-        from ..expr import _arb_pow_point
+        from . import arb_pow_point
 
-        return _arb_pow_point(self, n, one=Jet.constant(self.d, self.N, 1))
+        return arb_pow_point(self, n, one=Jet.constant(self.d, self.N, 1))
 
     @property
     def c0(self) -> arb:
@@ -180,7 +180,7 @@ class Jet:
 
 
 def _not_analytic(msg: str):
-    from ..expr import NotAnalytic
+    from . import NotAnalytic
 
     return NotAnalytic(msg)
 

@@ -9,6 +9,11 @@ immutable tree, which is then evaluated rigorously in ball arithmetic
 Nothing in the text is ever handed to Python's ``eval``, ``compile``, ``ast`` or
 SymPy.
 
+The Taylor jets used by the certifiers live next to the language, in
+:mod:`dpverify.expr.jets`.  (This module is long -- about 1,500 lines -- because the tree,
+the parser and the five evaluators share the private node type; splitting it into one
+module per evaluator is planned with public node accessors.)
+
 Grammar
 -------
 ::
@@ -66,8 +71,8 @@ import mpmath
 import numpy as np
 from flint import acb, arb, arb_series, fmpq, fmpz
 
-from .errors import DomainError, ExpressionError, InvalidParameterError, ParameterTypeError
-from .numbers import parse_exact
+from ..errors import DomainError, ExpressionError, InvalidParameterError, ParameterTypeError
+from ..numbers import parse_exact
 
 __all__ = [
     "NotAnalytic",
@@ -613,7 +618,7 @@ def _zero_to(hi: arb) -> arb:
     return arb((fmpz(m), e - 1), (fmpz(m), e - 1))
 
 
-def _arb_pow_point(p: Any, n: int, one: Any = None) -> Any:
+def arb_pow_point(p: Any, n: int, one: Any = None) -> Any:
     """p**n for n >= 0 by binary exponentiation (p an exact point or any ball; any ring
     element with ``*`` when ``one`` is given, e.g. a Taylor jet)."""
     result = arb(1) if one is None else one
@@ -638,11 +643,11 @@ def _arb_ipow(v: arb, n: int) -> arb:
     if n % 2 == 0:
         lo, hi = v.abs_lower(), v.abs_upper()
         if lo.is_zero():
-            return _zero_to(_arb_pow_point(hi, n))
+            return _zero_to(arb_pow_point(hi, n))
     else:
         lo, hi = v.lower(), v.upper()
     # lo, hi are exact arbs; t -> t**n is monotone on [lo, hi]
-    return _arb_pow_point(lo, n).union(_arb_pow_point(hi, n))
+    return arb_pow_point(lo, n).union(arb_pow_point(hi, n))
 
 
 def _series_prec(args: Sequence[Any]) -> int | None:
