@@ -119,10 +119,7 @@ def check_dlist_norm_degree(quick: bool) -> dict:
 
 
 def check_dlist_error(quick: bool) -> dict:
-    from dpverify.constructions.decision_lists import (
-        certify_exhaustive,
-        certify_per_term,
-    )
+    from dpverify.certify.decision_lists import certify_exhaustive, certify_per_term
     from dpverify.mechanisms.tuv_dlist import dlist_release_polynomial
 
     rows = []
@@ -157,7 +154,7 @@ def check_dlist_error(quick: bool) -> dict:
         ev + ". Exactly one term is on (argument k, h_k(k) = 1 exact) and at most k terms are "
         "off, each within e_n = max_{[k-n, k-1]} |h_k| <= gamma/k; the release bound is "
         "max_L (sum_{i<=L} e_i + e_L - e_1).  Exhaustive over every reduced list with "
-        "m = k variables and every y.  constructions.decision_lists.certify_per_term "
+        "m = k variables and every y.  certify.decision_lists.certify_per_term "
         f"(which drops the on term only when every bit is 1) fails to verify "
         f"{len(per_term_fails)} lists whose exact error is <= gamma"
         f"{' (e.g. ' + str(per_term_fails[0][:3]) + ')' if per_term_fails else ''}.",

@@ -14,11 +14,10 @@ import sympy as sp
 from flint import fmpq
 
 from dpverify.certify import certify
+from dpverify.certify.decision_lists import certify_exhaustive, certify_per_term
 from dpverify.constructions.decision_lists import (
     DecisionList,
     Term,
-    certify_exhaustive,
-    certify_per_term,
     decision_list_polynomial,
     h_polynomial,
 )

@@ -15,11 +15,10 @@ import numpy as np
 import pytest
 from flint import fmpq
 
+from dpverify.certify.decision_lists import certify_exhaustive, certify_per_term
 from dpverify.cli import main
 from dpverify.constructions.decision_lists import (
     DecisionList,
-    certify_exhaustive,
-    certify_per_term,
     decision_list_polynomial,
     h_polynomial,
 )

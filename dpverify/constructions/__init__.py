@@ -22,8 +22,6 @@ from .chebyshev import (
 )
 from .decision_lists import (
     DecisionList,
-    certify_exhaustive,
-    certify_per_term,
     decision_list_polynomial,
     h_polynomial,
 )
@@ -33,8 +31,6 @@ from .sherstov import exact_l_polynomial, rofk_polynomial
 
 __all__ = [
     "DecisionList",
-    "certify_exhaustive",
-    "certify_per_term",
     "decision_list_polynomial",
     "h_polynomial",
     "multivariate_norms",

@@ -28,8 +28,9 @@ equals ``k`` iff the term is on.  Exactly one term is on, so
 ``|p_x(y) - f(y)| <= sum over the other terms with b = 1 of max_{z in [k-n, k-1]} |h_k(z)|``
 provided ``h_k(k) = 1``.  For ``L = k`` (the paper's case) the default term has offset
 ``k - L = 0`` as printed; for ``L < k`` the offset ``k - L`` keeps the argument in range.
-:func:`certify_per_term` checks exactly this on the univariate ``h_k`` (exact rationals) and
-needs no enumeration of ``{0,1}^m``; :func:`certify_exhaustive` evaluates every ``y``.
+:func:`dpverify.certify.decision_lists.certify_per_term` checks exactly this on the univariate
+``h_k`` (exact rationals) and needs no enumeration of ``{0,1}^m``;
+:func:`~dpverify.certify.decision_lists.certify_exhaustive` evaluates every ``y``.
 
 Literals are non-zero ints, DIMACS style: ``+j`` is ``y_j``, ``-j`` is ``NOT y_j``
 (``1 <= j <= m``).  Terms are single literals (as in the paper).
@@ -49,14 +50,13 @@ from ..exact import MonomialPoly
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
 
 __all__ = [
+    "as_decision_list",
     "MAX_EXHAUSTIVE_M",
     "DecisionList",
     "DecisionListPolynomial",
     "Term",
     "h_polynomial",
     "decision_list_polynomial",
-    "certify_exhaustive",
-    "certify_per_term",
 ]
 
 #: Largest m for exhaustive certification over {0,1}^m.
@@ -113,7 +113,9 @@ def _lit(lit: int, ys: tuple[int, ...]) -> int:
     return v if lit > 0 else 1 - v
 
 
-def _as_dlist(dlist: Any, m: Any) -> DecisionList:
+def as_decision_list(dlist: Any, m: Any = None) -> DecisionList:
+    """``dlist`` as a :class:`DecisionList` (a pair ``(nodes, default)`` is converted;
+    ``m`` defaults to the largest variable used)."""
     if isinstance(dlist, DecisionList):
         if m is not None and m != dlist.m:
             raise InvalidParameterError(f"m = {m} disagrees with the decision list's m = {dlist.m}")
@@ -261,7 +263,7 @@ def decision_list_polynomial(
     Exact data (``h_k`` coefficients and integer term arguments); certify with
     :func:`certify_exhaustive` (small m) or :func:`certify_per_term` (any m).
     """
-    dl = _as_dlist(dlist, m)
+    dl = as_decision_list(dlist, m)
     k = check_int(k, "k", minimum=1, maximum=MAX_DEGREE)
     L = len(dl.nodes)
     if L > k:
@@ -274,97 +276,3 @@ def decision_list_polynomial(
         terms.append(Term(b, k - i, tuple(-x for x in lits[: i - 1]) + (lit,)))
     terms.append(Term(dl.default, k - L, tuple(-x for x in lits)))
     return DecisionListPolynomial(h.poly, k, check_open_unit(gamma, "gamma"), dl.m, tuple(terms))
-
-
-def certify_exhaustive(dlp: DecisionListPolynomial, dlist: Any) -> dict[str, Any]:
-    """Exact ``max_y |p_x(y) - f(y)|`` over all of ``{0,1}^m`` (``m <= 20``).
-
-    Guarantee
-    ---------
-    Exact (fmpq) maximum with a witness ``y``; ``verified`` iff it is ``<= gamma``.
-    """
-    dl = _as_dlist(dlist, dlp.m)
-    if dl.m > MAX_EXHAUSTIVE_M:
-        raise InvalidParameterError(
-            f"m = {dl.m} > {MAX_EXHAUSTIVE_M} is too large for exhaustive certification; "
-            "use certify_per_term"
-        )
-    hv = [dlp.h(z) for z in range(dlp.k + 1)]
-    best, wit = fmpq(-1), None
-    for ys in product((0, 1), repeat=dl.m):
-        val = sum((hv[t.argument(ys)] for t in dlp.terms if t.bit), fmpq(0))
-        err = abs(val - dl(ys))
-        if err > best:
-            best, wit = err, ys
-    return {
-        "method": "exhaustive",
-        "points": 2**dl.m,
-        "max_error": fmpq_str(best),
-        "exact": True,
-        "witness": list(wit) if wit is not None else None,
-        "gamma": fmpq_str(dlp.gamma),
-        "verified": bool(best <= dlp.gamma),
-    }
-
-
-def certify_per_term(dlp: DecisionListPolynomial, dlist: Any) -> dict[str, Any]:
-    """The per-term argument (module docstring) as an exact check on the univariate ``h_k``.
-
-    Checks that each term of ``dlp`` is the one Appendix A prescribes for ``dlist`` (offset
-    ``k - n``, ``n`` indicators that are all 1 exactly when the term is on), that
-    ``h_k(k) = 1``, and bounds the error by ``sum_{terms with bit 1} max_{z in [k-n, k-1]}
-    |h_k(z)|`` (exact rationals).
-
-    Guarantee
-    ---------
-    ``bound`` is a rigorous (exact rational) upper bound on ``max_y |p_x(y) - f(y)|`` over
-    all of ``{0,1}^m`` without enumerating it; ``verified`` iff the structure checks pass
-    and ``bound <= gamma``.  Exactly one term is on for every ``y`` and contributes no
-    error, so when every term (default included) has bit 1 the smallest term bound is
-    subtracted.  A failed structural check gives ``verified: false`` and a
-    reason, never an exception.
-    """
-    dl = _as_dlist(dlist, dlp.m)
-    k = dlp.k
-    L = len(dl.nodes)
-    lits = [lit for lit, _ in dl.nodes]
-    reasons: list[str] = []
-    if len(dlp.terms) != L + 1:
-        reasons.append(f"expected {L + 1} terms, got {len(dlp.terms)}")
-    else:
-        for i, t in enumerate(dlp.terms, start=1):
-            if i <= L:
-                want = (dl.nodes[i - 1][1], tuple(-x for x in lits[: i - 1]) + (lits[i - 1],))
-            else:
-                want = (dl.default, tuple(-x for x in lits))
-            n = len(want[1])
-            if (t.bit, t.indicators) != want or t.offset != k - n or t.offset < 0:
-                reasons.append(f"term {i} is not the Appendix A term")
-    h_at_k = dlp.h(k)
-    if h_at_k != 1:
-        reasons.append(f"h_k(k) = {fmpq_str(h_at_k)} != 1")
-    hv = [abs(dlp.h(z)) for z in range(k)]
-    bound = fmpq(0)
-    per_term = []
-    on_bounds = []
-    for t in dlp.terms:
-        n = len(t.indicators)
-        e = max(hv[k - n: k], default=fmpq(0))
-        per_term.append(fmpq_str(e))
-        if t.bit:
-            bound += e
-            on_bounds.append(e)
-    if on_bounds and len(on_bounds) == len(dlp.terms):
-        # exactly one term is on (h_k(k) = 1, no error from it); when every term has bit 1
-        # that term is one of the summands, so the least of them can be dropped
-        bound -= min(on_bounds)
-    return {
-        "method": "per_term",
-        "bound": fmpq_str(bound),
-        "term_bounds": per_term,
-        "exact": False,
-        "gamma": fmpq_str(dlp.gamma),
-        "structure_ok": not reasons,
-        "reasons": reasons,
-        "verified": bool(not reasons and bound <= dlp.gamma),
-    }

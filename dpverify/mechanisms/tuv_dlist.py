@@ -36,7 +36,8 @@ and exactly one term on (argument ``k``, ``h_k(k) = 1`` exactly), a list of leng
 errs by at most ``sum_{off terms with bit 1} e_{n_i} <= sum_{i<=L} e_i + e_L - e_1``
 (drop the on term; ``e_n`` is non-decreasing in ``n`` so the least is ``e_1``).  The release
 uses ``gamma_release = max_{L <= min(k, m)}`` of that (``<= gamma`` because each
-``e_n <= gamma/k``).  (The per-list :func:`certify_per_term` also sums the *on* term, so it
+``e_n <= gamma/k``).  (The per-list
+:func:`~dpverify.certify.decision_lists.certify_per_term` also sums the *on* term, so it
 can exceed gamma -- e.g. ``k = 3``, ``gamma = 1/100``, all bits 1: ``2/181 > 1/100`` while
 the exact error is ``3/362``.)
 
