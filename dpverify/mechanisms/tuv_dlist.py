@@ -37,9 +37,9 @@ errs by at most ``sum_{off terms with bit 1} e_{n_i} <= sum_{i<=L} e_i + e_L - e
 (drop the on term; ``e_n`` is non-decreasing in ``n`` so the least is ``e_1``).  The release
 uses ``gamma_release = max_{L <= min(k, m)}`` of that (``<= gamma`` because each
 ``e_n <= gamma/k``).  (The per-list
-:func:`~dpverify.certify.decision_lists.certify_per_term` also sums the *on* term, so it
-can exceed gamma -- e.g. ``k = 3``, ``gamma = 1/100``, all bits 1: ``2/181 > 1/100`` while
-the exact error is ``3/362``.)
+:func:`~dpverify.certify.decision_lists.certify_per_term` drops the least term bound when
+every bit is 1, the case where summing every term would exceed gamma: ``k = 3``,
+``gamma = 1/100``, all bits 1 gives ``2/181 > 1/100`` summed, ``3/362`` exact.)
 
 **Accuracy.**  With ``m_beta`` the least integer with ``K P[|Z| >= m_beta] <= beta``
 (:func:`dpverify.mechanisms.tuv.noise_union_quantile`), with probability ``>= 1 - beta``
