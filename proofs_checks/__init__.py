@@ -34,13 +34,16 @@ def all_checks() -> list[Callable[[bool], dict[str, Any]]]:
         jin_mechanism,
         jin_rates,
         privacy,
+        thaler_appb,
+        thaler_degrees,
         thaler_polys,
         tuv_mechanism,
         wang_jackson,
     )
 
-    mods = (thaler_polys, privacy, tuv_mechanism, wang_jackson, exponents, gaussian,
-            jin_rates, jin_mechanism, alda_bernstein, alda_misc, alda_examples)
+    mods = (thaler_polys, thaler_appb, thaler_degrees, privacy, tuv_mechanism, wang_jackson,
+            exponents, gaussian, jin_rates, jin_mechanism, alda_bernstein, alda_misc,
+            alda_examples)
     return [f for m in mods for f in m.CHECKS]
 
 
