@@ -21,6 +21,7 @@ import math
 from flint import arb, ctx, fmpq, fmpq_poly
 
 from ._result import q, result
+from .exact_math import ceil_ln
 from .thaler_degrees import exact_error, threshold_values
 
 
@@ -78,16 +79,6 @@ def _least_power(base: int, target: fmpq) -> int:
 def delta_of(k: int, gamma: fmpq, reading: str) -> int:
     """Delta = ceil(log(k/gamma)/log k) ("log_k") or ceil(log2(k/gamma)) ("log_2"), exact."""
     return _least_power(k if reading == "log_k" else 2, fmpq(k) / gamma)
-
-
-def _ceil_ln(x: fmpq) -> int:
-    """ceil(ln x) for rational x > 1 (e^j irrational for j >= 1: arb decides)."""
-    j = 0
-    while not arb(j).exp() > arb(x):
-        if j and not arb(j).exp() < arb(x):
-            raise ValueError("undecided")
-        j += 1
-    return j
 
 
 def _build(r: int, k: int, g: fmpq, reading: dict | None):
@@ -195,7 +186,7 @@ def check_reading_d_delta(quick: bool) -> dict:
 def check_reading_d_log(quick: bool) -> dict:
     r, k, g = 1, 17, fmpq(1, 2)
     delta = delta_of(k, g, "log_k")
-    d = _ceil_ln(fmpq(k) / g)
+    d = ceil_ln(fmpq(k) / g)
     return _reading_result(
         "thaler2012/Appendix B (reading d = ceil(ln(k/gamma)))",
         "the undefined d of step 3 read as d = ceil(ln(k/gamma))",

@@ -26,6 +26,7 @@ from typing import Any
 from flint import fmpq, fmpq_poly
 
 from ._result import q, result
+from .exact_math import ceil_ln, ceil_sqrt
 
 #: (k, gamma) grid of the degree comparisons (quick / full)
 _K_QUICK = (8, 16, 32, 64)
@@ -191,22 +192,6 @@ def check_lemma49_degrees(quick: bool) -> dict:
 
 
 # ------------------------------------------------------------------ Lemma 4.5 (r-of-k)
-def _ceil_sqrt(x: fmpq) -> int:
-    n = math.isqrt(int(x.p) // int(x.q))
-    while fmpq(n) ** 2 < x:
-        n += 1
-    while n > 0 and fmpq(n - 1) ** 2 >= x:
-        n -= 1
-    return n
-
-
-def _ceil_ln(k: int) -> int:
-    """ceil(ln k) for k >= 2 (e^j irrational for j >= 1, so floats decide with margin)."""
-    c = math.ceil(math.log(k))
-    assert math.exp(c - 1) < k * (1 - 1e-12) and math.exp(c) > k * (1 + 1e-12)
-    return c
-
-
 def printed_degree(r: int, k: int, gamma: fmpq) -> int | None:
     """Degree of the Appendix B construction (default reading: Delta = least D with
     k^D >= k/gamma, d = z = 3 Delta ceil(ln k)) from the printed parameters:
@@ -214,14 +199,14 @@ def printed_degree(r: int, k: int, gamma: fmpq) -> int | None:
     delta = 0
     while fmpq(k) ** delta < fmpq(k) / gamma:
         delta += 1
-    z = 3 * delta * _ceil_ln(k)
+    z = 3 * delta * ceil_ln(fmpq(k))
     out = 0
     for ell in range(r):
         m = k - ell - delta
         if m <= 0:
             return None
-        D = _ceil_sqrt(fmpq(m, ell + delta))
-        N = _ceil_sqrt(fmpq(32 * (z + 1) ** 2 * (ell + delta) ** 2, delta**2))
+        D = ceil_sqrt(fmpq(m, ell + delta))
+        N = ceil_sqrt(fmpq(32 * (z + 1) ** 2 * (ell + delta) ** 2, delta**2))
         out = max(out, 2 * D * N + 2 * (delta - 1))
     return out
 

@@ -16,6 +16,7 @@ from dpverify.certify.finite import exact_max_error
 from dpverify.constructions.chebyshev import or_polynomial
 
 from ._result import q, result
+from .exact_math import ceil_sqrt
 from .thaler_degrees import least_degree, threshold_values
 
 
@@ -233,16 +234,6 @@ def _least_delta(k: int, gamma: fmpq) -> int:
     return d
 
 
-def _ceil_sqrt_q(x: fmpq) -> int:
-    """Least integer N >= 0 with N^2 >= x."""
-    n = math.isqrt(int(x.p) // int(x.q))
-    while fmpq(n) ** 2 < x:
-        n += 1
-    while n > 0 and fmpq(n - 1) ** 2 >= x:
-        n -= 1
-    return n
-
-
 def check_appb_step6(quick: bool) -> dict:
     k, gamma, ell = 16, fmpq(1, 10), 0
     delta = _least_delta(k, gamma)
@@ -306,8 +297,8 @@ def check_appb_step3(quick: bool) -> dict:
                 for ell in range(0, k):
                     if k - ell - delta <= 0:
                         break
-                    D = _ceil_sqrt_q(fmpq(k - ell - delta, ell + delta))
-                    N = _ceil_sqrt_q(fmpq(32 * (dd + 1) ** 2 * (ell + delta) ** 2, delta**2))
+                    D = ceil_sqrt(fmpq(k - ell - delta, ell + delta))
+                    N = ceil_sqrt(fmpq(32 * (dd + 1) ** 2 * (ell + delta) ** 2, delta**2))
                     deg = 2 * D * N
                     # deg <= 22 (d+1) sqrt(k (l+Delta)) / Delta  <=>  squared form
                     if (deg * delta) ** 2 > 484 * (dd + 1) ** 2 * k * (ell + delta):
@@ -331,7 +322,7 @@ def check_appb_steps124(quick: bool) -> dict:
         delta = _least_delta(k, g)
         z = 3 * delta * math.ceil(math.log(k))
         for ell in range(0, k - delta):
-            D = _ceil_sqrt_q(fmpq(k - ell - delta, ell + delta))
+            D = ceil_sqrt(fmpq(k - ell - delta, ell + delta))
             p1 = fmpq_poly([fmpq(c) for c in cheb_t(D).coeffs()])(
                 fmpq_poly([0, fmpq(1, k - ell - delta)]))
             if max(abs(c) for c in _coeffs(p1)) > 3 ** p1.degree():
@@ -340,7 +331,7 @@ def check_appb_steps124(quick: bool) -> dict:
             if p2(fmpq(k - ell)) != 0:
                 bad.append(("step2", k, ell))
             eta = fmpq(delta**2, 64 * (ell + delta) ** 2)
-            N = _ceil_sqrt_q(fmpq(32 * (z + 1) ** 2 * (ell + delta) ** 2, delta**2))
+            N = ceil_sqrt(fmpq(32 * (z + 1) ** 2 * (ell + delta) ** 2, delta**2))
             # T_N(1 + eta) >= 1 (Fact B.2 (2)) -> dividing by p3(k-l) cannot grow coefficients
             if N <= 400:
                 tn = fmpq_poly([fmpq(c) for c in cheb_t(N).coeffs()])(1 + eta)

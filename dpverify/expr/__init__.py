@@ -655,17 +655,32 @@ def _series_prec(args: Sequence[Any]) -> int | None:
     return min(precs) if precs else None
 
 
-class _ArbEval:
-    def __init__(self, env: dict[str, Any], clip: bool = False):
-        self.clip = clip
-        self.env = env
+class _RingEval:
+    """The arithmetic shared by the ball (arb, arb_series) and complex-box (acb)
+    evaluators: leaves, sums, products and negation; ``lift`` makes a number of the
+    evaluator's kind, ``div`` divides (raising where the quotient is not defined), and
+    each subclass evaluates powers and function calls."""
+
+    env: dict[str, Any]
+
+    def lift(self, x: arb) -> Any:
+        return x
+
+    def div(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def power(self, node: _Node) -> Any:
+        raise NotImplementedError
+
+    def apply(self, node: _Node) -> Any:
+        raise NotImplementedError
 
     def ev(self, node: _Node) -> Any:
         k = node.kind
         if k == "num":
-            return arb(node.args[0])
+            return self.lift(arb(node.args[0]))
         if k == "const":
-            return arb.pi() if node.args[0] == "pi" else arb.const_e()
+            return self.lift(arb.pi() if node.args[0] == "pi" else arb.const_e())
         if k == "var":
             return self.env[node.args[0]]
         if k == "sum":
@@ -684,12 +699,24 @@ class _ArbEval:
                 if p > 0:
                     acc = v if acc is None else acc * v
                 else:
-                    acc = _div(arb(1) if acc is None else acc, v)
+                    acc = self.div(self.lift(arb(1)) if acc is None else acc, v)
             return acc
         if k == "neg":
             return -self.ev(node.args[0])
         if k == "pow":
             return self.power(node)
+        return self.apply(node)
+
+
+class _ArbEval(_RingEval):
+    def __init__(self, env: dict[str, Any], clip: bool = False):
+        self.clip = clip
+        self.env = env
+
+    def div(self, a: Any, b: Any) -> Any:
+        return _div(a, b)
+
+    def apply(self, node: _Node) -> Any:
         return self.call(node.args[0], node.args[1])
 
     def power(self, node: _Node) -> Any:
@@ -870,7 +897,7 @@ def _acb_straddles_real_ray(v: acb, lo: Any = None, hi: Any = None) -> bool:
     return False
 
 
-class _AcbEval:
+class _AcbEval(_RingEval):
     """Evaluate the tree on acb boxes, raising ``_NoAnalytic`` unless the formula
     (principal branches; ``abs(u)`` read as ``u`` or ``-u`` by the sign of ``Re u``)
     is analytic on the whole box."""
@@ -878,46 +905,22 @@ class _AcbEval:
     def __init__(self, env: dict[str, acb]):
         self.env = env
 
-    def ev(self, node: _Node) -> acb:
-        k = node.kind
-        if k == "num":
-            return acb(arb(node.args[0]))
-        if k == "const":
-            return acb(arb.pi() if node.args[0] == "pi" else arb.const_e())
-        if k == "var":
-            return self.env[node.args[0]]
-        if k == "sum":
-            acc = None
-            for s, t in node.args:
-                v = self.ev(t)
-                if acc is None:
-                    acc = v if s > 0 else -v
-                else:
-                    acc = acc + v if s > 0 else acc - v
-            return acc
-        if k == "prod":
-            acc = None
-            for p, f in node.args:
-                v = self.ev(f)
-                if p > 0:
-                    acc = v if acc is None else acc * v
-                else:
-                    acc = self.div(acb(1) if acc is None else acc, v)
-            return acc
-        if k == "neg":
-            return -self.ev(node.args[0])
-        if k == "pow":
-            base_node, ex_node = node.args
-            b = self.ev(base_node)
-            if ex_node.kind == "num" and _is_int(ex_node.args[0]):
-                n = int(ex_node.args[0].p)
-                return b**n if n >= 0 else self.div(acb(1), b ** (-n))
-            a = self.ev(ex_node)
-            return (a * self.log(b)).exp()
+    def lift(self, x: arb) -> acb:
+        return acb(x)
+
+    def power(self, node: _Node) -> acb:
+        base_node, ex_node = node.args
+        b = self.ev(base_node)
+        if ex_node.kind == "num" and _is_int(ex_node.args[0]):
+            n = int(ex_node.args[0].p)
+            return b**n if n >= 0 else self.div(acb(1), b ** (-n))
+        a = self.ev(ex_node)
+        return (a * self.log(b)).exp()
+
+    def apply(self, node: _Node) -> acb:
         return self.call(node.args[0], self.ev(node.args[1]))
 
-    @staticmethod
-    def div(a: acb, b: acb) -> acb:
+    def div(self, a: acb, b: acb) -> acb:
         if b.contains(0) or not b.is_finite():
             raise _NoAnalytic
         return a / b
