@@ -12,7 +12,7 @@ from ...numbers import (
     to_fmpq,
 )
 
-__all__ = ["json_int", "upper_of", "decimal_up", "exact_of", "dyadic_up", "compose_basic"]
+__all__ = ["json_int", "upper_of", "decimal_up", "dyadic_up", "compose_basic"]
 
 
 def json_int(v: int) -> int | str:
@@ -30,13 +30,6 @@ def upper_of(x: arb) -> fmpq:
 def decimal_up(q: fmpq) -> str:
     """``q`` rounded up to 10 significant digits."""
     return fmpq_to_decimal(q, 10, rounding="up")
-
-
-def exact_of(s: str) -> fmpq:
-    """The exact rational of a record's ``"p/q"`` string."""
-    # fmpz parses decimal strings itself (Python's int() refuses more than 4300 digits)
-    p, _, q = s.partition("/")
-    return fmpq(fmpz(p), fmpz(q or "1"))
 
 
 def dyadic_up(q: fmpq, bits: int = 64) -> fmpq:

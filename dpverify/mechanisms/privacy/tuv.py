@@ -15,6 +15,7 @@ from ...numbers import (
     check_int,
     check_rational,
     fmpq_str,
+    parse_fmpq_str,
 )
 from .laplace import (
     composition_exceeds,
@@ -22,7 +23,7 @@ from .laplace import (
     laplace_advanced_composition,
     laplace_privacy,
 )
-from .records import decimal_up, exact_of, upper_of
+from .records import decimal_up, upper_of
 
 UNIVERSES = ("monotone", "doubled")
 REPRESENTATIONS = ("full", "multilinear")
@@ -263,7 +264,7 @@ def tuv_privacy(
         else:
             ac = laplace_advanced_composition(sinf, b24, K, de)
             lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": ac,
-                       "certifies_epsilon": bool(exact_of(ac["epsilon"]) <= eps)}
+                       "certifies_epsilon": bool(parse_fmpq_str(ac["epsilon"]) <= eps)}
         if lemma24["certifies_epsilon"] and b24 < l1_scale:
             chosen = {"route": "Lemma 2.4 scale, certified by advanced composition",
                       "scale_times_n": b24}
@@ -273,10 +274,10 @@ def tuv_privacy(
 
         best = delta_scale(sinf, K, eps, de)["advanced_composition_scale"]
         if best is not None:
-            bb = exact_of(best)
+            bb = parse_fmpq_str(best)
             with ctx.workprec(128):
                 acb = laplace_advanced_composition(sinf, bb, K, de)
-            if exact_of(acb["epsilon"]) <= eps and bb < chosen["scale_times_n"]:
+            if parse_fmpq_str(acb["epsilon"]) <= eps and bb < chosen["scale_times_n"]:
                 chosen = {"route": "smallest scale certified by advanced composition "
                           "(bisection; Lemma 2.4's form with a smaller constant)",
                           "scale_times_n": bb}
@@ -328,4 +329,4 @@ def tuv_privacy(
 
 def tuv_scale_times_n(record: dict[str, Any]) -> fmpq:
     """The chosen Laplace scale times ``n`` of a :func:`tuv_privacy` record (exact)."""
-    return exact_of(record["scale_times_n"])
+    return parse_fmpq_str(record["scale_times_n"])
