@@ -3,7 +3,8 @@
 Contract (DESIGN.md): JSON on stdout with ``--json``, a human table otherwise;
 bad input exits 2 with one line naming the parameter and never a traceback;
 ``verify`` exits 1 when a certificate does not hold.  Sub-commands live in
-:mod:`dpverify.commands` (one module each, discovered at start-up).
+:mod:`dpverify.commands` (one module each, listed in :data:`COMMANDS`; only the chosen
+one is imported).
 """
 
 from __future__ import annotations
@@ -44,19 +45,76 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# name -> (module of dpverify.commands that registers it, one-line help).  Listed here so that
+# ``dpverify --help`` and ``dpverify CMD`` import only what they need: importing every command
+# costs ~0.25 s (numpy, sympy, the certifiers); tests/test_cli.py checks this table against the
+# modules' own registrations, so a new command module fails CI until it is listed.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "and": ("or_cmd", "certified AND polynomial on integer counts (thaler2012 Fact 4.2)"),
+    "answer": ("mechanism_cmd",
+               "answer from a release summary (bernstein: --at; wang-summary: --query)"),
+    "bernstein": ("bernstein_cmd", "exact iterated Bernstein basis + certified Lebesgue constant"),
+    "bernstein-approx": ("bernstein_cmd",
+                         "iterated Bernstein approximation of f with a certified error"),
+    "crosscheck": ("crosscheck_cmd", "compare the fast float64 path with the exact reference"),
+    "dlist": ("dlist_cmd", "certified h_k for decision lists (thaler2012 Lemma 4.9, Appendix A)"),
+    "jackson": ("jackson_cmd",
+                "exact generalized Jackson kernel H_{t,r} and the I_{t,K} multipliers"),
+    "jackson-approx": ("jackson_cmd",
+                       "I^D_{t,K} g_f as a damped Chebyshev series, with a certified error"),
+    "or": ("or_cmd", "certified OR polynomial on integer counts (thaler2012 Fact 4.2)"),
+    "privacy": ("privacy_cmd",
+                "privacy certificate of a mechanism: sensitivity, noise scale, achieved epsilon"),
+    "release": ("mechanism_cmd",
+                "private release of a CSV: bernstein (alda2017) or wang-summary (wang2013)"),
+    "release-size": ("release_cmd", "database size n for an (alpha, beta)-accurate polynomial "
+                     "release (thaler2012 Theorems 3.1/3.2)"),
+    "rofk": ("rofk_cmd", "certified r-of-k threshold polynomial on integer counts "
+             "(thaler2012 Lemma 4.5)"),
+    "supnorm": ("supnorm_cmd", "certified enclosure of sup |f - p| on an interval"),
+    "table": ("table_cmd", "write reference coefficient tables (exact + float64), or --list them"),
+    "tuv-answer": ("tuv_release_cmd", "answer a query from a tuv-release summary"),
+    "tuv-release": ("tuv_release_cmd", "private polynomial release of a 0/1 CSV or of decision "
+                    "lists (thaler2012 Theorems 3.1/3.2, 1.3)"),
+    "verify": ("verify_cmd", "re-check a certificate from scratch (independent checker)"),
+}
+
+
+def command_modules() -> list[str]:
+    """Every module of :mod:`dpverify.commands` that defines commands (``_x`` are helpers)."""
+    return sorted(m.name for m in pkgutil.iter_modules(_commands_pkg.__path__)
+                  if not m.name.startswith("_"))
+
+
+def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``dpverify`` parser.  ``commands=None`` registers every command module (complete
+    parser, for tests and docs); a list registers only those commands' modules and adds the
+    others as help-only entries, which is what :func:`main` does to keep start-up short."""
     parser = _Parser(
         prog="dpverify",
         description="Build and certify the approximating polynomials of DP release mechanisms.",
     )
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{_commands_pkg.__name__}.{info.name}")
-        module.register(sub)
+    if commands is None:
+        modules = command_modules()
+    else:
+        modules = sorted({COMMANDS[c][0] for c in commands if c in COMMANDS})
+    for name in modules:
+        importlib.import_module(f"{_commands_pkg.__name__}.{name}").register(sub)
+    for name, (_module, summary) in sorted(COMMANDS.items()):
+        if name not in sub.choices:
+            sub.add_parser(name, help=summary)
     return parser
+
+
+def _chosen_command(argv: list[str]) -> list[str]:
+    # the first token that is not an option names the command (the top-level parser has
+    # no option that takes a value)
+    for token in argv:
+        if not token.startswith("-"):
+            return [token]
+    return []
 
 
 class _TimeLimit(Exception):
@@ -98,7 +156,9 @@ def _check_out_path(path: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(_chosen_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
@@ -151,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     is_cert = isinstance(data, dict) and data.get("format") == CERT_FORMAT
     if not is_cert:
         data = data_document(args.command, data)
-    text = json.dumps(data, indent=2) + "\n"
+    text = json.dumps(data, indent=2, default=_json_default) + "\n"
     if out is not None:
         try:
             write_text(out, text, what="--out")
@@ -167,6 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     for line in result.extra_lines:
         sys.stderr.write(line + "\n")
     return result.exit_code
+
+
+def _json_default(obj: object) -> object:
+    # typed records (dpverify.mechanisms.privacy) render themselves; anything else is a bug
+    to_json = getattr(obj, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    raise TypeError(f"internal: {type(obj).__name__} is not JSON serialisable")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -568,6 +568,10 @@ def sample_discrete_laplace(scale: Any, grid: Any, rng: RandomSource) -> fmpq:
 
 def round_to_grid(value: Any, grid: fmpq) -> fmpq:
     """Nearest multiple of ``grid`` (ties up) of a value, exactly; a float (Python or numpy)
-    means its exact binary value and must be finite."""
+    means its exact binary value and must be finite.
+
+    >>> round_to_grid(fmpq(7, 10), fmpq(1, 4))
+    3/4
+    """
     m = to_fmpq(value, "function value") / grid
     return grid * fmpz((m.p * 2 + m.q) // (2 * m.q))

@@ -73,6 +73,9 @@ def parse_exact(text: str, name: str = "value") -> fmpq:
     InvalidParameterError
         If the text is not such a number, has a zero denominator, an exponent beyond
         +-100000, or more than :data:`MAX_LITERAL` characters.
+
+    >>> parse_exact("1e-3"), parse_exact("0.3"), parse_exact("0x1p-3"), parse_exact("3/7")
+    (1/1000, 3/10, 1/8, 3/7)
     """
     if not isinstance(text, str):
         raise ParameterTypeError(f"{name} must be a string, got {type(text).__name__}")
@@ -151,6 +154,13 @@ def to_fmpq(value: Any, name: str = "value") -> fmpq:
     Accepts ``int``, ``fmpz``, ``fmpq``, ``fractions.Fraction``, numpy integers,
     exact-number strings (see :func:`parse_exact`), finite floats (their exact binary
     value, see the module docstring) and exact ``arb`` balls.  ``bool`` is rejected.
+
+    A float means its binary64 value (0.1 is 3602879701896397 / 2^55):
+
+    >>> to_fmpq(0.1) == fmpq(3602879701896397, 2**55)
+    True
+    >>> to_fmpq("0.1")
+    1/10
     """
     if isinstance(value, bool):
         raise ParameterTypeError(f"{name} must be a number, got a bool ({value!r})")
@@ -289,6 +299,9 @@ def fmpq_to_decimal(q: Any, digits: int = 20, rounding: str = "nearest") -> str:
 
     ``rounding="up"`` gives a value >= q, ``"down"`` a value <= q, ``"nearest"``
     the nearest (for display only).  Used to print enclosures outward.
+
+    >>> fmpq_to_decimal(fmpq(1, 3), 5, "up"), fmpq_to_decimal(fmpq(2, 3), 5, "down")
+    ('3.3334e-1', '6.6666e-1')
     """
     q = to_fmpq(q)
     if q == 0:

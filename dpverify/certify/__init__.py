@@ -15,272 +15,40 @@ undecided claim is listed in ``info["unproven_claims"]`` and ``Certificate.verif
 False (pass ``require=True`` to get :class:`~dpverify.errors.CertificationFailed`).  When
 no finite bound can be established at all, :class:`~dpverify.errors.CertificationFailed`
 is raised: nothing is ever returned that is not proven.
+
+Modules: :mod:`.claims` (``certify``), :mod:`.certificate` (the document),
+:mod:`.finite`, :mod:`.interval` (``supnorm``), :mod:`.lebesgue`, :mod:`.jackson_kernel`,
+:mod:`.optimality`, :mod:`.smoothness`, :mod:`.decision_lists`.  The names below load on
+first use: ``dpverify.certify.certificate`` (needed by every CLI command for the output
+document) must not pull in the interval certifier and its numerics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 from typing import Any
-
-from flint import fmpq
-
-from .._version import __version__
-from ..approximation import Approximation
-from ..errors import (
-    CertificationFailed,
-    InvalidParameterError,
-    ParameterTypeError,
-    PrecisionExhausted,
-    TimeLimitExceeded,
-)
-from ..numbers import fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
-from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
-from .finite import finite_max_error
-from .interval import SupNorm, supnorm
 
 __all__ = ["certify", "Certificate", "supnorm", "SupNorm", "polynomial_statement",
            "CHECKED_CONSTRUCTIONS"]
 
-#: Constructions whose parameters the independent checker recomputes the statement from
-#: (``docs/certificates.md``, *Constructions*): name -> the parameters it checks.
-CHECKED_CONSTRUCTIONS: dict[str, tuple[str, ...]] = {
-    "or/chebyshev": ("k", "gamma"),
-    "and/chebyshev": ("k", "gamma"),
-    "or/minimax": ("k", "gamma"),
-    "and/minimax": ("k", "gamma"),
-    "rofk/sherstov": ("r", "k", "gamma"),
-    "rofk/minimax": ("r", "k", "gamma"),
-    "exact_l/sherstov": ("l", "k", "gamma"),
-    "dlist/h": ("k", "gamma"),
+_HOME = {
+    "certify": "claims",
+    "polynomial_statement": "claims",
+    "CHECKED_CONSTRUCTIONS": "claims",
+    "Certificate": "certificate",
+    "supnorm": "interval",
+    "SupNorm": "interval",
 }
 
-#: Significant digits of the decimal renderings of enclosures (at least; more when a
-#: smaller ``rtol`` needs them, so rounding never undoes the requested width).
-_DIGITS = 25
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
 
 
-def polynomial_statement(poly: Any) -> dict[str, Any]:
-    """The ``polynomial`` block of a statement: basis, domain(s), exact coefficients,
-    exact degree, and the exact L1 coefficient norm in the polynomial's own basis
-    (with its log2 rounded to 6 decimals, within 5e-7)."""
-    data = poly.to_json()
-    out: dict[str, Any] = {"basis": data["basis"]}
-    if "shape" in data:
-        out["shape"] = data["shape"]
-        out["domains"] = data["domains"]
-        out["coefficients"] = data["coefficients"]
-        out["degree"] = list(poly.degrees)
-    else:
-        out["domain"] = data.get("domain")
-        out["coefficients"] = data["coefficients"]
-        out["degree"] = int(poly.degree)
-    norm = poly.coefficient_norm()
-    out["coefficient_norm"] = {
-        "l1": fmpq_str(norm),
-        "l1_log2": log2_decimal(norm) if norm != 0 else None,
-    }
-    return out
-
-
-def _digits_for(rtol: fmpq) -> int:
-    if rtol <= 0:
-        return 40
-    inv = 1 / rtol
-    # enough significant digits that the outward rounding widens by < rtol / 100
-    return min(max(_DIGITS, 3 + len(str(inv.p // inv.q))), 100_000)
-
-
-def _finite_error(approx: Approximation) -> tuple[dict, dict, dict, fmpq, fmpq]:
-    res = finite_max_error(approx.poly, approx.target, approx.domain)
-    if res.exact:
-        err = {"lower": fmpq_str(res.lower), "upper": fmpq_str(res.upper),
-               "upper_decimal": fmpq_to_decimal(res.upper, 20, "up")}
-        lower, upper = res.lower, res.upper
-    else:
-        lo_s = fmpq_to_decimal(res.lower, _DIGITS, "down")
-        up_s = fmpq_to_decimal(res.upper, _DIGITS, "up")
-        err = {"lower": lo_s, "upper": up_s}
-        lower, upper = to_fmpq(lo_s), to_fmpq(up_s)
-    evidence = {"witness": fmpq_str(res.witness)}
-    info = {
-        "method": "exact enumeration" if res.exact else "ball enumeration",
-        "points": res.npoints,
-    }
-    return err, evidence, info, lower, upper
-
-
-def _box_error(
-    approx: Approximation, claim: Any, rtol: Any, atol: Any, max_pieces: int,
-    timeout: Any, progress: Any,
-) -> tuple[dict, dict, dict, fmpq, fmpq]:
-    t = approx.target
-    if t.get("kind") != "expr":
-        raise InvalidParameterError("a box domain needs an 'expr' target")
-    from ..expr import parse
-
-    f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr")
-    try:
-        res = supnorm(f, approx.poly, approx.domain["intervals"], rtol=rtol, atol=atol,
-                      claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress)
-    except TimeLimitExceeded:
-        raise
-    except PrecisionExhausted as exc:
-        raise CertificationFailed(f"not certified: {exc}") from None
-    rtol_q = to_fmpq(rtol, "rtol")
-    digits = _digits_for(rtol_q)
-    lo_s = fmpq_to_decimal(res.lower, digits, "down")
-    up_s = fmpq_to_decimal(res.upper, digits, "up")
-    lower, upper = to_fmpq(lo_s), to_fmpq(up_s)
-    err = {"lower": lo_s, "upper": up_s}
-    evidence = {
-        "witness": [fmpq_str(w) for w in res.witness],
-        "pieces": [p.to_json() for p in res.pieces],
-    }
-    info = {
-        "method": "taylor branch-and-bound" if len(res.witness) == 1
-        else "taylor-model branch-and-bound",
-        "converged": res.converged,
-        "status": res.status,
-        "relative_width": fmpq_to_decimal((upper - lower) / lower, 3, "up") if lower > 0
-        else None,
-        "rtol": fmpq_str(rtol_q),
-        "stats": res.stats,
-    }
-    return err, evidence, info, lower, upper
-
-
-def _status(value: fmpq, lower: fmpq, upper: fmpq) -> str:
-    if upper <= value:
-        return "proven"
-    return "refuted" if lower > value else "undecided"
-
-
-def _least_degree(approx: Approximation, poly_block: dict, gamma: Any) -> tuple[dict, dict]:
-    """(statement part, evidence part) of a least-degree proof, after checking it."""
-    from .optimality import check
-
-    opt = approx.extra["optimality"]
-    mono = approx.poly.to_monomial() if approx.poly.basis != "monomial" else approx.poly
-    ok, why = check(opt, degree=poly_block["degree"], gamma=fmpq_str(gamma),
-                    coefficients=[fmpq_str(c) for c in mono.coeffs],
-                    target=approx.target, domain=approx.domain)
-    if not ok:
-        raise CertificationFailed(f"least-degree proof does not check: {why}")
-    pin = opt.get("pin")
-    if pin is None and opt.get("fix_zero"):
-        pin = {"x": "0", "value": "0"}
-    statement = {"pin": None if pin is None else {"x": pin["x"], "value": pin["value"]}}
-    evidence = {"points": list(opt["points"]), "weights": list(opt["weights"]),
-                "bound": opt["bound"]}
-    return statement, evidence
-
-
-def certify(
-    approx: Approximation,
-    *,
-    rtol: Any = "1e-6",
-    atol: Any = 0,
-    max_pieces: int = 200_000,
-    timeout: Any = None,
-    stop_at_claim: bool = False,
-    require: bool = False,
-    progress: Callable[[dict[str, Any]], None] | None = None,
-) -> Certificate:
-    """Certify ``approx`` and return its :class:`Certificate` (``docs/certificates.md``).
-
-    Parameters
-    ----------
-    approx : Approximation
-        From a construction (or built by hand).
-    rtol, atol, max_pieces, timeout, progress :
-        Passed to :func:`~dpverify.certify.interval.supnorm` for box domains
-        (``timeout`` in seconds; ``None`` means no limit).
-    stop_at_claim : bool
-        For box domains, stop as soon as ``max_error`` is proven or refuted
-        (faster, wider enclosure).
-    require : bool
-        Raise :class:`CertificationFailed` if any claim is not proven.
-
-    Raises
-    ------
-    CertificationFailed
-        No finite bound could be established (``f`` not finite on a piece, precision
-        exhausted), or ``require=True`` and a claim is not proven.
-    """
-    if not isinstance(approx, Approximation):
-        raise ParameterTypeError(f"approx must be an Approximation, got {type(approx).__name__}")
-    claims = {}
-    for k, v in approx.claims.items():
-        if k not in CLAIM_KEYS:
-            raise InvalidParameterError(f"unknown claim {k!r}; known claims: {CLAIM_KEYS}")
-        claims[k] = to_fmpq(v, f"claims.{k}")
-    kind = approx.domain.get("kind")
-    if kind in ("integers", "points"):
-        cert_kind = "supnorm-finite"
-        err, evidence, info, lower, upper = _finite_error(approx)
-    elif kind == "box":
-        cert_kind = "supnorm-box"
-        claim = claims.get("max_error") if stop_at_claim else None
-        err, evidence, info, lower, upper = _box_error(
-            approx, claim, rtol, atol, max_pieces, timeout, progress)
-    else:
-        raise InvalidParameterError(f"unknown domain kind {kind!r}")
-
-    stated = approx.poly
-    if approx.norm_basis and approx.norm_basis != stated.basis:
-        # the statement lists the coefficients the mechanism perturbs (the norm basis)
-        stated = stated.convert(approx.norm_basis)
-    poly_block = polynomial_statement(stated)
-    statement: dict[str, Any] = {
-        "polynomial": poly_block,
-        "target": approx.target,
-        "domain": approx.domain,
-        "error": err,
-    }
-    unproven: dict[str, Any] = {}
-    gamma = claims.get("max_error")
-    if gamma is not None:
-        st = _status(gamma, lower, upper)
-        if st == "proven":
-            statement["max_error"] = fmpq_str(gamma)
-        else:
-            unproven["max_error"] = {"value": fmpq_str(gamma), "status": st}
-    extra = dict(approx.extra)
-    opt = extra.pop("optimality", None)
-    if opt is not None:
-        if "max_error" in statement:
-            st_part, ev_part = _least_degree(approx, poly_block, gamma)
-            statement["least_degree"] = st_part
-            evidence["least_degree"] = ev_part
-        else:
-            unproven["least_degree"] = {"status": "needs a proven max_error"}
-    name = approx.construction
-    checked = CHECKED_CONSTRUCTIONS.get(name)
-    if checked is not None and "max_error" in statement:
-        statement["construction"] = {
-            "name": name, "params": {p: approx.params[p] for p in checked}}
-    info.update({
-        "construction": {"name": name, "params": approx.params},
-        "dpverify_version": __version__,
-    })
-    if unproven:
-        info["unproven_claims"] = unproven
-    for k, v in extra.items():
-        if k in info:
-            raise InvalidParameterError(f"extra key {k!r} collides with an info field")
-        info[k] = v
-    cert = Certificate({
-        "schema_version": SCHEMA_VERSION,
-        "format": CERT_FORMAT,
-        "kind": cert_kind,
-        "statement": statement,
-        "evidence": evidence,
-        "info": info,
-    })
-    if require and not cert.verified:
-        raise CertificationFailed(
-            f"{name}: claims not proven: "
-            + ", ".join(f"{k} {v['status']}" for k, v in unproven.items())
-            + f" (error in [{err['lower']}, {err['upper']}])"
-        )
-    return cert
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -74,7 +74,7 @@ def _tuv_run(args: Any) -> CommandResult:
     approx, cert = tuv_polynomial(k, gamma, r, args.method)
     cs = list(approx.poly.to_monomial().coeffs)
     res = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=rep, universe=uni,
-                      max_support=k if args.truncate else None)
+                      max_support=k if args.truncate else None).to_json()
     res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
                          "error_exact": cert.error["upper"], "certified": cert.verified}
     from ..mechanisms.tuv import tuv_accuracy_plan
@@ -132,7 +132,7 @@ def _dlist_run(args: Any) -> CommandResult:
     eps = check_epsilon(exact(args.epsilon, "--epsilon"), "--epsilon")
     n = None if args.n is None else int_flag(args.n, "--n", minimum=1)
     hc, gamma_rel, _ = dlist_release_polynomial(k, gamma, m)
-    res = dlist_privacy(hc, k, m, eps, n=n)
+    res = dlist_privacy(hc, k, m, eps, n=n).to_json()
     sens, paper = res["sensitivity"], res["paper"]
     rows = [
         ("mechanism", f"tuv decision lists (length <= {k}, m = {m} variables)"),
@@ -250,7 +250,7 @@ def _jin_run(args: Any) -> CommandResult:
                      ("jin Thm 3.6 Laplace sigma", lp["printed_sigma"]),
                      ("  achieves eps (||X||_inf = 1)", lp["epsilon_multiplier_1"]),
                      ("  achieves eps (||X||_inf = d^-1/2)", lp["epsilon_multiplier_worst"])]
-        tot = compose_basic([mom, psi])
+        tot = compose_basic([mom, psi]).to_json()
         data["total"] = tot
         rows.append(("total (basic composition)", f"eps {tot['epsilon_decimal_up']}, "
                      f"delta {tot['delta']}"))

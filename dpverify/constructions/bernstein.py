@@ -120,6 +120,13 @@ def bernstein_operator_matrix(k: Any) -> fmpq_mat:
     Guarantee
     ---------
     Exact (``fmpq_mat``).  alda2017 Definition 7.
+
+    At ``mu/k = 1/2`` the quadratic Bernstein basis is ``(1/4, 1/2, 1/4)``:
+
+    >>> print(bernstein_operator_matrix(2))
+    [  1,   0,   0]
+    [1/4, 1/2, 1/4]
+    [  0,   0,   1]
     """
     k = check_int(k, "k", minimum=1, maximum=MAX_K)
     _check_cost(k, 1)

@@ -113,7 +113,13 @@ def _fejer_power(t: int, r: int) -> tuple[fmpz, ...]:
 
 def fejer_power(t: Any, r: Any) -> list[fmpz]:
     """Integer coefficients ``b_0, ..., b_{r(t-1)}`` of ``F_t(s)^r = sum_l b_{|l|} e^{ils}``,
-    ``F_t(s) = (sin(ts/2)/sin(s/2))^2`` (exact, ``fmpz``)."""
+    ``F_t(s) = (sin(ts/2)/sin(s/2))^2`` (exact, ``fmpz``).
+
+    ``F_3(s) = 3 + 2 (e^{is} + e^{-is}) + (e^{2is} + e^{-2is})`` (sum of ``(t - |l|) e^{ils}``):
+
+    >>> fejer_power(3, 1)
+    [3, 2, 1]
+    """
     return list(_fejer_power(_check_t(t), _check_r(r)))
 
 
@@ -125,6 +131,11 @@ def kernel_coefficients_2pi(t: Any, r: Any) -> list[fmpq]:
     Guarantee
     ---------
     Exact rationals; the last one is non-zero, so ``len - 1`` is the exact degree.
+
+    ``F_2(s) = 2 + 2 cos s``, so ``2 pi a = (1, 2 * 1/2)``:
+
+    >>> kernel_coefficients_2pi(2, 1)
+    [1, 1]
     """
     b = fejer_power(t, r)
     b0 = b[0]

@@ -28,6 +28,12 @@ TUV polynomial release (thaler2012 Theorems 3.1/3.2): :func:`tuv_sensitivity` an
 Decision-list databases (thaler2012 Theorem 1.3, Appendix A): :func:`dlist_sensitivity`,
 :func:`dlist_privacy` (derivation in their docstrings and ``docs/tuv.md``).
 
+Records
+-------
+Every map returns a typed, immutable record (:mod:`.records`: frozen dataclasses holding
+exact ``fmpq``/``int``); ``record.to_json()`` renders it (exact ``"p/q"`` strings, decimals
+rounded up) and ``record["key"]`` reads that rendering.
+
 Guarantee
 ---------
 Sensitivities, scales and pure epsilons are exact rationals; anything with ``ln``, ``sqrt``
@@ -53,7 +59,18 @@ from .laplace import (
     laplace_scale,
     pure_scale,
 )
-from .records import compose_basic, json_int
+from .records import (
+    AdvancedCompositionRecord,
+    BasicComposition,
+    DeltaScale,
+    GaussianRecord,
+    LaplaceCalibration,
+    LaplaceRecord,
+    PrivacyRecord,
+    PrivacyReport,
+    compose_basic,
+    json_int,
+)
 from .tuv import (
     REPRESENTATIONS,
     UNIVERSES,
@@ -92,4 +109,12 @@ __all__ = [
     "REPRESENTATIONS",
     "json_int",
     "compose_basic",
+    "PrivacyRecord",
+    "LaplaceRecord",
+    "AdvancedCompositionRecord",
+    "GaussianRecord",
+    "DeltaScale",
+    "LaplaceCalibration",
+    "BasicComposition",
+    "PrivacyReport",
 ]

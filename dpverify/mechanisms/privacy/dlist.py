@@ -16,7 +16,7 @@ from ...numbers import (
     fmpq_str,
 )
 from .laplace import laplace_privacy
-from .records import decimal_up
+from .records import PrivacyReport, decimal_up, frozen_json
 
 # ---------------------------------------------------------------- TUV decision lists
 
@@ -255,7 +255,7 @@ def dlist_sensitivity(h_coeffs: Any, k: Any, m: Any) -> dict[str, Any]:
 
 
 def dlist_privacy(h_coeffs: Any, k: Any, m: Any, epsilon: Any, *, n: Any = None
-                  ) -> dict[str, Any]:
+                  ) -> PrivacyReport:
     """Privacy certificate of the decision-list TUV release (pure epsilon, L1 Laplace).
 
     ``b = S1/(n epsilon)`` with ``S1`` from :func:`dlist_sensitivity`; also what the
@@ -274,12 +274,12 @@ def dlist_privacy(h_coeffs: Any, k: Any, m: Any, epsilon: Any, *, n: Any = None
     K = sum(comb(sens["m"], s) for s in sens["sizes"])
     Kp = comb(sens["m"] + t, t)
     scale = s1 / eps
-    out: dict[str, Any] = {
-        "mechanism": "tuv-dlist",
-        "neighbouring": "same n, one row (decision list) replaced",
-        "epsilon_target": fmpq_str(eps),
-        "delta_target": None,
-        "sensitivity": {
+    return PrivacyReport(
+        mechanism="tuv-dlist",
+        neighbouring="same n, one row (decision list) replaced",
+        epsilon_target=eps,
+        delta_target=None,
+        sensitivity=frozen_json({
             "l1_times_n": fmpq_str(s1),
             "l1_exact": sens["S1_exact"],
             "route": sens["route"],
@@ -291,21 +291,17 @@ def dlist_privacy(h_coeffs: Any, k: Any, m: Any, epsilon: Any, *, n: Any = None
             "n_coordinates": str(K),
             "n_coordinates_paper": str(Kp),
             "witness": sens["witness"],
-        },
-        "route": "L1 Laplace (Lemma 2.3 with the L1 sensitivity)",
-        "scale_times_n": fmpq_str(scale),
-        "achieved": laplace_privacy(s1, scale),
-        "paper": {
+        }),
+        route="L1 Laplace (Lemma 2.3 with the L1 sensitivity)",
+        scale_times_n=scale,
+        achieved=laplace_privacy(s1, scale),
+        tail=frozen_json({"paper": {
             "theorem_3_1_box_scale_times_n": fmpq_str(2 * T / eps),
             "theorem_3_1_box_epsilon": fmpq_str(s1 / (2 * T)),
             "theorem_3_1_box_epsilon_decimal": decimal_up(s1 / (2 * T)),
             "box_is_epsilon_dp": bool(s1 / (2 * T) <= eps) if sens["S1_exact"] else None,
             "lemma_2_3_scale_times_n": fmpq_str(2 * T * Kp / eps),
             "lemma_2_3_epsilon": fmpq_str(s1 / (2 * T * Kp)),
-        },
-    }
-    if nn is not None:
-        out["n"] = nn
-        out["sensitivity"]["l1"] = fmpq_str(s1 / nn)
-        out["scale"] = fmpq_str(scale / nn)
-    return out
+        }}),
+        n=nn,
+    )

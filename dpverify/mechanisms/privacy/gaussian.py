@@ -11,9 +11,8 @@ from ...errors import CertificationFailed
 from ...noise import check_delta, check_epsilon
 from ...numbers import (
     check_rational,
-    fmpq_str,
 )
-from .records import decimal_up, upper_of
+from .records import GaussianRecord, upper_of
 
 
 def rho_to_epsilon(rho: fmpq, delta: fmpq) -> arb:
@@ -22,7 +21,7 @@ def rho_to_epsilon(rho: fmpq, delta: fmpq) -> arb:
 
 def gaussian_privacy(
     sensitivity_l2_squared: Any, sigma2: Any, delta: Any = None
-) -> dict[str, Any]:
+) -> GaussianRecord:
     """zCDP and ``(epsilon, delta)`` of (discrete) Gaussian noise of variance ``sigma2``.
 
     Parameters
@@ -38,21 +37,11 @@ def gaussian_privacy(
     """
     s2 = check_rational(sensitivity_l2_squared, "sensitivity_l2_squared", 0, None)
     v = check_rational(sigma2, "sigma2", 0, None, low_open=True)
-    rho = s2 / (2 * v)
-    out: dict[str, Any] = {
-        "noise": "Gaussian (continuous or discrete, CKS 2020)",
-        "sensitivity_l2_squared": fmpq_str(s2),
-        "sigma2": fmpq_str(v),
-        "rho_zcdp": fmpq_str(rho),
-        "theorem": "rho = Delta_2^2/(2 sigma^2)-zCDP (Bun-Steinke 2016 Prop 1.6, CKS 2020 "
-        "Thm 14); epsilon = rho + 2 sqrt(rho ln(1/delta)) (Bun-Steinke 2016 Prop 1.3)",
-    }
-    if delta is not None:
-        de = check_delta(delta)
-        hi = upper_of(rho_to_epsilon(rho, de))
-        out.update({"delta": fmpq_str(de), "epsilon": fmpq_str(hi),
-                    "epsilon_decimal": decimal_up(hi)})
-    return out
+    if delta is None:
+        return GaussianRecord(sensitivity_l2_squared=s2, sigma2=v)
+    de = check_delta(delta)
+    return GaussianRecord(sensitivity_l2_squared=s2, sigma2=v, delta=de,
+                          epsilon=upper_of(rho_to_epsilon(s2 / (2 * v), de)))
 
 
 def gaussian_sigma2(sensitivity_l2_squared: Any, epsilon: Any, delta: Any) -> fmpq:

@@ -17,7 +17,14 @@ from ...numbers import (
     fmpq_to_decimal,
     to_fmpq,
 )
-from .records import decimal_up, dyadic_up, json_int, upper_of
+from .records import (
+    AdvancedCompositionRecord,
+    DeltaScale,
+    LaplaceCalibration,
+    LaplaceRecord,
+    dyadic_up,
+    upper_of,
+)
 
 
 def laplace_scale(sensitivity_l1: Any, epsilon: Any) -> fmpq:
@@ -27,36 +34,30 @@ def laplace_scale(sensitivity_l1: Any, epsilon: Any) -> fmpq:
     return s / check_epsilon(epsilon)
 
 
-def laplace_privacy(sensitivity_l1: Any, scale: Any) -> dict[str, Any]:
+def laplace_privacy(sensitivity_l1: Any, scale: Any) -> LaplaceRecord:
     """Achieved epsilon of (discrete) Laplace noise of ``scale`` for L1 sensitivity ``S``.
 
     Returns
     -------
-    dict: ``sensitivity_l1``, ``scale``, ``epsilon`` (= ``S/b``, exact ``"p/q"``),
-    ``epsilon_decimal``, ``delta`` (``"0"``), ``theorem``.
+    LaplaceRecord: ``sensitivity_l1``, ``scale``, ``epsilon`` (= ``S/b``) and ``delta``
+    (0), exact; its JSON adds ``epsilon_decimal`` (rounded up) and ``theorem``.
 
     Guarantee
     ---------
     Exact (fmpq); the bound is tight (the privacy loss reaches ``S/b``).
+
+    >>> rec = laplace_privacy(2, 4)
+    >>> rec.epsilon, rec["epsilon"]
+    (1/2, '1/2')
     """
     s = check_rational(sensitivity_l1, "sensitivity_l1", 0, None)
     b = check_rational(scale, "scale", 0, None, low_open=True)
-    eps = s / b
-    return {
-        "noise": "Laplace (continuous, or discrete on the sensitivity's lattice)",
-        "sensitivity_l1": fmpq_str(s),
-        "scale": fmpq_str(b),
-        "epsilon": fmpq_str(eps),
-        "epsilon_decimal": decimal_up(eps),
-        "delta": "0",
-        "theorem": "Laplace mechanism: epsilon = S_1/b (Dwork et al. 2006; discrete: "
-        "Canonne-Kamath-Steinke 2020)",
-    }
+    return LaplaceRecord(sensitivity_l1=s, scale=b)
 
 
 def laplace_advanced_composition(
     sensitivity_linf: Any, scale: Any, n_coordinates: Any, delta: Any
-) -> dict[str, Any]:
+) -> AdvancedCompositionRecord:
     """``(epsilon, delta)`` of ``K`` Laplace coordinates by advanced composition.
 
     Guarantee
@@ -78,18 +79,8 @@ def laplace_advanced_composition(
             f"{short_rational(e0)}")
     a0 = arb(e0)
     eps = (2 * arb(K) * (-arb(de).log())).sqrt() * a0 + K * a0 * (a0.exp() - 1)
-    hi = upper_of(eps)
-    return {
-        "noise": "Laplace, per-coordinate (L-infinity sensitivity)",
-        "sensitivity_linf": fmpq_str(dl),
-        "scale": fmpq_str(b),
-        "n_coordinates": json_int(K),
-        "epsilon_per_coordinate": fmpq_str(e0),
-        "epsilon": fmpq_str(hi),
-        "epsilon_decimal": decimal_up(hi),
-        "delta": fmpq_str(de),
-        "theorem": "advanced composition (Dwork-Rothblum-Vadhan 2010; Dwork-Roth Thm 3.20)",
-    }
+    return AdvancedCompositionRecord(sensitivity_linf=dl, scale=b, n_coordinates=K,
+                                     delta=de, epsilon=upper_of(eps))
 
 
 
@@ -136,7 +127,7 @@ def advanced_composition_epsilon(eps0: Any, m: int, delta: Any) -> fmpq:
     return upper_of(val)
 
 
-def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
+def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> DeltaScale:
     """Scales for (epsilon, delta)-DP of ``m`` Laplace coordinates of sensitivity ``S'``.
 
     Returns the printed Theorem 7 scale ``2 S' sqrt(2 m ln(1/delta)) / epsilon`` (rounded
@@ -183,53 +174,50 @@ def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> dict:
             ("advanced_composition", best, advanced_composition_epsilon(lo, m, dl))
         )
     name, used, used_eps = min(candidates, key=lambda c: c[1])
-    return {
-        "theorem7_printed_scale": fmpq_str(printed),
-        "theorem7_achieved_epsilon_upper": None if printed_eps is None
-        else fmpq_str(printed_eps),
-        "theorem7_valid": printed_eps is not None and bool(printed_eps <= eps),
-        "pure_scale": fmpq_str(pure),
-        "advanced_composition_scale": fmpq_str(best) if best is not None else None,
-        "used": name,
-        "scale": used,
-        "achieved_epsilon_upper": used_eps,
-        "composition": "pure: Laplace mechanism on the L1 sensitivity; otherwise advanced "
-        "composition (Dwork-Rothblum-Vadhan 2010) of m coordinates",
-    }
+    return DeltaScale(
+        theorem7_printed_scale=printed, theorem7_achieved_epsilon_upper=printed_eps,
+        theorem7_valid=printed_eps is not None and bool(printed_eps <= eps),
+        pure_scale=pure, advanced_composition_scale=best, used=name, scale=used,
+        achieved_epsilon_upper=used_eps)
 
 
-def calibrate_laplace(per_coordinate: Any, m: int, epsilon: Any, delta: Any = None) -> tuple:
+def calibrate_laplace(
+    per_coordinate: Any, m: int, epsilon: Any, delta: Any = None
+) -> tuple[fmpq, LaplaceCalibration]:
     """Noise scale for ``m`` Laplace coordinates of L-infinity sensitivity ``per_coordinate``
-    (L1 ``m * per_coordinate``) and the privacy fields that certify it.
+    (L1 ``m * per_coordinate``) and the record that certifies it.
 
     Pure epsilon: scale ``m S'/epsilon`` (exactly epsilon).  With ``delta``: the smallest
     scale of :func:`delta_scale` whose certified epsilon is ``<= epsilon``.  Returns
-    ``(scale, fields)`` with ``epsilon``, ``scale``, ``achieved_epsilon`` and ``certificate``
-    (and the :func:`delta_scale` comparison when ``delta`` is given), exact strings.
+    ``(scale, calibration)``: a :class:`LaplaceCalibration` with ``epsilon``, ``scale``,
+    ``achieved_epsilon`` and ``certificate`` (and the :func:`delta_scale` comparison when
+    ``delta`` is given).
+
+    Guarantee
+    ---------
+    ``achieved_epsilon <= epsilon`` exactly, and the ``certificate`` record's epsilon equals
+    ``achieved_epsilon`` (checked; ``CertificationFailed`` otherwise).
+
+    >>> scale, cal = calibrate_laplace(1, 4, "1/2")
+    >>> scale, cal.achieved_epsilon, cal["composition"]
+    (8, 1/2, 'none (L1 Laplace)')
     """
     per = to_fmpq(per_coordinate, "per_coordinate")
     eps = check_epsilon(epsilon)
     if delta is None:
         scale = pure_scale(m * per, eps) if m else fmpq(1)
-        return scale, {
-            "epsilon": fmpq_str(eps), "scale": fmpq_str(scale),
-            "achieved_epsilon": fmpq_str(m * per / scale), "composition": "none (L1 Laplace)",
-            "certificate": laplace_privacy(m * per, scale),
-        }
+        cert = laplace_privacy(m * per, scale)
+        return scale, LaplaceCalibration(epsilon=eps, delta=None, scale=scale,
+                                         achieved_epsilon=cert.epsilon, certificate=cert)
     dl = check_delta(delta)
     ds = delta_scale(per, max(m, 1), eps, dl)
-    scale = ds.pop("scale")
-    ach = ds.pop("achieved_epsilon_upper")
-    fields = dict(ds)
-    fields.update({"epsilon": fmpq_str(eps), "delta": fmpq_str(dl), "scale": fmpq_str(scale),
-                   "achieved_epsilon": fmpq_str(ach)})
     with ctx.workprec(128):  # the precision the scale was certified at (delta_scale)
-        fields["certificate"] = (
-            laplace_privacy(m * per, scale) if ds["used"] == "pure"
-            else laplace_advanced_composition(per, scale, max(m, 1), dl)
-        )
-    cert_eps = fields["certificate"].get("epsilon")
-    if cert_eps is not None and to_fmpq(cert_eps, "epsilon") > eps:
+        cert = (laplace_privacy(m * per, ds.scale) if ds.used == "pure"
+                else laplace_advanced_composition(per, ds.scale, max(m, 1), dl))
+    if cert.epsilon > eps:
         raise CertificationFailed(
-            f"internal: certificate epsilon {cert_eps} exceeds the target {fmpq_str(eps)}")
-    return scale, fields
+            f"internal: certificate epsilon {fmpq_str(cert.epsilon)} exceeds the target "
+            f"{fmpq_str(eps)}")
+    return ds.scale, LaplaceCalibration(epsilon=eps, delta=dl, scale=ds.scale,
+                                        achieved_epsilon=ds.achieved_epsilon_upper,
+                                        certificate=cert, comparison=ds)

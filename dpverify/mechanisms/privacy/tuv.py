@@ -4,6 +4,7 @@ coefficient vector and the privacy record; derivation in ``docs/mechanisms.md``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from math import comb
 from typing import Any
 
@@ -23,7 +24,7 @@ from .laplace import (
     laplace_advanced_composition,
     laplace_privacy,
 )
-from .records import decimal_up, upper_of
+from .records import PrivacyReport, decimal_up, frozen_json, upper_of
 
 UNIVERSES = ("monotone", "doubled")
 REPRESENTATIONS = ("full", "multilinear")
@@ -218,7 +219,7 @@ def tuv_sensitivity(
 def tuv_privacy(
     coeffs: Any, d: Any, k: Any, epsilon: Any, *, n: Any = None, delta: Any = None,
     representation: str = "multilinear", universe: str = "monotone", max_support: Any = None,
-) -> dict[str, Any]:
+) -> PrivacyReport:
     """Privacy certificate of the TUV release (thaler2012 Thm 3.1 / 3.2).
 
     ``max_support``: as in :func:`tuv_sensitivity` (the release's truncation).
@@ -232,7 +233,8 @@ def tuv_privacy(
 
     Returns
     -------
-    dict: ``sensitivity`` (exact, times ``n`` and, with ``n``, divided by it), ``scale_times_n``,
+    PrivacyReport: ``sensitivity`` (exact, times ``n`` and, with ``n``, divided by it),
+    ``scale_times_n``,
     ``scale`` (with ``n``), ``achieved`` (a :func:`laplace_privacy` /
     :func:`laplace_advanced_composition` record), ``paper`` (the printed scales and the
     epsilon each would actually give, exact).
@@ -264,7 +266,7 @@ def tuv_privacy(
         else:
             ac = laplace_advanced_composition(sinf, b24, K, de)
             lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": ac,
-                       "certifies_epsilon": bool(parse_fmpq_str(ac["epsilon"]) <= eps)}
+                       "certifies_epsilon": bool(ac.epsilon <= eps)}
         if lemma24["certifies_epsilon"] and b24 < l1_scale:
             chosen = {"route": "Lemma 2.4 scale, certified by advanced composition",
                       "scale_times_n": b24}
@@ -272,12 +274,11 @@ def tuv_privacy(
         # the smallest advanced-composition scale on a bisection (the printed Lemma 2.4
         # constant 3 is not needed); used only if certified at 128 bits and smaller
 
-        best = delta_scale(sinf, K, eps, de)["advanced_composition_scale"]
-        if best is not None:
-            bb = parse_fmpq_str(best)
+        bb = delta_scale(sinf, K, eps, de).advanced_composition_scale
+        if bb is not None:
             with ctx.workprec(128):
                 acb = laplace_advanced_composition(sinf, bb, K, de)
-            if parse_fmpq_str(acb["epsilon"]) <= eps and bb < chosen["scale_times_n"]:
+            if acb.epsilon <= eps and bb < chosen["scale_times_n"]:
                 chosen = {"route": "smallest scale certified by advanced composition "
                           "(bisection; Lemma 2.4's form with a smaller constant)",
                           "scale_times_n": bb}
@@ -297,14 +298,13 @@ def tuv_privacy(
             "lemma_2_3_epsilon": fmpq_str(s1 / l23),
             "box_is_epsilon_dp": bool(s1 / box <= eps),
         }
-    out: dict[str, Any] = {
-        "mechanism": "tuv",
-        "neighbouring": "same n, one row replaced",
-        "representation": representation,
-        "universe": universe,
-        "epsilon_target": fmpq_str(eps),
-        "delta_target": None if de is None else fmpq_str(de),
-        "sensitivity": {
+    return PrivacyReport(
+        mechanism="tuv",
+        neighbouring="same n, one row replaced",
+        head={"representation": representation, "universe": universe},
+        epsilon_target=eps,
+        delta_target=de,
+        sensitivity=frozen_json({
             "l1_times_n": fmpq_str(s1),
             "l1_exact": sens["S1_exact"],
             "linf_times_n": fmpq_str(sinf),
@@ -313,20 +313,18 @@ def tuv_privacy(
             "n_coordinates_paper": str(Kp),
             "n_read_per_query": str(sens["n_read_per_query"]),
             "max_support": sens["max_support"],
-        },
-        "route": chosen["route"],
-        "scale_times_n": fmpq_str(chosen["scale_times_n"]),
-        "achieved": achieved,
-        "lemma_2_4": lemma24,
-        "paper": paper,
-    }
-    if nn is not None:
-        out["n"] = nn
-        out["sensitivity"]["l1"] = fmpq_str(s1 / nn)
-        out["scale"] = fmpq_str(chosen["scale_times_n"] / nn)
-    return out
+        }),
+        route=chosen["route"],
+        scale_times_n=chosen["scale_times_n"],
+        achieved=achieved,
+        tail=frozen_json({"lemma_2_4": lemma24, "paper": paper}),
+        n=nn,
+    )
 
 
-def tuv_scale_times_n(record: dict[str, Any]) -> fmpq:
-    """The chosen Laplace scale times ``n`` of a :func:`tuv_privacy` record (exact)."""
+def tuv_scale_times_n(record: PrivacyReport | Mapping[str, Any]) -> fmpq:
+    """The chosen Laplace scale times ``n`` of a :func:`tuv_privacy` record (exact); also
+    accepts the record's JSON."""
+    if isinstance(record, PrivacyReport):
+        return record.scale_times_n
     return parse_fmpq_str(record["scale_times_n"])

@@ -1,0 +1,75 @@
+"""The CLI imports only the chosen command (issue 15 item 2).  Start-up time is measured in
+benchmarks/cli_startup.py; here we check the mechanism that keeps it short: which modules get
+imported, and that the static command table agrees with the command modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+from dpverify import cli
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_command_table_matches_the_modules_registrations():
+    # the full parser imports every module of dpverify.commands and lets each register
+    sub = _subparsers(cli.build_parser())
+    registered = {}
+    helps = {ch.dest: ch.help for ch in sub._choices_actions}
+    for name, parser in sub.choices.items():
+        handler = parser.get_default("handler")
+        module = handler.__module__ if handler else None
+        if module is None:  # a command with sub-commands (release, privacy): ask a child
+            inner = _subparsers(parser)
+            module = next(iter(inner.choices.values())).get_default("handler").__module__
+        registered[name] = (module.rsplit(".", 1)[1], helps[name])
+    assert registered == cli.COMMANDS
+
+
+def test_every_command_module_is_listed():
+    assert set(cli.command_modules()) == {m for m, _ in cli.COMMANDS.values()}
+
+
+def _modules_after(args: list[str]) -> set[str]:
+    code = ("import sys, io, contextlib\n"
+            "from dpverify.cli import main\n"
+            "buf = io.StringIO()\n"
+            "with contextlib.redirect_stdout(buf):\n"
+            "    try:\n"
+            f"        main({args!r})\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "import json; print(json.dumps(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return set(json.loads(out.strip().splitlines()[-1]))
+
+
+def test_help_imports_no_command_and_no_numerics():
+    mods = _modules_after(["--help"])
+    assert not any(m.startswith("dpverify.commands.") for m in mods)
+    for heavy in ("numpy", "sympy", "flint", "mpmath"):
+        assert heavy not in mods, heavy
+
+
+def test_a_command_imports_only_its_own_module():
+    mods = _modules_after(["verify", "--help"])
+    cmds = {m for m in mods if m.startswith("dpverify.commands.")
+            and not m.split(".")[-1].startswith("_")}
+    assert cmds == {"dpverify.commands.verify_cmd"}
+    assert "sympy" not in mods and "dpverify.certify" not in mods
+
+
+def test_help_of_a_command_not_imported_still_lists_it(capsys):
+    try:
+        cli.main(["--help"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    out = capsys.readouterr().out
+    for name in cli.COMMANDS:
+        assert name in out
