@@ -305,7 +305,7 @@ def _check_len(n: Any) -> int:
 def _draws(n: int, draw: Any, progress: Any) -> list[int]:
     if progress is None:
         return [draw() for _ in range(n)]
-    out = []
+    out: list[int] = []
     for i0 in range(0, n, 8192):  # one progress report per 8192 draws
         out.extend(draw() for _ in range(min(8192, n - i0)))
         progress("noise", len(out), n)

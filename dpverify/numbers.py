@@ -250,8 +250,8 @@ def parse_fmpq_str(s: Any, name: str = "value") -> fmpq:
 
 
 def _dyadic(x: arb) -> fmpq:
-    m, e = x.mid().man_exp()
-    m, e = int(m), int(e)
+    man, exp = x.mid().man_exp()
+    m, e = int(man), int(exp)
     return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
 
 
@@ -365,8 +365,9 @@ def log2_decimal(q: Any, decimals: int = 6) -> str:
         with ctx.workprec(prec):
             v = arb(q).log() / arb(2).log()
             lo, hi = arb_to_fmpq_bounds(v * int(scale))
-            n = (lo + hi) / 2
-            n = fmpz(n.p) // fmpz(n.q) + (1 if 2 * (n - fmpz(n.p) // fmpz(n.q)) >= 1 else 0)
+            mid = (lo + hi) / 2
+            fl = fmpz(mid.p) // fmpz(mid.q)
+            n = fl + (1 if 2 * (mid - fl) >= 1 else 0)
             cand = fmpq(n, scale)
             if abs(v - arb(cand)) <= half:
                 sign = "-" if n < 0 else ""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from ..crosscheck import CHECKS, crosscheck
 from ._common import CommandResult, add_json_flag
 
+__all__ = ["register"]
+
 
 def register(sub) -> None:
     p = sub.add_parser(

@@ -25,6 +25,8 @@ from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
+__all__ = ["register"]
+
 
 def register(sub) -> None:
     p = sub.add_parser(

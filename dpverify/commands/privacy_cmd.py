@@ -29,6 +29,8 @@ from ._common import (
     psi_params,
 )
 
+__all__ = ["register", "MECHANISMS"]
+
 
 def _tuv_args(p: Any) -> None:
     p.add_argument("--d", required=True, type=str, help="number of attributes d")

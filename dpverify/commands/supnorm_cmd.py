@@ -13,6 +13,8 @@ from ..numbers import fmpq_str, round_to_float64
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag, read_poly_arg
 
+__all__ = ["register"]
+
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
 
 

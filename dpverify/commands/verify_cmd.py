@@ -10,6 +10,8 @@ from typing import Any
 
 from ._common import CommandResult, add_json_flag
 
+__all__ = ["register"]
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(

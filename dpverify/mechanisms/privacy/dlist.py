@@ -18,6 +18,8 @@ from ...numbers import (
 from .laplace import laplace_privacy
 from .records import PrivacyReport, decimal_up, frozen_json
 
+__all__ = ["dlist_term_coefficients", "dlist_sensitivity", "dlist_privacy", "DLIST_ENUM_MAX_L"]
+
 # ---------------------------------------------------------------- TUV decision lists
 
 #: Exact enumeration of every reduced decision list (up to relabelling) up to this length.
@@ -212,18 +214,22 @@ def dlist_sensitivity(h_coeffs: Any, k: Any, m: Any) -> dict[str, Any]:
     for cell in table.values():
         for c in cell.values():
             Q = Q * int(c.q) // gcd(Q, int(c.q))
-    best_plus = best_minus = best_l1 = best_T = None
-    arg_plus = arg_minus = None
+    best_plus: int | None = None
+    best_minus: int | None = None
+    best_l1: int | None = None
+    best_T: int | None = None
+    arg_plus: tuple | None = None
+    arg_minus: tuple | None = None
     for L in range(Lmax + 1):
         for signs in iproduct((1, -1), repeat=L):
             vecs = [_term_vector(table, n, ind, Q, L) for n, ind in _reduced_list_terms(signs)]
             for bits in iproduct((0, 1), repeat=L + 1):
-                tot = [0] * (1 << L)
+                acc = [0] * (1 << L)
                 for bb, vec in zip(bits, vecs):
                     if bb:
-                        tot = [x + y for x, y in zip(tot, vec)]
-                c0 = tot[0]
-                N = sum(abs(x) for x in tot[1:])
+                        acc = [x + y for x, y in zip(acc, vec)]
+                c0 = acc[0]
+                N = sum(abs(x) for x in acc[1:])
                 lst = (tuple(s * (j + 1) for j, s in enumerate(signs)), bits)
                 if best_plus is None or N + c0 > best_plus:
                     best_plus, arg_plus = N + c0, lst
@@ -231,8 +237,11 @@ def dlist_sensitivity(h_coeffs: Any, k: Any, m: Any) -> dict[str, Any]:
                     best_minus, arg_minus = N - c0, lst
                 l1 = N + abs(c0)
                 best_l1 = l1 if best_l1 is None else max(best_l1, l1)
-                mx = max(abs(x) for x in tot)
+                mx = max(abs(x) for x in acc)
                 best_T = mx if best_T is None else max(best_T, mx)
+    # L = 0 always enumerates the empty list, so every maximum below exists
+    assert best_plus is not None and best_minus is not None
+    assert best_l1 is not None and best_T is not None
     s1 = fmpq(best_plus + best_minus, Q)
     exact = m >= 2 * Lmax
 

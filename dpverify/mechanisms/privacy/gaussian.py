@@ -14,6 +14,8 @@ from ...numbers import (
 )
 from .records import GaussianRecord, upper_of
 
+__all__ = ["rho_to_epsilon", "gaussian_privacy", "gaussian_sigma2"]
+
 
 def rho_to_epsilon(rho: fmpq, delta: fmpq) -> arb:
     return arb(rho) + 2 * (arb(rho) * (-arb(delta).log())).sqrt()

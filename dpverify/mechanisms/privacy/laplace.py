@@ -26,6 +26,18 @@ from .records import (
     upper_of,
 )
 
+__all__ = [
+    "laplace_scale",
+    "laplace_privacy",
+    "laplace_advanced_composition",
+    "pure_scale",
+    "composition_exceeds",
+    "advanced_composition_epsilon",
+    "delta_scale",
+    "calibrate_laplace",
+    "ADV_COMP_MAX_EPS0",
+]
+
 
 def laplace_scale(sensitivity_l1: Any, epsilon: Any) -> fmpq:
     """Scale ``b = S/epsilon`` (exact) giving ``epsilon``-DP for L1 sensitivity ``S``
@@ -206,11 +218,12 @@ def calibrate_laplace(
     eps = check_epsilon(epsilon)
     if delta is None:
         scale = pure_scale(m * per, eps) if m else fmpq(1)
-        cert = laplace_privacy(m * per, scale)
+        pure = laplace_privacy(m * per, scale)
         return scale, LaplaceCalibration(epsilon=eps, delta=None, scale=scale,
-                                         achieved_epsilon=cert.epsilon, certificate=cert)
+                                         achieved_epsilon=pure.epsilon, certificate=pure)
     dl = check_delta(delta)
     ds = delta_scale(per, max(m, 1), eps, dl)
+    cert: LaplaceRecord | AdvancedCompositionRecord
     with ctx.workprec(128):  # the precision the scale was certified at (delta_scale)
         cert = (laplace_privacy(m * per, ds.scale) if ds.used == "pure"
                 else laplace_advanced_composition(per, ds.scale, max(m, 1), dl))

@@ -24,7 +24,23 @@ from .laplace import (
     laplace_advanced_composition,
     laplace_privacy,
 )
-from .records import PrivacyReport, decimal_up, frozen_json, upper_of
+from .records import (
+    AdvancedCompositionRecord,
+    LaplaceRecord,
+    PrivacyReport,
+    decimal_up,
+    frozen_json,
+    upper_of,
+)
+
+__all__ = [
+    "multilinear_upto",
+    "tuv_sensitivity",
+    "tuv_privacy",
+    "tuv_scale_times_n",
+    "UNIVERSES",
+    "REPRESENTATIONS",
+]
 
 UNIVERSES = ("monotone", "doubled")
 REPRESENTATIONS = ("full", "multilinear")
@@ -253,8 +269,9 @@ def tuv_privacy(
     l1_scale = s1 / eps
     chosen = {"route": "L1 Laplace (Lemma 2.3 with the exact L1 sensitivity)",
               "scale_times_n": l1_scale}
-    achieved = laplace_privacy(s1, l1_scale) if s1 != 0 else None
-    lemma24 = None
+    achieved: LaplaceRecord | AdvancedCompositionRecord | None = (
+        laplace_privacy(s1, l1_scale) if s1 != 0 else None)
+    lemma24: dict[str, Any] | None = None
     if de is not None and sinf != 0:
         b24 = upper_of(3 * arb(sinf) * (arb(K) * (-arb(de).log())).sqrt() / arb(eps))
 
