@@ -74,21 +74,29 @@ def _matches(rid: str, sel: list[str]) -> bool:
     return any(rid == s or rid.startswith(s.rstrip("/") + "/") for s in sel)
 
 
-def run_all(quick: bool = True, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+def run_all(quick: bool = True, only: Iterable[str] | None = None,
+            progress: Callable[[str, int, int | None], None] | None = None,
+            ) -> list[dict[str, Any]]:
     """Run the checks (all, or those whose id or paper key matches ``only``).
 
     Ids are only known from a check's record, so a selection is resolved by a quick
     run first (seconds) and the matching checks are then run in the requested mode.
+    ``progress(stage, done, total)`` is called once per check function
+    (:mod:`dpverify.progress` protocol).
     """
     fns = all_checks()
     sel = list(only) if only else None
     records = []
-    for fn in fns:
+    for i, fn in enumerate(fns):
+        if progress is not None:
+            progress("checks", i, len(fns))
         rec = run_check(fn, True if sel else quick)
         if sel and not _matches(rec["id"], sel):
             continue
         if sel and not quick:
             rec = run_check(fn, False)
         records.append(rec)
+    if progress is not None:
+        progress("checks", len(fns), len(fns))
     records.sort(key=_order)
     return records

@@ -23,9 +23,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="claim id or paper key (repeatable); docs are not written")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="markdown path")
     p.add_argument("--no-write", action="store_true", help="do not write the markdown file")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show a progress line on stderr")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show progress (default: only when stderr is a terminal)")
     args = p.parse_args(argv)
+    from dpverify.progress import Progress
+
     t0 = time.perf_counter()
-    records = run_all(quick=args.quick, only=args.only)
+    with Progress("proofs_checks", enabled=args.progress) as bar:
+        records = run_all(quick=args.quick, only=args.only, progress=bar)
     total = time.perf_counter() - t0
     if not records:
         print(f"no claim matches {args.only}", file=sys.stderr)
