@@ -10,7 +10,17 @@ Stages timed separately (wall and CPU seconds of this process, same run):
 * the exact sensitivity record (upper bound and certified witness lower bound);
 * the full release (moments + exact discrete Laplace noise for ``t^d - 1`` moments, OS
   randomness);
-* one query answer with and without its certified error bound.
+* one query answer with and without its certified error bound;
+* issue 15: moments throughput (flops ``2 n t^d``) for d = 1, 2, 3 as a fraction of the
+  throughput of a numpy GEMM **of the same shape** measured in the same run -- the product
+  ``(t^{d-1} x m) @ (m x t)`` on operands already in memory (m rows; d = 1 is the
+  ``(1 x m) @ (m x t)`` product), i.e. what the moments would cost if the Chebyshev tables
+  and the Khatri-Rao block were free; and the peak working memory of a chunk
+  (``CHUNK_BYTES``);
+* issue 15: reading the CSV (the one data reader, :mod:`dpverify.mechanisms.data`) as a
+  fraction of the whole ``dpverify release wang-summary`` command on the same file, with
+  the strict ``csv.reader`` path (the reference the fast path is checked against) for
+  comparison.
 
 Run: ``python benchmarks/summary_release.py [--n N] [--t T] [--no-write]``; unless
 ``--no-write`` the section "## Wang summary release" of docs/benchmarks.md is replaced.
@@ -28,9 +38,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _doc import machine_line, timed, write_section  # noqa: E402
 
+from dpverify.cli import main as cli_main  # noqa: E402
+from dpverify.mechanisms import data as data_reader  # noqa: E402
 from dpverify.mechanisms.wang_summary import (  # noqa: E402
+    CHUNK_BYTES,
     chebyshev_moments,
+    chunk_rows,
     moment_sensitivity,
+    moment_sums,
     release_summary,
 )
 from dpverify.numbers import parse_fmpq_str  # noqa: E402
@@ -50,12 +65,70 @@ def printed_formula_moments(X: np.ndarray, t: int) -> np.ndarray:
     return out
 
 
+def gemm_fraction(n: int, t: int, d: int, g: np.random.Generator) -> dict:
+    """Moments vs a same-shape GEMM on in-memory operands (best of 3 runs each)."""
+    import time
+
+    X = np.clip(g.normal(0.0, 0.4, (n, d)), -1, 1)
+    m = max(1, min(n, (256 << 20) // (8 * (t ** (d - 1) + t))))  # operands <= 256 MiB
+    A = g.uniform(-1, 1, (t ** (d - 1), m))
+    B = g.uniform(-1, 1, (t, m))
+    best_m = best_g = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        moment_sums(X, t)
+        best_m = min(best_m, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        A @ B.T
+        best_g = min(best_g, time.perf_counter() - t0)
+    rate_m = 2 * n * t**d / best_m
+    rate_g = 2 * m * t**d / best_g
+    return {"d": d, "t": t, "n": n, "m": m, "moments_s": best_m, "gemm_s": best_g,
+            "rate_m": rate_m, "rate_g": rate_g, "fraction": rate_m / rate_g,
+            "chunk_rows": chunk_rows(t, d)}
+
+
+def reading_fraction(n: int, t: int, g: np.random.Generator) -> dict:
+    """Read time of the one data reader vs the whole CLI release on the same CSV."""
+    import contextlib
+    import io
+    import tempfile
+    import time
+
+    X = np.clip(g.normal(0.0, 0.4, (n, 2)), -1, 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "data.csv")
+        np.savetxt(path, X, delimiter=",", header="x,y", comments="", fmt="%.17g")
+        best_r = best_c = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            data_reader.read_data(path)
+            best_r = min(best_r, time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            with contextlib.redirect_stdout(io.StringIO()):
+                rc = cli_main(["release", "wang-summary", "--data", path, "--t", str(t),
+                               "--epsilon", "1", "--json", "--no-progress"])
+            best_c = min(best_c, time.perf_counter() - t0)
+            if rc != 0:
+                raise SystemExit("the CLI release failed")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        sub = "\n".join(text.splitlines()[: n // 10 + 1]) + "\n"
+        t0 = time.perf_counter()
+        data_reader._read_csv_strict(path, sub)
+        strict = (time.perf_counter() - t0) * 10
+    return {"n": n, "read_s": best_r, "cli_s": best_c, "fraction": best_r / best_c,
+            "strict_s": strict}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=10**6)
     ap.add_argument("--t", type=int, default=32)
     ap.add_argument("--baseline-rows", type=int, default=10**5)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--gemm-n", type=int, default=10**6,
+                    help="rows of the moments-vs-GEMM comparison (d = 1, 2; d = 3 uses n/4)")
     args = ap.parse_args(argv)
     n, t, d = args.n, args.t, 2
     g = np.random.default_rng(0)  # synthetic public data, not privacy noise
@@ -84,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     if res2["answer"] != res["answer"]:
         raise SystemExit("the two answers differ")
     truth = float(np.mean(np.exp(-(X[:, 0] - 0.3) ** 2 - (X[:, 1] + 0.1) ** 2)))
+    gemm = [gemm_fraction(args.gemm_n if dd < 3 else max(1, args.gemm_n // 4), 32, dd, g)
+            for dd in (1, 2, 3)]
+    reading = reading_fraction(n, t, g)
     lam = float(parse_fmpq_str(S.privacy["scale"]))
 
     out = [SECTION, ""]
@@ -109,6 +185,31 @@ def main(argv: list[str] | None = None) -> int:
     out.append(f"* Query answer {res['answer_decimal']} vs non-private truth {truth:.6f}; "
                f"certified alpha(1/20) = {res['alpha_decimal']} (certified approximation "
                f"part {res['approximation_error']}).")
+    out.append("")
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "unset")
+    out.append(f"BLAS threads: OPENBLAS_NUM_THREADS={blas} (the moments and the GEMM "
+               "baseline alike; on a machine shared "
+               "with other jobs set it to 1: many small multi-threaded GEMMs lose most of "
+               "their time to thread synchronisation).")
+    out.append("")
+    out.append(f"Moments throughput against a numpy GEMM of the same shape, same run "
+               f"(issue 15; target >= 50% for d <= 2, >= 30% for d = 3); chunk memory "
+               f"<= CHUNK_BYTES = {CHUNK_BYTES >> 20} MiB:")
+    out.append("")
+    out.append("| d | t | rows | chunk rows | moments GFLOP/s | GEMM GFLOP/s (m rows) | "
+               "fraction |")
+    out.append("|---|---|---|---|---|---|---|")
+    for r in gemm:
+        out.append(f"| {r['d']} | {r['t']} | {r['n']} | {r['chunk_rows']} | "
+                   f"{r['rate_m'] / 1e9:.2f} | {r['rate_g'] / 1e9:.2f} ({r['m']}) | "
+                   f"**{100 * r['fraction']:.0f}%** |")
+    out.append("")
+    out.append(f"Reading (issue 15; target < 20% of a release): the one data reader takes "
+               f"{reading['read_s']:.3f} s for the {reading['n']}-row CSV, "
+               f"**{100 * reading['fraction']:.0f}%** of the whole `dpverify release "
+               f"wang-summary --t {t}` command on that file ({reading['cli_s']:.3f} s); the "
+               f"strict csv.reader path would take ~{reading['strict_s']:.2f} s (measured on "
+               f"n/10 rows, x10).")
     text = "\n".join(out) + "\n"
     print(text)
     if not args.no_write:

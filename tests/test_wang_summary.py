@@ -21,12 +21,14 @@ from dpverify.mechanisms import wang_summary as ws
 from dpverify.numbers import parse_fmpq_str
 
 
-@pytest.mark.parametrize("d", [1, 2, 3])
-def test_moments_match_direct_cosines(d):
+@pytest.mark.parametrize("d, chunk", [(1, 128), (2, 128), (3, 128), (4, 77), (3, None)])
+def test_moments_match_direct_cosines(d, chunk):
+    # independent formula cos(m arccos x) (wang2013 as printed); chunk 77 leaves a short
+    # last chunk, d = 4 uses both Khatri-Rao buffers
     g = np.random.default_rng(d)
     X = g.uniform(-1, 1, (500, d))
     t = 5
-    b = ws.chebyshev_moments(X, t, chunk=128)  # several chunks
+    b = ws.chebyshev_moments(X, t, chunk=chunk)  # several chunks
     theta = np.arccos(X)
     for m in itertools.product(range(t), repeat=d):
         direct = np.mean(np.prod(np.cos(np.array(m)[None, :] * theta), axis=1))

@@ -12,6 +12,9 @@ from ..numbers import check_int, parse_exact
 __all__ = [
     "CommandResult",
     "add_json_flag",
+    "backend_flags",
+    "backend_params",
+    "data_errors",
     "eps_delta_flags",
     "exact",
     "format_table",
@@ -47,6 +50,48 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also write the JSON result (the certificate) to FILE",
     )
+
+
+def backend_flags(parser: argparse.ArgumentParser) -> None:
+    """``--backend local|dask`` and ``--scheduler ADDRESS`` for the release commands
+    (docs/dask.md): with ``dask``, ``--data`` may be a CSV/Parquet file, a directory or a
+    glob, read in partitions on a Dask cluster (an embedded LocalCluster without
+    ``--scheduler``)."""
+    parser.add_argument("--backend", default="local", type=str,
+                        help="local (default) or dask: statistics summed over the "
+                        "partitions of --data (file, directory or glob; CSV or Parquet) on "
+                        'a Dask cluster (pip install "dpverify[dask]"); noise is drawn once, '
+                        "on this machine")
+    parser.add_argument("--scheduler", default=None, type=str, metavar="ADDRESS",
+                        help="dask: address of an existing scheduler (tcp://host:8786); "
+                        "default an embedded LocalCluster sized to this machine")
+
+
+def backend_params(args: Any) -> tuple[str, str | None]:
+    """Parse :func:`backend_flags`; errors name the flags."""
+    backend = (getattr(args, "backend", None) or "local").strip().lower()
+    if backend not in ("local", "dask"):
+        raise InvalidParameterError(f"--backend must be local or dask, got {backend!r}")
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None and backend != "dask":
+        raise InvalidParameterError("--scheduler needs --backend dask")
+    return backend, scheduler
+
+
+def data_errors(fn: Any, *a: Any, flag: str = "--data", **kw: Any) -> Any:
+    """Call ``fn``; a data error from the library (its message starts with the quoted file
+    name or "cannot read", never with a flag) gets ``flag`` in front, and an error naming
+    the ``scheduler``/``backend`` parameter names the flag instead."""
+    try:
+        return fn(*a, **kw)
+    except InvalidParameterError as exc:
+        msg = str(exc)
+        if msg.startswith(("'", '"', "cannot read ")):
+            raise type(exc)(f"{flag} {msg}") from None
+        for name in ("scheduler", "backend"):  # the library's parameter -> the flag
+            if msg.startswith((name + " ", name + ":")):
+                raise type(exc)(f"--{msg}") from None
+        raise
 
 
 def progress_flags(parser: argparse.ArgumentParser) -> None:

@@ -25,6 +25,7 @@ Exit codes: 0 success, 2 bad input.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,9 @@ from ..numbers import fmpq_str, fmpq_to_decimal
 from ._common import (
     CommandResult,
     add_json_flag,
+    backend_flags,
+    backend_params,
+    data_errors,
     eps_delta_flags,
     exact,
     format_table,
@@ -57,7 +61,8 @@ def register(sub: Any) -> None:
     b = msub.add_parser("bernstein", help="Bernstein mechanism (alda2017 Algorithm 1)",
                         description="Noisy lattice values of F(D, y) + iterated Bernstein "
                         "evaluator.")
-    b.add_argument("--data", required=True, type=str, help="CSV file")
+    b.add_argument("--data", required=True, type=str,
+                   help="CSV file (first row a header iff it has no number) or Parquet")
     b.add_argument("--function", required=True, type=str,
                    help="kde, linear-mean, priestley-chao, naive-bayes or logistic")
     b.add_argument("--bandwidth", default=None, type=str, help="kernel bandwidth b > 0")
@@ -82,19 +87,22 @@ def register(sub: Any) -> None:
                    help="reproducible NON-PRIVATE noise (testing only)")
     b.add_argument("--no-check", dest="no_check", action="store_true",
                    help="skip the sensitivity check on public random neighbours")
+    backend_flags(b)
     add_json_flag(b)
     progress_flags(b)
     b.set_defaults(handler=_release_bernstein)
 
     w = msub.add_parser("wang-summary", help="smooth-query summary (wang2013 Algorithm 1)",
                         description="Noisy Chebyshev moments b_m, ||m||_inf <= t-1.")
-    w.add_argument("--data", required=True, type=str, help="CSV file, values in [-1, 1]")
+    w.add_argument("--data", required=True, type=str,
+                   help="CSV or Parquet file, values in [-1, 1]")
     w.add_argument("--t", required=True, type=str, help="moments per axis t >= 2")
     w.add_argument("--K", default="2", type=str, help="smoothness order (recorded)")
     w.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     w.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
     w.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE noise (testing only)")
+    backend_flags(w)
     add_json_flag(w)
     progress_flags(w)
     w.set_defaults(handler=_release_wang)
@@ -102,7 +110,8 @@ def register(sub: Any) -> None:
     j = msub.add_parser("jin-synthetic", help="synthetic database (jin Algorithm 1)",
                         description="Noisy moments of the grid-discretised data, L1 LP "
                         "(scipy HiGHS, pip install \"dpverify[lp]\"), sampled synthetic rows.")
-    j.add_argument("--data", required=True, type=str, help="CSV file, values in [-1, 1]")
+    j.add_argument("--data", required=True, type=str,
+                   help="CSV or Parquet file, values in [-1, 1]")
     j.add_argument("--t", default=None, type=str, help="moments per axis t >= 1 (full tensor)")
     j.add_argument("--basis-degree", dest="basis_degree", default=None, type=str,
                    help="practical variant: moments of total degree <= S only (d up to 1000)")
@@ -119,6 +128,7 @@ def register(sub: Any) -> None:
     j.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
     j.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE noise (testing only)")
+    backend_flags(j)
     add_json_flag(j)
     progress_flags(j)
     j.set_defaults(handler=_release_jin)
@@ -141,25 +151,15 @@ def register(sub: Any) -> None:
 
 
 def read_csv(path: str, flag: str = "--data") -> np.ndarray:
-    """Numeric CSV -> float array (n, c); errors name the flag.
+    """Numeric CSV (or Parquet) -> float array (n, c); errors name the flag.
 
-    Header rule (:mod:`dpverify.mechanisms.csvdata`): the first non-blank row is a header
-    exactly when none of its cells is a number; every data cell must be a finite decimal
-    number (``nan``, ``inf``, ``1e999`` are errors naming the line and column).
+    The one data reader (:mod:`dpverify.mechanisms.data`): the first non-blank row is a
+    header exactly when none of its cells is a number; every data cell must be a finite
+    decimal number (``nan``, ``inf``, ``1e999`` are errors naming the line and column).
     """
-    from ..mechanisms.csvdata import read_csv_cells
+    from ..mechanisms.data import read_data
 
-    try:
-        tab = read_csv_cells(path)
-    except InvalidParameterError as exc:
-        raise InvalidParameterError(f"{flag} {exc}") from None
-    out = np.array([[float(c) for c in row] for row in tab.rows], dtype=np.float64)
-    if not np.all(np.isfinite(out)):
-        i, j = (int(v) for v in np.argwhere(~np.isfinite(out))[0])
-        raise InvalidParameterError(
-            f"{flag} {path!r} line {tab.lines[i]} column {j + 1}: {tab.rows[i][j][:40]!r} is "
-            "not a finite binary64 number")
-    return out
+    return data_errors(read_data, path, flag=flag).values
 
 
 def _seed(args: Any) -> int | None:
@@ -200,7 +200,17 @@ def _positive(flag: str, value: Any) -> Any:
 def _release_bernstein(args: Any) -> CommandResult:
     from ..mechanisms import bernstein_mech as bm
 
-    X = read_csv(args.data)
+    backend, scheduler = backend_params(args)
+    if backend == "dask":
+        from ..mechanisms.data import source_width
+
+        X = None
+        width = data_errors(source_width, args.data)
+    else:
+        from ..mechanisms.data import read_data
+
+        tab = data_errors(read_data, args.data)
+        X, width = tab.values, tab.values.shape[1]
     k = int_flag(args.k, "--k", minimum=1, maximum=1000)
     h = int_flag(args.h, "--h", minimum=1, maximum=64)
     eps, delta = eps_delta_flags(args)
@@ -213,13 +223,17 @@ def _release_bernstein(args: Any) -> CommandResult:
         if e_max < 0:
             raise InvalidParameterError(f"--e-max must be >= 0, got {args.e_max!r}")
     fn = args.function.strip().lower()
+    if backend == "dask" and fn not in ("kde", "linear-mean"):
+        raise InvalidParameterError(
+            f"--backend dask supports the mean queries kde and linear-mean (sums over rows); "
+            f"--function {fn} needs the whole data set (use --backend local)")
     if fn in ("kde", "priestley-chao", "naive-bayes") and args.bandwidth is None:
         raise InvalidParameterError(f"--bandwidth is required for --function {fn}")
     if fn == "kde":
         bw = _positive("--bandwidth", args.bandwidth)
-        if X.shape[1] > 4:
-            raise InvalidParameterError(f"--data has {X.shape[1]} columns; kde needs <= 4")
-        q = bm.kde_query(bw, X.shape[1])
+        if width > 4:
+            raise InvalidParameterError(f"--data has {width} columns; kde needs <= 4")
+        q = bm.kde_query(bw, width)
     elif fn == "priestley-chao":
         bw = _positive("--bandwidth", args.bandwidth)
         lb = _positive("--label-bound", args.label_bound)
@@ -231,9 +245,9 @@ def _release_bernstein(args: Any) -> CommandResult:
                                         "priestley-chao")
         q = bm.priestley_chao_query(bw, lb, gap)
     elif fn == "linear-mean":
-        if X.shape[1] > 4:
-            raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
-        q = bm.linear_mean_query(X.shape[1])
+        if width > 4:
+            raise InvalidParameterError(f"--data has {width} columns; at most 4")
+        q = bm.linear_mean_query(width)
     elif fn == "naive-bayes":
         bw = _positive("--bandwidth", args.bandwidth)
         X, enc = _labelled(X, args, fn)
@@ -253,16 +267,26 @@ def _release_bernstein(args: Any) -> CommandResult:
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
     with make_progress(args, "dpverify release bernstein") as bar:
-        rel = bm.release_bernstein(X, q, k, h, eps, delta=delta, e_max=e_max,
-                                   check=not args.no_check, insecure_seed=_seed(args),
-                                   progress=bar)
+        try:
+            rel = data_errors(bm.release_bernstein, args.data if X is None else X, q, k, h,
+                              eps, delta=delta, e_max=e_max, check=not args.no_check,
+                              insecure_seed=_seed(args), progress=bar, backend=backend,
+                              scheduler=scheduler)
+        except InvalidParameterError as exc:
+            # the library names the array row; the file's line is known here
+            m = re.match(r"data row (\d+): (.*)", str(exc), re.S)
+            if m is None or X is None:
+                raise
+            raise InvalidParameterError(
+                f"--data {tab.where(int(m.group(1)) - 1)}: {m.group(2)}") from None
+    n = int(rel.info["n"])
     data = rel.to_json()
-    acc = bm.bernstein_accuracy(rel, beta, query=q, n=len(X))
+    acc = bm.bernstein_accuracy(rel, beta, query=q, n=n)
     data["accuracy"] = acc
     rows = [
         ("mechanism", "bernstein (alda2017 Algorithm 1)"),
         ("function", q.name),
-        ("n, k, h, l", f"{len(X)}, {k}, {h}, {q.dim}"),
+        ("n, k, h, l", f"{n}, {k}, {h}, {q.dim}"),
         ("evaluation mode", rel.privacy["evaluation_mode"]),
         ("assumptions", "; ".join(rel.privacy["assumptions"]) or "none"),
         ("S(F)", rel.privacy["function_sensitivity"]),
@@ -279,13 +303,25 @@ def _release_bernstein(args: Any) -> CommandResult:
 
 
 def _read_cube_data(path: str) -> Any:
-    """CSV data for the smooth-query mechanisms: at most 4 columns, values in [-1, 1]."""
-    X = read_csv(path)
-    if X.shape[1] > 4:
-        raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 4")
-    if X.min() < -1 or X.max() > 1:
-        raise InvalidParameterError("--data values must lie in [-1, 1]")
-    return X
+    """Data for the smooth-query mechanisms: at most 4 columns, values in [-1, 1] (an
+    out-of-domain value is an error naming the file, line and column)."""
+    from ..mechanisms.data import CUBE, read_data
+
+    tab = data_errors(read_data, path)
+    if tab.values.shape[1] > 4:
+        raise InvalidParameterError(f"--data has {tab.values.shape[1]} columns; at most 4")
+    data_errors(CUBE.check, tab)
+    return tab.values
+
+
+def _cube_width(args: Any) -> int:
+    """dask: the width of the first partition of --data (at most 4 columns)."""
+    from ..mechanisms.data import source_width
+
+    c = data_errors(source_width, args.data)
+    if c > 4:
+        raise InvalidParameterError(f"--data has {c} columns; at most 4")
+    return c
 
 
 def _check_moment_count(t: int, d: int) -> None:
@@ -298,13 +334,16 @@ def _check_moment_count(t: int, d: int) -> None:
 def _release_wang(args: Any) -> CommandResult:
     from ..mechanisms.wang_summary import release_summary
 
-    X = _read_cube_data(args.data)
+    backend, scheduler = backend_params(args)
+    X = _read_cube_data(args.data) if backend == "local" else None
     t = int_flag(args.t, "--t", minimum=2, maximum=1000)
     K = int_flag(args.K, "--K", minimum=0, maximum=100)
-    _check_moment_count(t, X.shape[1])
+    _check_moment_count(t, X.shape[1] if X is not None else _cube_width(args))
     eps, delta = eps_delta_flags(args)
     with make_progress(args, "dpverify release wang-summary") as bar:
-        s = release_summary(X, t, eps, delta=delta, insecure_seed=_seed(args), progress=bar)
+        s = data_errors(release_summary, args.data if X is None else X, t, eps, delta=delta,
+                        insecure_seed=_seed(args), progress=bar, backend=backend,
+                        scheduler=scheduler)
     data = s.to_json()
     data["K"] = K
     pp = s.privacy["paper"]
@@ -327,11 +366,21 @@ def _release_jin_basis(args: Any) -> CommandResult:
     if args.t is not None:
         raise InvalidParameterError("--t is the full tensor; do not combine it with "
                                     "--basis-degree/--basis-size")
-    X = read_csv(args.data)
-    if X.min() < -1 or X.max() > 1:
-        raise InvalidParameterError("--data values must lie in [-1, 1]")
-    if X.shape[1] > 1000:
-        raise InvalidParameterError(f"--data has {X.shape[1]} columns; at most 1000")
+    backend, scheduler = backend_params(args)
+    if backend == "dask":
+        from ..mechanisms.data import source_width
+
+        X = None
+        width = data_errors(source_width, args.data)
+    else:
+        from ..mechanisms.data import CUBE, read_data
+
+        tab = data_errors(read_data, args.data)
+        data_errors(CUBE.check, tab)
+        X = tab.values
+        width = X.shape[1]
+    if width > 1000:
+        raise InvalidParameterError(f"--data has {width} columns; at most 1000")
     N = int_flag(args.N, "--N", minimum=1, maximum=10**6)
     m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
     S = None if args.basis_degree is None else int_flag(args.basis_degree, "--basis-degree",
@@ -341,13 +390,14 @@ def _release_jin_basis(args: Any) -> CommandResult:
     sub = None if args.grid_subset is None else int_flag(args.grid_subset, "--grid-subset",
                                                          1, 10**6)
     eps, delta = eps_delta_flags(args)
-    kw: dict[str, Any] = psi_params(args, X.shape[1]) or {}
+    kw: dict[str, Any] = psi_params(args, width) or {}
     if kw:
         kw["candidates"] = int_flag(args.candidates, "--candidates", 1, 10**6)
     with make_progress(args, "dpverify release jin-synthetic") as bar:
-        syn = release_synthetic_basis(X, N, eps, basis_degree=S, basis_size=R, delta=delta,
-                                      m=m, grid_subset=sub, insecure_seed=_seed(args),
-                                      progress=bar, **kw)
+        syn = data_errors(release_synthetic_basis, args.data if X is None else X, N, eps,
+                          basis_degree=S, basis_size=R, delta=delta, m=m, grid_subset=sub,
+                          insecure_seed=_seed(args), progress=bar, backend=backend,
+                          scheduler=scheduler, **kw)
     tot = syn.privacy["total"]
     data = {
         "mechanism": "jin-synthetic",
@@ -359,7 +409,7 @@ def _release_jin_basis(args: Any) -> CommandResult:
     }
     rows = [
         ("mechanism", "jin-synthetic (basis subset" + (" + PSI)" if kw else ")")),
-        ("n, d, N, m", f"{len(X)}, {X.shape[1]}, {N}, {len(syn.rows)}"),
+        ("n, d, N, m", f"{syn.summary.n}, {width}, {N}, {len(syn.rows)}"),
         ("basis |R|, candidates C", f"{syn.info['basis_size']}, {syn.info['candidates']}"),
         ("moment noise scale", syn.privacy["moments"]["scale"]),
         ("moments epsilon", syn.privacy["moments"]["achieved_epsilon"]),
@@ -379,17 +429,20 @@ def _release_jin(args: Any) -> CommandResult:
                                     "--basis-size)")
     if args.t is None:
         raise InvalidParameterError("--t is required (or --basis-degree/--basis-size)")
-    X = _read_cube_data(args.data)
+    backend, scheduler = backend_params(args)
+    X = _read_cube_data(args.data) if backend == "local" else None
+    width = X.shape[1] if X is not None else _cube_width(args)
     t = int_flag(args.t, "--t", minimum=1, maximum=1000)
     N = int_flag(args.N, "--N", minimum=1, maximum=10_000)
     m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
     sub = None if args.grid_subset is None else int_flag(
-        args.grid_subset, "--grid-subset", minimum=1, maximum=N ** X.shape[1])
-    _check_moment_count(t, X.shape[1])
+        args.grid_subset, "--grid-subset", minimum=1, maximum=N ** width)
+    _check_moment_count(t, width)
     eps, delta = eps_delta_flags(args)
     with make_progress(args, "dpverify release jin-synthetic") as bar:
-        syn = release_synthetic(X, t, N, eps, m=m, delta=delta, grid_subset=sub,
-                                insecure_seed=_seed(args), progress=bar)
+        syn = data_errors(release_synthetic, args.data if X is None else X, t, N, eps, m=m,
+                          delta=delta, grid_subset=sub, insecure_seed=_seed(args),
+                          progress=bar, backend=backend, scheduler=scheduler)
     data = {
         "mechanism": "jin-synthetic",
         "reference": "jin Algorithm 1",
@@ -399,7 +452,7 @@ def _release_jin(args: Any) -> CommandResult:
     }
     rows = [
         ("mechanism", "jin-synthetic (jin Algorithm 1)"),
-        ("n, d, t, N, m", f"{len(X)}, {X.shape[1]}, {t}, {N}, {len(syn.rows)}"),
+        ("n, d, t, N, m", f"{syn.summary.n}, {width}, {t}, {N}, {len(syn.rows)}"),
         ("noise scale", syn.privacy["scale"]),
         ("achieved epsilon", syn.privacy["achieved_epsilon"]),
         ("LP objective", f"{syn.info['lp_objective']:.6g}"),

@@ -24,6 +24,9 @@ from ..numbers import check_open_unit, fmpq_str, fmpq_to_decimal
 from ._common import (
     CommandResult,
     add_json_flag,
+    backend_flags,
+    backend_params,
+    data_errors,
     eps_delta_flags,
     exact,
     format_table,
@@ -44,7 +47,9 @@ def register(sub: Any) -> None:
         "the certified alpha(beta).  With --dlists FILE --m M the rows are decision lists "
         "of length <= k and the queries are inputs y in {0,1}^m (thaler2012 Theorem 1.3).",
     )
-    p.add_argument("--data", default=None, type=str, help="CSV file of 0/1 columns")
+    p.add_argument("--data", default=None, type=str,
+                   help="CSV (first row a header iff it has no number) or Parquet file of 0/1 "
+                   "columns")
     p.add_argument("--dlists", default=None, type=str,
                    help="decision-list database (CSV 'lit,bit,...,default' lines or JSON); "
                    "instead of --data")
@@ -66,6 +71,7 @@ def register(sub: Any) -> None:
     p.add_argument("--beta", default="1/20", type=str, help="failure probability (report)")
     p.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
                    help="reproducible NON-PRIVATE randomness (testing only)")
+    backend_flags(p)
     add_json_flag(p)
     progress_flags(p)
     p.set_defaults(handler=_release)
@@ -101,7 +107,10 @@ def _release(args: Any) -> CommandResult:
     if (args.data is None) == (args.dlists is None):
         raise InvalidParameterError("give exactly one of --data (0/1 CSV) and --dlists "
                                     "(decision lists)")
+    backend, scheduler = backend_params(args)
     if args.dlists is not None:
+        if backend != "local":
+            raise InvalidParameterError("--dlists releases run with --backend local only")
         return _release_dlists(args)
     if args.m is not None:
         raise InvalidParameterError("--m applies only to --dlists")
@@ -119,14 +128,23 @@ def _release(args: Any) -> CommandResult:
         raise InvalidParameterError(f"--universe must be monotone or doubled, got {uni!r}")
     seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
                                                             "--insecure-seed")
-    X = _flag_prefix("--data", read_binary_csv, args.data)
-    m = X.shape[1] * (2 if uni == "doubled" else 1)
+    if backend == "dask":
+        from ..mechanisms.data import source_width
+
+        X = None
+        width = data_errors(source_width, args.data)
+    else:
+        X = _flag_prefix("--data", read_binary_csv, args.data)
+        width = X.shape[1]
+    m = width * (2 if uni == "doubled" else 1)
     if k > m:
         raise InvalidParameterError(f"--k must be <= {m} (variables of the universe), got {k}")
     with make_progress(args, "dpverify tuv-release") as bar:
-        s = tuv_release(X, k, gamma, eps, delta=delta, r=r, representation=rep, universe=uni,
+        s = data_errors(tuv_release, args.data if X is None else X, k, gamma, eps,
+                        delta=delta, r=r, representation=rep, universe=uni,
                         method=args.method, beta=beta, truncate=args.truncate,
-                        insecure_seed=seed, progress=bar)
+                        insecure_seed=seed, progress=bar, backend=backend,
+                        scheduler=scheduler)
     d = s.data
     ach = d["privacy"]["achieved"] or {}
     rows = [

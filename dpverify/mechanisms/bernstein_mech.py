@@ -73,6 +73,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -82,6 +83,7 @@ from flint import arb, ctx, fmpq, fmpz
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from .backend import check_backend, first_bad_row, reduce_rows
 from .bernstein_queries import (
     EVALUATION_MODES,
     FunctionQuery,
@@ -106,6 +108,7 @@ from .privacy import (
 from .privacy.records import upper_of
 
 __all__ = [
+    "mean_lattice_sums",
     "DEFAULT_GRID",
     "EVALUATION_MODES",
     "FunctionQuery",
@@ -517,9 +520,11 @@ def _check_rowwise(query: MeanQuery, k: int, rows: int = 16, seed: int = 0) -> N
             "query needs column i of phi(data, ys) to depend on row i only")
 
 
-def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
-                  progress: Any = None) -> list[fmpq]:
-    """``round_g(g J / n)`` with ``J = sum_i clamp(rint(phi_i / g), L, H)`` summed exactly.
+def mean_lattice_sums(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
+                      progress: Any = None) -> list[int]:
+    """``J_p = sum_i clamp(rint(phi(x_i, y_p) / g), L, H)`` for every lattice point, exact
+    Python integers: the statistic a mean query sums over rows (and the dask backend over
+    partitions -- integer sums, so the result does not depend on the order).
 
     Per-row integers are clamped in int64 to ``[L, H]`` (``|L|, |H| <= 2^62``); row chunks
     of ``R <= (2^63 - 1) // max(|L|, |H|)`` rows make every int64 partial sum exact
@@ -554,7 +559,24 @@ def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
                 sums[p0 + i] += int(s)
         if progress is not None:
             progress("lattice values", min(p0 + P, len(pts)), len(pts))
-    return [g * fmpz((2 * J + n) // (2 * n)) for J in sums]  # round_g(g J / n), ties up
+    return sums
+
+
+def _centres(sums: list[int], n: int, g: fmpq) -> list[fmpq]:
+    """``round_g(g J / n)`` for every lattice sum ``J`` (exact; ties up)."""
+    return [g * fmpz((2 * J + n) // (2 * n)) for J in sums]
+
+
+def _mean_centres(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
+                  progress: Any = None) -> list[fmpq]:
+    """``round_g(g J / n)`` with ``J`` = :func:`mean_lattice_sums` (the local backend)."""
+    return _centres(mean_lattice_sums(query, D, pts, g, progress), len(D), g)
+
+
+def _mean_partition_sums(D: np.ndarray, query: MeanQuery, pts: np.ndarray,
+                         g: fmpq) -> list[int]:
+    # map step of the dask backend (module level: picklable)
+    return mean_lattice_sums(query, D, pts, g)
 
 
 def _certified_centres(query: FunctionQuery, D: np.ndarray, k: int, g: fmpq,
@@ -630,6 +652,8 @@ def release_bernstein(
     check: bool = True,
     insecure_seed: Any = None,
     progress: Any = None,
+    backend: str = "local",
+    scheduler: Any = None,
 ) -> BernsteinRelease:
     """Run alda2017 Algorithm 1 on ``data`` with the correct noise scale.
 
@@ -658,6 +682,14 @@ def release_bernstein(
         Seeded noise for tests/experiments only (NOT private).
     progress : callable, optional
         ``(stage, done, total)`` reports (:mod:`dpverify.progress`); mean mode only.
+    backend : ``"local"`` (default) or ``"dask"``
+        ``"dask"`` (mean queries only: their lattice values are sums over rows): ``data``
+        is a CSV/Parquet file, directory or glob; each partition is validated
+        (``query.validate``, the failing row named) and its exact integer lattice sums
+        (:func:`mean_lattice_sums`) are added over a reduction tree; noise is drawn once,
+        on the client.  Same privacy record and, with the same ``insecure_seed``, the same
+        release as ``"local"``.
+    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------
@@ -696,17 +728,35 @@ def release_bernstein(
     m = (k + 1) ** l
     if m > MAX_LATTICE:
         raise InvalidParameterError(f"lattice (k+1)^l = {m} exceeds {MAX_LATTICE}")
-    try:
-        D = np.asarray(data, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidParameterError("data must be a numeric array") from None
-    if D.ndim == 1:
-        D = D.reshape(-1, 1)
-    n = len(D)
-    if n < 2:
-        raise InvalidParameterError(f"data must have at least 2 rows, got {n}")
-    if query.validate is not None:
-        query.validate(D)
+    backend = check_backend(backend, scheduler)
+    red = None
+    if backend == "dask":
+        if not isinstance(query, MeanQuery):
+            raise InvalidParameterError(
+                f"backend 'dask' needs a mean query (a sum over rows); {query.name!r} is "
+                f"evaluated in {mode!r} mode on the whole data set")
+        red = reduce_rows(data, partial(_mean_partition_sums, query=query,
+                                        pts=lattice_points(k, l), g=g),
+                          validate=query.validate, scheduler=scheduler)
+        n = red.n
+        if n < 2:
+            raise InvalidParameterError(f"data must have at least 2 rows, got {n}")
+    else:
+        try:
+            D = np.asarray(data, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidParameterError("data must be a numeric array") from None
+        if D.ndim == 1:
+            D = D.reshape(-1, 1)
+        n = len(D)
+        if n < 2:
+            raise InvalidParameterError(f"data must have at least 2 rows, got {n}")
+        if query.validate is not None:
+            try:
+                query.validate(D)
+            except (InvalidParameterError, ParameterTypeError) as exc:
+                i = first_bad_row(query.validate, D)  # name the row (bisection on prefixes)
+                raise type(exc)(f"data row {i + 1}: {exc}") from None
     if isinstance(query, MeanQuery):
         S = mean_sensitivity(query.lower, query.upper, n, g)
     else:
@@ -772,7 +822,9 @@ def release_bernstein(
     scale, fields = calibrate_laplace(per, m, eps, delta)
     privacy.update(fields)
     if mode == "mean":
-        centres = _mean_centres(query, D, lattice_points(k, l), g, progress)
+        sums = red.value if red is not None else \
+            mean_lattice_sums(query, D, lattice_points(k, l), g, progress)
+        centres = _centres(sums, n, g)
     else:
         # the working precision reached depends on the data: used, never published
         centres, _ = _certified_centres(query, D, k, g, e, max_prec)
@@ -780,6 +832,8 @@ def release_bernstein(
     noisy = [c + sample_discrete_laplace(scale, g, rng) for c in centres]
     coeffs = _coefficients(noisy, k, h, l)
     info = {"function": query.name, "function_params": query.params, "n": n}
+    if red is not None:
+        info["statistics"] = red.info()  # how the exact integer sums were reduced
     if insecure_seed is not None:
         info["insecure_seed"] = int(insecure_seed)
     return BernsteinRelease(k, h, l, g, tuple(noisy), tuple(coeffs), privacy, info)

@@ -44,6 +44,7 @@ composition of the moments and PSI (``privacy["total"]``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -54,16 +55,26 @@ from ..errors import InvalidParameterError, MissingExtraError
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import check_int, fmpq_str, to_fmpq
 from ..progress import report
+from .backend import check_backend, reduce_rows
+from .data import CUBE, source_width
 from .privacy import calibrate_laplace, check_delta, check_epsilon, compose_basic
-from .wang_summary import chebyshev_table, check_data, release_summary
+from .wang_summary import (
+    chebyshev_table,
+    check_data,
+    reduce_moment_sums,
+    release_from_moment_sums,
+    release_summary,
+)
 
 __all__ = [
     "grid_points",
     "discretise",
+    "snap",
     "SyntheticDatabase",
     "release_synthetic",
     "basis_indices",
     "basis_moments",
+    "basis_moment_sums",
     "basis_grid",
     "basis_privacy",
     "BasisSummary",
@@ -84,6 +95,11 @@ MAX_LP = 5_000_000
 def grid_points(N: int) -> np.ndarray:
     """``a_k = (2k + 1 - N)/N``, k = 0..N-1 (jin Algorithm 1, Notations)."""
     return (2 * np.arange(N) + 1 - N) / N
+
+
+def snap(X: np.ndarray, N: int) -> np.ndarray:
+    """Each coordinate replaced by its nearest grid point ``a_k`` (jin Algorithm 1 step 4)."""
+    return grid_points(N)[discretise(X, N)]
 
 
 def discretise(X: np.ndarray, N: int) -> np.ndarray:
@@ -142,6 +158,8 @@ def release_synthetic(
     insecure_seed: Any = None,
     sample_seed: Any = 0,
     progress: Any = None,
+    backend: str = "local",
+    scheduler: Any = None,
 ) -> SyntheticDatabase:
     """jin Algorithm 1 (optionally the practical variant with a random grid subset).
 
@@ -156,6 +174,10 @@ def release_synthetic(
     grid_subset : int, optional -- restrict ``u`` to this many random grid points
     insecure_seed : noise seed (tests only);  sample_seed : seed of the (post-processing)
         grid subset and synthetic sampling.
+    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
+        source: the moment sums of the snapped rows are reduced on Dask
+        (:func:`~dpverify.mechanisms.wang_summary.reduce_moment_sums`), noise is drawn
+        once on the client (:func:`~dpverify.mechanisms.wang_summary.release_summary`).
 
     Guarantee
     ---------
@@ -163,13 +185,20 @@ def release_synthetic(
     is solved in floats by HiGHS (no guarantee beyond its status, which must be optimal,
     else ``InvalidParameterError``).  jin Algorithm 1.
     """
-    X = check_data(data)
-    n, d = X.shape
+    backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)
     N = check_int(N, "N", minimum=1)
     check_epsilon(epsilon)
     if delta is not None:
         check_delta(delta)
+    a = grid_points(N)
+    if backend == "dask":
+        red = reduce_moment_sums(data, t, scheduler=scheduler, transform=partial(snap, N=N))
+        n, d = red.n, red.columns
+        summary = None
+    else:
+        X = check_data(data)
+        n, d = X.shape
     m = n if m is None else check_int(m, "m", minimum=1, maximum=10**7)
     L = n if L is None else check_int(L, "L", minimum=1)
     G = N**d
@@ -182,10 +211,13 @@ def release_synthetic(
     if cols * t**d > MAX_LP:
         raise InvalidParameterError(f"LP of {cols} x {t**d} exceeds {MAX_LP} entries")
     linprog = _linprog()
-    idx = discretise(X, N)
-    a = grid_points(N)
-    summary = release_summary(a[idx], t, epsilon, delta=delta, insecure_seed=insecure_seed,
-                              progress=progress)
+    if backend == "dask":
+        summary = release_from_moment_sums(red.value, n, t, epsilon, delta=delta,
+                                           insecure_seed=insecure_seed, progress=progress,
+                                           info={"statistics": red.info()})
+    else:
+        summary = release_summary(snap(X, N), t, epsilon, delta=delta,
+                                  insecure_seed=insecure_seed, progress=progress)
     report(progress, f"LP ({cols} candidates x {t**d} moments, HiGHS)", 0)
     b = np.array([float(v) for v in summary.moments])
     b = np.round(b * L) / L  # step 10 (post-processing)
@@ -216,6 +248,8 @@ def release_synthetic(
     rows = a[multi]
     info = {"t": t, "N": N, "L": L, "m": m, "lp_objective": float(res.fun),
             "grid_subset": None if sub is None else len(sub)}
+    if backend == "dask":
+        info["statistics"] = red.info()
     return SyntheticDatabase(rows, weights, summary, summary.privacy, info)
 
 
@@ -322,12 +356,13 @@ def _basis_values(P: np.ndarray, B: np.ndarray) -> np.ndarray:
     return V
 
 
-def basis_moments(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
-    """``b_r = (1/n) sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64).
+def basis_moment_sums(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
+    """``sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64): the
+    statistic summed over rows (and over partitions by the dask backend).
 
     Per-axis Chebyshev tables (three-term recurrence) and, per index, the product of its
-    non-zero factors -- never a ``t^d`` tensor.  Error below ``4 (S^2 + S + n) 2^-53`` per
-    moment, ``S`` the largest total degree (proof in :func:`basis_grid`).
+    non-zero factors -- never a ``t^d`` tensor.  Error below ``4 (S^2 + S + n) 2^-53 n``
+    for any summation order, ``S`` the largest total degree (proof in :func:`basis_grid`).
     """
     X = _check_rows(data)
     B = _check_basis(basis, X.shape[1])
@@ -336,7 +371,21 @@ def basis_moments(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
     rows = max(1, chunk * 64 // max(1, len(B)))
     for i0 in range(0, n, rows):
         acc += _basis_values(X[i0 : i0 + rows], B).sum(axis=0)
-    return acc / n
+    return acc
+
+
+def basis_moments(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
+    """``b_r = (1/n) sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64):
+    :func:`basis_moment_sums` divided by ``n``.  Error below ``4 (S^2 + S + n) 2^-53`` per
+    moment, ``S`` the largest total degree (proof in :func:`basis_grid`).
+    """
+    X = _check_rows(data)
+    return basis_moment_sums(X, basis, chunk=chunk) / len(X)
+
+
+def _snapped_basis_sums(X: np.ndarray, basis: np.ndarray, N: int) -> np.ndarray:
+    # map step of the dask backend (module level: picklable)
+    return basis_moment_sums(snap(X, N), basis)
 
 
 def basis_grid(n: Any, max_degree: Any) -> fmpq:
@@ -451,29 +500,47 @@ class BasisSummary:
 
 
 def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = None,
-                          grid: Any = None, insecure_seed: Any = None) -> BasisSummary:
+                          grid: Any = None, insecure_seed: Any = None,
+                          sums: Any = None, n: Any = None,
+                          info: dict | None = None) -> BasisSummary:
     """Noisy moments for the public index set ``basis`` (first row ``r = 0``).
+
+    ``sums``/``n`` (instead of ``data=None``): :func:`basis_moment_sums` already reduced
+    over ``n`` rows in ``[-1, 1]^d`` (the dask backend); noise is drawn here, once.
 
     Guarantee
     ---------
     epsilon-DP (or (epsilon, delta) by advanced composition) with the derived sensitivity
-    ``(|R| - 1)(2/n + 2g)`` and the proven float bound of :func:`basis_grid`; exact noise.
+    ``(|R| - 1)(2/n + 2g)`` and the proven float bound of :func:`basis_grid` (any summation
+    order); exact noise.
     """
-    X = _check_rows(data)
-    B = _check_basis(basis, X.shape[1])
-    n = len(X)
+    if sums is None:
+        X = _check_rows(data)
+        B = _check_basis(basis, X.shape[1])
+        n = len(X)
+    else:
+        if data is not None:
+            raise InvalidParameterError("give data or sums, not both")
+        n = check_int(n, "n", minimum=1)
+        mom_sums = np.asarray(sums, dtype=np.float64)
+        B = np.asarray(basis)
+        if B.ndim != 2:
+            raise InvalidParameterError("basis must be a 2-D index array")
+        B = _check_basis(B, B.shape[1])
+        if mom_sums.shape != (len(B),) or not np.all(np.isfinite(mom_sums)):
+            raise InvalidParameterError(f"sums must be {len(B)} finite numbers")
     S = int(B.sum(axis=1).max())
     privacy, scale = basis_privacy(n, len(B), S, epsilon, delta, grid)
     g = to_fmpq(privacy["grid"], "grid")
-    mom = basis_moments(X, B)
+    mom = basis_moments(X, B) if sums is None else mom_sums / n
     rng = random_source(insecure_seed)
     out = [fmpq(1)]
     for v in mom[1:]:
         out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
-    info: dict[str, Any] = {}
+    extra: dict[str, Any] = dict(info or {})
     if insecure_seed is not None:
-        info["insecure_seed"] = int(insecure_seed)
-    return BasisSummary(B, n, g, tuple(out), privacy, info)
+        extra["insecure_seed"] = int(insecure_seed)
+    return BasisSummary(B, n, g, tuple(out), privacy, extra)
 
 
 def _lp_fit(V: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
@@ -517,6 +584,8 @@ def release_synthetic_basis(
     progress: Any = None,
     insecure_seed: Any = None,
     sample_seed: Any = 0,
+    backend: str = "local",
+    scheduler: Any = None,
 ) -> SyntheticDatabase:
     """jin Algorithm 1, practical variant (jin §3.4): basis subset + candidate grid subset.
 
@@ -535,6 +604,9 @@ def release_synthetic_basis(
         **public** (data-independent or already private); otherwise the release is not
         private (used by benchmarks/experiments.py for a labelled non-private reference).
     insecure_seed : noise seed (tests only);  sample_seed : post-processing randomness.
+    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
+        source: the basis moment sums of the snapped rows are reduced on Dask and noised
+        once on the client.  PSI (``psi_k``) iterates over the data and is local only.
 
     Guarantee
     ---------
@@ -545,10 +617,22 @@ def release_synthetic_basis(
     """
     from math import prod
 
-    X = _check_rows(data)
-    n, d = X.shape
+    backend = check_backend(backend, scheduler)
+    if backend == "dask":
+        if psi_k is not None:
+            raise InvalidParameterError(
+                "psi_k (private subspace iteration) needs several passes over the data and "
+                "is available with backend 'local' only")
+        d = source_width(data)
+        if not 1 <= d <= MAX_D:
+            raise InvalidParameterError(f"data dimension d must be 1..{MAX_D}, got {d}")
+        X = None
+    else:
+        X = _check_rows(data)
+        n, d = X.shape
     N = check_int(N, "N", minimum=1, maximum=10**6)
-    m = n if m is None else check_int(m, "m", minimum=1, maximum=10**7)
+    if m is not None:
+        m = check_int(m, "m", minimum=1, maximum=10**7)
     L = None if L is None else check_int(L, "L", minimum=1)
     check_epsilon(epsilon)
     if delta is not None:
@@ -566,7 +650,15 @@ def release_synthetic_basis(
                                     "psi_k or support_points")
     rng = np.random.default_rng(check_int(sample_seed, "sample_seed", minimum=0))  # public
     a = grid_points(N)
-    idx = discretise(X, N)
+    red = None
+    if backend == "dask":
+        red = reduce_rows(data, partial(_snapped_basis_sums, basis=B, N=N), domain=CUBE,
+                          min_columns=d, max_columns=d, scheduler=scheduler)
+        n = red.n
+    else:
+        idx = discretise(X, N)
+    if m is None:
+        m = n
     seed2 = None if insecure_seed is None else int(insecure_seed) + 1
     psi = None
     if psi_k is not None:
@@ -578,8 +670,13 @@ def release_synthetic_basis(
         psi = private_subspace_iteration(a[idx], psi_k, psi_iters, psi_epsilon,
                                          delta=psi_delta, insecure_seed=seed2)
     report(progress, f"moments ({len(B)} basis functions)", 0)
-    summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
-                                    insecure_seed=insecure_seed)
+    if red is not None:
+        summary = release_basis_summary(None, B, epsilon, delta=delta,
+                                        insecure_seed=insecure_seed, sums=red.value, n=n,
+                                        info={"statistics": red.info()})
+    else:
+        summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
+                                        insecure_seed=insecure_seed)
     if psi is not None:
         from .jin_psi import ellipsoid_points
 
@@ -623,4 +720,6 @@ def release_synthetic_basis(
             "candidates": len(support), "grid_subset": grid_subset,
             "psi_k": None if psi is None else int(psi_k),
             "psi_eigenvalues": None if psi is None else [float(v) for v in psi.eigenvalues]}
+    if red is not None:
+        info["statistics"] = red.info()
     return SyntheticDatabase(rows, u, summary, privacy, info, support=support)

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import partial
 from math import comb, factorial, lcm
 from typing import Any
 
@@ -70,6 +71,8 @@ from ..numbers import (
     fmpq_to_decimal,
     parse_fmpq_str,
 )
+from .backend import check_backend, reduce_rows
+from .data import BINARY, read_data, source_width
 from .privacy import (
     REPRESENTATIONS,
     UNIVERSES,
@@ -88,6 +91,7 @@ __all__ = [
     "tuv_answer",
     "tuv_accuracy_plan",
     "read_binary_csv",
+    "partition_support_counts",
     "MAX_COORDINATES",
 ]
 
@@ -97,22 +101,15 @@ QUERY_KINDS = ("or", "and", "rofk")
 
 
 def read_binary_csv(path: str) -> np.ndarray:
-    """Read a CSV of 0/1 columns into an ``(n, d)`` int8 array.
+    """Read a CSV (or Parquet) file of 0/1 columns into an ``(n, d)`` int8 array.
 
-    Header rule (:mod:`dpverify.mechanisms.csvdata`): the first non-blank row is a header
-    exactly when none of its cells is a number; every other row is data and each cell must
-    be ``0`` or ``1`` (``2``, ``1.0``, ``nan`` are errors naming the file, line and column).
+    Header rule (:mod:`dpverify.mechanisms.data`): the first non-blank row is a header
+    exactly when none of its cells is a number; every other row is data and each value must
+    be 0 or 1 (``2``, ``0.5``, ``nan`` are errors naming the file, line and column).
     """
-    from .csvdata import read_csv_cells
-
-    tab = read_csv_cells(path)
-    for row, ln in zip(tab.rows, tab.lines, strict=True):
-        bad = [j for j, c in enumerate(row) if c not in ("0", "1")]
-        if bad:
-            raise InvalidParameterError(
-                f"{path!r} line {ln} column {bad[0] + 1}: expected 0 or 1, got "
-                f"{row[bad[0]][:40]!r}")
-    return np.array([[int(c) for c in row] for row in tab.rows], dtype=np.int8)
+    tab = read_data(path)
+    BINARY.check(tab)
+    return tab.values.astype(np.int8)
 
 
 def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
@@ -308,6 +305,16 @@ def _support_counts_gemm(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[t
     return counts
 
 
+def partition_support_counts(X: np.ndarray, t: int, doubled: bool) -> dict[tuple, int]:
+    """Support counts (:func:`_support_counts`) of one partition of 0/1 rows given as
+    float64 (the dask backend's map step; integer results, so their sum over partitions
+    is exact in any order)."""
+    Xi = np.asarray(X).astype(np.int8)
+    d = Xi.shape[1]
+    Xd = np.concatenate([Xi, 1 - Xi], axis=1) if doubled else Xi
+    return _support_counts(Xd, t, d, doubled)
+
+
 def _allowed_sets(m: int, d: int, s: int, doubled: bool):
     for S in itertools.combinations(range(m), s):
         if doubled:
@@ -429,6 +436,8 @@ def tuv_release(
     truncate: bool = True,
     insecure_seed: int | None = None,
     progress: Any = None,
+    backend: str = "local",
+    scheduler: Any = None,
 ) -> TUVSummary:
     """Sanitizer of thaler2012 Theorem 3.1 (``delta=None``) / 3.2 on a 0/1 database.
 
@@ -448,6 +457,12 @@ def tuv_release(
         coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
     insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
     progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : ``"local"`` (default) or ``"dask"``: ``rows`` is then a CSV/Parquet file,
+        directory or glob; the support counts (integers) are summed exactly over the
+        partitions (:func:`dpverify.mechanisms.backend.reduce_rows`), noise is drawn once
+        on the client.  Same privacy record and, with the same ``insecure_seed``, the same
+        release as ``"local"`` (exact integer sums).
+    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------
@@ -460,19 +475,31 @@ def tuv_release(
     (the printed sanitizer scale ``2T/(epsilon n)`` is not used: docs/mechanisms.md).
     """
     _check_kinds(representation, universe, truncate)
-    try:
-        X = np.asarray(rows)
-    except (ValueError, TypeError):
-        raise ParameterTypeError("rows must be a 2-D array of 0/1") from None
-    if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
-        raise InvalidParameterError(f"rows must be a non-empty 2-D array, got shape {X.shape}")
-    if X.dtype.kind not in "iub" or not np.isin(X, (0, 1)).all():
-        raise InvalidParameterError("rows must contain only the integers 0 and 1")
-    n, d = (int(v) for v in X.shape)
-    if n >= 2**62:
-        raise InvalidParameterError("too many rows")
-    k, r, eps, beta_q, approx, cert, cs, priv = _setup(
-        d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method, n)
+    backend = check_backend(backend, scheduler)
+    red = None
+    if backend == "dask":
+        d = source_width(rows)
+        X = None
+        # no data yet: validates every parameter and certifies g before the data pass
+        k, r, eps, beta_q, approx, cert, cs, priv = _setup(
+            d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate,
+            method, None)
+    else:
+        try:
+            X = np.asarray(rows)
+        except (ValueError, TypeError):
+            raise ParameterTypeError("rows must be a 2-D array of 0/1") from None
+        if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
+            raise InvalidParameterError(
+                f"rows must be a non-empty 2-D array, got shape {X.shape}")
+        if X.dtype.kind not in "iub" or not np.isin(X, (0, 1)).all():
+            raise InvalidParameterError("rows must contain only the integers 0 and 1")
+        n, d = (int(v) for v in X.shape)
+        if n >= 2**62:
+            raise InvalidParameterError("too many rows")
+        k, r, eps, beta_q, approx, cert, cs, priv = _setup(
+            d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate,
+            method, n)
     t = len(cs) - 1
     doubled = universe == "doubled"
     m = 2 * d if doubled else d
@@ -486,13 +513,26 @@ def tuv_release(
         raise InvalidParameterError(
             f"the release has {K} coordinates, more than {MAX_COORDINATES}; lower k or "
             "gamma's precision, or use the multilinear representation")
-
-    a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q,
-                                                    min(t, m, kmax))
-    Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
     if progress is not None:
         progress("support counts", 0, None)
-    counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
+    if backend == "dask":
+        red = reduce_rows(rows, partial(partition_support_counts, t=min(t, m, kmax),
+                                        doubled=doubled),
+                          domain=BINARY, min_columns=d, max_columns=d, scheduler=scheduler)
+        n = red.n
+        if n >= 2**62:
+            raise InvalidParameterError("too many rows")
+        counts = red.value
+        # the same record as the local backend's _setup(..., n): tuv_privacy with this n
+        priv = tuv_privacy(cs, d, k, eps, n=n,
+                           delta=None if delta is None else check_delta(delta),
+                           representation=representation,
+                           universe=universe, max_support=k if truncate else None)
+    a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q,
+                                                    min(t, m, kmax))
+    if backend == "local":
+        Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
+        counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
 
     sens_int = priv["sensitivity"]["l1_times_n"]  # S1 (times n), exact
     src = RandomSource(insecure_seed)
@@ -578,6 +618,8 @@ def tuv_release(
         "coefficients": coeffs,
         "secure_randomness": src.secure,
     }
+    if red is not None:
+        data["statistics"] = red.info()  # how the exact integer sums were reduced
     return TUVSummary(data)
 
 

@@ -63,7 +63,6 @@ exact rationals; ``alpha(beta)`` is a rigorous upper bound.
 
 from __future__ import annotations
 
-import csv
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -169,7 +168,7 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
     CSV: one list per line, ``lit_1,bit_1,...,lit_L,bit_L,default`` (an odd number of
     fields; ``1`` alone is the constant list), DIMACS literals ``+3``/``3``/``-5``; blank lines
     and lines starting with ``#`` are skipped, and a first row without any number is a
-    header (:mod:`dpverify.mechanisms.csvdata`).  JSON: ``{"m": M, "lists": [...]}`` or a bare
+    header (:mod:`dpverify.mechanisms.data`).  JSON: ``{"m": M, "lists": [...]}`` or a bare
     list; each list ``{"nodes": [[lit, bit], ...], "default": b}``.  Errors name the file and
     the line (CSV) or list index (JSON).
     """
@@ -197,28 +196,19 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
                     raise InvalidParameterError(f"{where}: each node must be [lit, bit]")
                 out.append(_make_list(item["nodes"], item["default"], m, k, where))
         else:
-            from .csvdata import is_number
+            from .data import csv_records
 
-            first = True
-            with open(path, encoding="utf-8", newline="") as fh:
-                for ln, rec in enumerate(csv.reader(fh), start=1):
-                    cells = [c.strip() for c in rec]
-                    if not cells or all(c == "" for c in cells) or cells[0].startswith("#"):
-                        continue
-                    if first:
-                        first = False
-                        if not any(is_number(c) for c in cells):
-                            continue  # header: a first row without any number
-                    where = f"{path!r} line {ln}"
-                    if len(cells) % 2 == 0:
-                        raise InvalidParameterError(
-                            f"{where}: expected lit,bit,...,lit,bit,default (an odd number "
-                            f"of fields), got {len(cells)}")
-                    nodes = [(cells[2 * i], cells[2 * i + 1]) for i in range(len(cells) // 2)]
-                    out.append(_make_list(nodes, cells[-1], m, k, where))
+            for ln, cells in csv_records(path, comments=True):
+                where = f"{path!r} line {ln}"
+                if len(cells) % 2 == 0:
+                    raise InvalidParameterError(
+                        f"{where}: expected lit,bit,...,lit,bit,default (an odd number "
+                        f"of fields), got {len(cells)}")
+                nodes = [(cells[2 * i], cells[2 * i + 1]) for i in range(len(cells) // 2)]
+                out.append(_make_list(nodes, cells[-1], m, k, where))
     except OSError as exc:
         raise InvalidParameterError(f"cannot read {path!r}: {exc.strerror}") from None
-    except (UnicodeDecodeError, csv.Error) as exc:
+    except UnicodeDecodeError as exc:
         raise InvalidParameterError(f"{path!r} is not a text file: {exc}") from None
     except json.JSONDecodeError as exc:
         raise InvalidParameterError(f"{path!r} is not JSON: {exc}") from None

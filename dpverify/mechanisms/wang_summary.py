@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -76,6 +77,8 @@ from ..numbers import (
     parse_fmpq_str,
     to_fmpq,
 )
+from .backend import check_backend, reduce_rows
+from .data import CUBE, source_width
 from .privacy import (
     advanced_composition_epsilon,
     calibrate_laplace,
@@ -88,11 +91,16 @@ __all__ = [
     "MAX_MOMENTS",
     "chebyshev_table",
     "chebyshev_moments",
+    "moment_sums",
+    "CHUNK_BYTES",
     "summary_grid",
     "moment_sensitivity",
     "paper_scales",
     "WangSummary",
     "release_summary",
+    "release_from_moment_sums",
+    "reduce_moment_sums",
+    "float_error_record",
     "wang_privacy",
 ]
 
@@ -114,32 +122,95 @@ def chebyshev_table(x: Any, t: int) -> np.ndarray:
     return T
 
 
-def chebyshev_moments(data: Any, t: Any, *, chunk: int = 65536,
-                      progress: Any = None) -> np.ndarray:
-    """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64).
+#: Default bound (bytes) on the working memory of one chunk of rows in
+#: :func:`moment_sums`: the ``d`` tables ``(t, rows)`` plus the Khatri-Rao block
+#: ``(t^(d-1), rows)``.  8 MiB keeps a chunk in the last-level cache (measured fastest);
+#: the peak memory of a release is this plus the data and ``t^d`` accumulators.
+CHUNK_BYTES = 2**23
 
-    GEMM-shaped: for each chunk of rows, the Khatri-Rao (row-wise Kronecker) product of the
-    tables of axes ``1..d-1`` times the table of axis ``d``.  float64 with a proven a-priori
-    error below ``4 (d t^2 + n) 2^-53`` per moment (proof in :func:`summary_grid`).
+
+def _table_rows(x: np.ndarray, t: int, out: np.ndarray) -> np.ndarray:
+    """``out[m, i] = T_m(x_i)`` (``(t, rows)``, each ``T_m`` a contiguous row: the
+    recurrence streams along memory instead of striding down the columns)."""
+    out[0] = 1.0
+    if t > 1:
+        out[1] = x
+    x2 = 2.0 * x
+    for m in range(2, t):
+        np.multiply(x2, out[m - 1], out=out[m])
+        np.subtract(out[m], out[m - 2], out=out[m])
+    return out
+
+
+def chunk_rows(t: int, d: int, chunk_bytes: int = CHUNK_BYTES) -> int:
+    """Rows per chunk so that the tables and the Khatri-Rao block of :func:`moment_sums`
+    take at most ``chunk_bytes`` (at least 64 rows)."""
+    per_row = 8 * (d * t + (t ** (d - 1) if d > 2 else 0) + (t ** (d - 2) if d > 3 else 0))
+    return max(64, int(chunk_bytes) // per_row)
+
+
+def moment_sums(data: Any, t: Any, *, chunk: int | None = None,
+                chunk_bytes: int = CHUNK_BYTES, progress: Any = None) -> np.ndarray:
+    """Un-normalised moment tensor ``S[m_1, ..., m_d] = sum_x prod_i T_{m_i}(x_i)``
+    (float64), the statistic every backend sums over rows (wang2013 Algorithm 1).
+
+    GEMM-shaped: for each chunk of rows, ``(t^{d-1}, rows) @ (rows, t)`` -- the Khatri-Rao
+    (row-wise Kronecker) product of the tables of axes ``1..d-1`` times the table of axis
+    ``d`` (d = 1: the table times a vector of ones).  Working memory per chunk ``<= chunk_bytes``
+    (:func:`chunk_rows`; ``chunk`` overrides the row count).  Error: each sum is within
+    ``(4 (d t^2 + n) 2^-53) n`` of the exact sum over the same float64 data, for ANY
+    summation order -- chunks, BLAS blocking, or a distributed reduction tree (proof in
+    :func:`summary_grid`).
     ``progress``: optional ``(stage, done, total)`` callback, once per chunk.
-    wang2013 Algorithm 1.
     """
     X = check_data(data)
     t = check_int(t, "t", minimum=1)
     n, d = X.shape
     if t**d > MAX_MOMENTS:
         raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
+    R = check_int(chunk, "chunk", minimum=1) if chunk is not None else chunk_rows(t, d,
+                                                                                  chunk_bytes)
+    R = min(R, n)
     acc = np.zeros((t ** (d - 1), t))
-    for i0 in range(0, n, chunk):
-        Xc = X[i0 : i0 + chunk]
-        tabs = [chebyshev_table(Xc[:, j], t) for j in range(d)]
-        left = np.ones((len(Xc), 1))
-        for j in range(d - 1):
-            left = (left[:, :, None] * tabs[j][:, None, :]).reshape(len(Xc), -1)
-        acc += left.T @ tabs[d - 1]
+    tab_buf = np.empty(d * t * R)
+    # Khatri-Rao buffers: the last product (t^(d-1) rows) and, for d = 4, the one before
+    kr_bufs = [np.empty(t ** (d - 1 - i) * R) for i in range(d - 2)] if d > 2 else []
+    XT = np.ascontiguousarray(X.T)
+    ones = np.ones(R) if d == 1 else None
+    for i0 in range(0, n, R):
+        r = min(R, n - i0)
+        tb = tab_buf[:d * t * r].reshape(d, t, r)  # contiguous for every chunk length
+        for j in range(d):
+            _table_rows(XT[j, i0:i0 + r], t, tb[j])
+        if d == 1:
+            acc[0] += tb[0] @ ones[:r]  # a gemv: sums of the table rows, any order
+        elif d == 2:
+            acc += tb[0] @ tb[1].T
+        else:
+            # Khatri-Rao block of axes 1..d-1: cur[(a, b), i] = prev[a, i] T_b(x_{i,j});
+            # two buffers so that no product reads the array it writes
+            cur, width = tb[0], t
+            for j in range(1, d - 1):
+                # the last product (j = d - 2) goes to buffer 0, earlier ones alternate
+                dst = kr_bufs[(d - 2 - j) % 2][:width * t * r].reshape(width, t, r)
+                np.multiply(cur[:, None, :], tb[j][None, :, :], out=dst)
+                width *= t
+                cur = dst.reshape(width, r)
+            acc += cur @ tb[d - 1].T
         if progress is not None:
-            progress("moments (rows)", min(i0 + chunk, n), n)
-    return (acc / n).reshape((t,) * d)
+            progress("moments (rows)", i0 + r, n)
+    return acc.reshape((t,) * d)
+
+
+def chebyshev_moments(data: Any, t: Any, *, chunk: int | None = None,
+                      chunk_bytes: int = CHUNK_BYTES, progress: Any = None) -> np.ndarray:
+    """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64):
+    :func:`moment_sums` divided by ``n``.  Proven a-priori error below
+    ``4 (d t^2 + n) 2^-53`` per moment for any summation order (:func:`summary_grid`).
+    wang2013 Algorithm 1.
+    """
+    X = check_data(data)
+    return moment_sums(X, t, chunk=chunk, chunk_bytes=chunk_bytes, progress=progress) / len(X)
 
 
 def check_data(data: Any) -> np.ndarray:
@@ -173,8 +244,10 @@ def summary_grid(n: int, t: int, d: int) -> fmpq:
        ``t <= 2*10^5``, induction gives ``M_k <= 1 + 1.2e-5`` and ``|e_m| <= 3 m^2 u``.
     2. Products of ``d`` factors in ``[-1-1.2e-5, 1+1.2e-5]`` with ``d - 1`` roundings
        (the last one inside the GEMM): error ``<= (3 d t^2 + d - 1) u (1 + 2e-5)``.
-    3. Summation of ``n`` terms in any binary-tree order (BLAS blocking, FMA and the chunk
-       accumulation included; Higham, *Accuracy and Stability*, §4.2): error
+    3. Summation of ``n`` terms in any binary-tree order (BLAS blocking, FMA, the chunk
+       accumulation and the dask backend's partition sums and reduction tree included --
+       every partial sum is a sum of a subset of the ``n`` terms; Higham, *Accuracy and
+       Stability*, §4.2): error
        ``<= gamma_{n-1} sum |terms|``, i.e. ``<= (n-1) u (1 + 2e-5)`` after division by
        ``n``, plus ``u`` for that division.
     Total ``<= (3 d t^2 + d + n) u (1 + 1e-4) <= 4 (d t^2 + n) u`` for ``t, n >= 1``.
@@ -487,6 +560,78 @@ def wang_privacy(
     return privacy, scale
 
 
+def float_error_record(n: int, t: int, d: int) -> dict[str, Any]:
+    """The proven a-priori float error of the moments (:func:`summary_grid`), as it is
+    published in a release: it holds for any summation order, so for every backend and
+    every reduction tree."""
+    bound = 4 * (d * t * t + n) * _U
+    return {
+        "per_moment_bound": fmpq_str(bound),
+        "formula": "4 (d t^2 + n) 2^-53",
+        "holds_for": "any summation order: row chunks, BLAS blocking, and any reduction "
+        "tree of the dask backend (Higham, Accuracy and Stability, 4.2; proof in "
+        "dpverify.mechanisms.wang_summary.summary_grid)",
+        "rounding": "each moment is rounded to the grid g with g/2 >= this bound; two "
+        "computations of the same data differ by at most g after rounding",
+    }
+
+
+def release_from_moment_sums(
+    sums: Any,
+    n: Any,
+    t: Any,
+    epsilon: Any,
+    *,
+    delta: Any = None,
+    grid: Any = None,
+    insecure_seed: Any = None,
+    progress: Any = None,
+    info: dict | None = None,
+) -> WangSummary:
+    """The noise step of wang2013 Algorithm 1 on already computed moment sums.
+
+    ``sums`` must be :func:`moment_sums` of ``n`` rows in ``[-1, 1]^d`` (``d = sums.ndim``),
+    computed in float64 in any order (e.g. reduced over partitions by
+    :func:`dpverify.mechanisms.backend.reduce_rows`); the privacy guarantee rests on that
+    (the proven float bound of :func:`summary_grid` needs it).  Noise is drawn here, once, by
+    the exact sampler, in the order of the row-major multi-indices.
+
+    Guarantee
+    ---------
+    As :func:`release_summary` (which calls this after computing the sums locally).
+    """
+    S = np.asarray(sums, dtype=np.float64)
+    t = check_int(t, "t", minimum=1)
+    n = check_int(n, "n", minimum=1)
+    d = S.ndim
+    if not 1 <= d <= 4 or S.shape != (t,) * d:
+        raise InvalidParameterError(f"sums must have shape (t,)*d with d <= 4, got {S.shape}")
+    if not np.all(np.isfinite(S)):
+        raise InvalidParameterError("sums must be finite")
+    eps = check_epsilon(epsilon)
+    privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
+    return _noisy_summary(S, n, t, privacy, scale, insecure_seed, progress, info)
+
+
+def _noisy_summary(S: np.ndarray, n: int, t: int, privacy: Any, scale: fmpq,
+                   insecure_seed: Any, progress: Any, info: dict | None) -> WangSummary:
+    """Round the moments ``S / n`` to the grid and add the exact discrete Laplace noise."""
+    d = S.ndim
+    g = parse_fmpq_str(privacy["grid"], "grid")
+    mom = (S / n).ravel()
+    rng = random_source(insecure_seed)
+    out = [fmpq(1)]
+    for i, v in enumerate(mom[1:], start=1):
+        out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
+        if progress is not None and (i % 4096 == 0 or i == len(mom) - 1):
+            progress("noise", i, len(mom) - 1)
+    extra: dict[str, Any] = {"float_error": float_error_record(n, t, d)}
+    extra.update(info or {})
+    if insecure_seed is not None:
+        extra["insecure_seed"] = int(insecure_seed)
+    return WangSummary(t, d, n, g, tuple(out), privacy, extra)
+
+
 def release_summary(
     data: Any,
     t: Any,
@@ -496,41 +641,66 @@ def release_summary(
     grid: Any = None,
     insecure_seed: Any = None,
     progress: Any = None,
+    backend: str = "local",
+    scheduler: Any = None,
 ) -> WangSummary:
     """wang2013 Algorithm 1 with the derived sensitivity (see the module docstring).
 
     Parameters
     ----------
-    data : array (n, d), values in [-1, 1], d <= 4
+    data : array (n, d), values in [-1, 1], d <= 4; with ``backend="dask"``: a CSV/Parquet
+        file, a directory of them or a glob (:mod:`dpverify.mechanisms.data`).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
     epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
     grid : exact > 0, optional (default :func:`summary_grid`).
     insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
     progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : ``"local"`` (default) or ``"dask"``: the moment sums are reduced over the
+        partitions (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn
+        once, here, exactly as for ``"local"``.
+    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
 
     Guarantee
     ---------
     epsilon-DP (or (epsilon, delta)-DP), using the proven float-error bound of
-    :func:`summary_grid`; exact noise; the privacy record states sensitivity, scale and
-    achieved epsilon, and compares with the printed scales.
+    :func:`summary_grid` (valid for any summation order, hence for the dask reduction tree,
+    and published as ``float_error``); exact noise; the privacy record states sensitivity,
+    scale and achieved epsilon, and compares with the printed scales.  Both backends give
+    the same privacy record; with the same ``insecure_seed`` their released moments differ
+    by at most one grid step ``g``.
     """
-    X = check_data(data)
-    n, d = X.shape
+    backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)
     eps = check_epsilon(epsilon)
     if delta is not None:
         check_delta(delta)
-    privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
-    g = parse_fmpq_str(privacy["grid"], "grid")
-    mom = chebyshev_moments(X, t, progress=progress).ravel()
-    rng = random_source(insecure_seed)
-    out = [fmpq(1)]
-    for i, v in enumerate(mom[1:], start=1):
-        out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
-        if progress is not None and (i % 4096 == 0 or i == len(mom) - 1):
-            progress("noise", i, len(mom) - 1)
-    info: dict[str, Any] = {}
-    if insecure_seed is not None:
-        info["insecure_seed"] = int(insecure_seed)
-    return WangSummary(t, d, n, g, tuple(out), privacy, info)
+    if backend == "dask":
+        red = reduce_moment_sums(data, t, scheduler=scheduler)
+        return release_from_moment_sums(red.value, red.n, t, eps, delta=delta, grid=grid,
+                                        insecure_seed=insecure_seed, progress=progress,
+                                        info={"statistics": red.info()})
+    X = check_data(data)
+    n, d = X.shape
+    privacy, scale = wang_privacy(n, t, d, eps, delta, grid)  # checked before the data pass
+    S = moment_sums(X, t, progress=progress)
+    return _noisy_summary(S, n, t, privacy, scale, insecure_seed, progress, None)
+
+
+def reduce_moment_sums(source: str, t: int, *, scheduler: Any = None,
+                       transform: Callable[[np.ndarray], np.ndarray] | None = None) -> Any:
+    """:func:`moment_sums` of the rows of ``source`` (file, directory or glob), reduced on
+    Dask (:func:`dpverify.mechanisms.backend.reduce_rows`; domain ``[-1, 1]``, d <= 4).
+    ``transform`` (picklable) maps each partition's rows first (jin's grid snapping).
+    Returns the :class:`~dpverify.mechanisms.backend.Reduction`."""
+    t = check_int(t, "t", minimum=1)
+    d = source_width(source)
+    if 1 <= d <= 4 and t**d > MAX_MOMENTS:
+        raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
+    stat = partial(_transformed_sums, t=t, transform=transform)
+    return reduce_rows(source, stat, domain=CUBE, min_columns=1, max_columns=4,
+                       scheduler=scheduler)
+
+
+def _transformed_sums(X: np.ndarray, t: int, transform: Any = None) -> np.ndarray:
+    return moment_sums(X if transform is None else transform(X), t)
