@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import check_int, parse_exact
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "data_errors",
     "eps_delta_flags",
     "exact",
+    "flag_names",
     "format_table",
     "int_flag",
     "make_progress",
@@ -91,6 +94,21 @@ def data_errors(fn: Any, *a: Any, flag: str = "--data", **kw: Any) -> Any:
         for name in ("scheduler", "backend"):  # the library's parameter -> the flag
             if msg.startswith((name + " ", name + ":")):
                 raise type(exc)(f"--{msg}") from None
+        raise
+
+
+@contextmanager
+def flag_names(flags: dict[str, str]) -> Iterator[None]:
+    """Library errors name function parameters (``k must be >= 1``); inside this block an
+    error whose message starts with one of ``flags`` is re-raised naming the CLI flag
+    instead (``--k must be >= 1``), so the library never has to know about flags."""
+    try:
+        yield
+    except (InvalidParameterError, ParameterTypeError) as exc:
+        msg = str(exc)
+        for name, flag in flags.items():
+            if msg.startswith((name + " ", name + ":")):
+                raise type(exc)(flag + msg[len(name):]) from None
         raise
 
 

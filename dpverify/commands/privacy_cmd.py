@@ -23,6 +23,7 @@ from ._common import (
     add_json_flag,
     eps_delta_flags,
     exact,
+    flag_names,
     format_table,
     int_flag,
     psi_flags,
@@ -295,49 +296,20 @@ def _bernstein_args(p: Any) -> None:
 
 
 def _bernstein_run(args: Any) -> CommandResult:
-    from ..mechanisms.bernstein_mech import DEFAULT_GRID, lattice_sensitivity, mean_sensitivity
-    from ..mechanisms.privacy import calibrate_laplace
+    from ..mechanisms.bernstein_accounting import bernstein_privacy
 
     eps, delta = eps_delta_flags(args)
-    g = DEFAULT_GRID if args.grid is None else exact(args.grid, "--grid")
-    if not 0 < g <= exact("1/1024", "grid"):
-        raise InvalidParameterError(f"--grid must be in (0, 1/1024], got {args.grid!r}")
-    k, dim = int_flag(args.k, "--k", 1, 10_000), int_flag(args.dim, "--dim", 1, 4)
-    mode = args.mode.strip().lower()
-    if mode not in ("mean", "exact", "ball", "float"):
-        raise InvalidParameterError(f"--mode must be mean, exact, ball or float, got {mode!r}")
-    assumptions = []
-    if mode == "mean":
-        for flag, v in (("--lower", args.lower), ("--upper", args.upper), ("--n", args.n)):
-            if v is None:
-                raise InvalidParameterError(f"{flag} is required for --mode mean")
-        lo, hi = exact(args.lower, "--lower"), exact(args.upper, "--upper")
-        if not lo <= hi:
-            raise InvalidParameterError("--lower must be <= --upper")
-        S = mean_sensitivity(lo, hi, int_flag(args.n, "--n", 1, 2**62), g)
-    else:
-        if args.sensitivity is None:
-            raise InvalidParameterError(f"--sensitivity is required for --mode {mode}")
-        S = exact(args.sensitivity, "--sensitivity")
-        if S < 0:
-            raise InvalidParameterError(f"--sensitivity must be >= 0, got {args.sensitivity!r}")
-        assumptions.append("S(F) as given (--sensitivity)")
-    e_max = None if args.e_max is None else exact(args.e_max, "--e-max")
-    fe = None
-    if mode == "float":
-        if args.float_error is None:
-            raise InvalidParameterError("--float-error is required for --mode float (a float "
-                                        "evaluation error must be declared, or use --mode "
-                                        "mean/exact/ball)")
-        fe = exact(args.float_error, "--float-error")
-        assumptions.append(f"declared float evaluation error {args.float_error}")
-    sens = lattice_sensitivity(S, k, dim, g, mode=mode, e_max=e_max, float_error=fe)
-    _, fields = calibrate_laplace(exact(sens["per_coordinate"], "per"), sens["points"], eps,
-                                  delta)
-    rec = {"neighbouring": "same n, one row replaced", "evaluation_mode": mode,
-           "assumptions": assumptions, "lattice_sensitivity": sens,
-           "per_coordinate": sens["per_coordinate"], "l1_sensitivity": sens["l1"],
-           "noisy_coordinates": sens["points"], **fields}
+    opt = {name: None if getattr(args, name) is None else exact(getattr(args, name), flag)
+           for name, flag in (("grid", "--grid"), ("sensitivity", "--sensitivity"),
+                              ("lower", "--lower"), ("upper", "--upper"),
+                              ("e_max", "--e-max"), ("float_error", "--float-error"))}
+    n = None if args.n is None else int_flag(args.n, "--n", 1, 2**62)
+    with flag_names({"k": "--k", "dim": "--dim", "mode": "--mode", "n": "--n",
+                     "grid": "--grid", "sensitivity": "--sensitivity", "lower": "--lower",
+                     "upper": "--upper", "float_error": "--float-error"}):
+        rec = bernstein_privacy(int_flag(args.k, "--k", 1, 10_000),
+                                int_flag(args.dim, "--dim", 1, 4), eps, delta,
+                                mode=args.mode, n=n, **opt)
     return CommandResult(data=rec, text=_privacy_rows("bernstein (alda2017 Alg. 1)", rec))
 
 

@@ -72,9 +72,7 @@ Theorems 3, 5, 7, §6, Appendices F, G.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import partial
-from itertools import product
 from typing import Any
 
 import numpy as np
@@ -84,6 +82,20 @@ from ..errors import InvalidParameterError, ParameterTypeError
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from .backend import check_backend, first_bad_row, reduce_rows
+from .bernstein_accounting import (
+    CHECK_ROWS,
+    DEFAULT_GRID,
+    MAX_PREC,
+    check_sensitivity,
+    exact_lattice_points,
+    grid_ceil,
+    grid_floor,
+    is_exact_number,
+    lattice_points,
+    lattice_sensitivity,
+    mean_sensitivity,
+    query_lattice_points,
+)
 from .bernstein_queries import (
     EVALUATION_MODES,
     FunctionQuery,
@@ -129,229 +141,17 @@ __all__ = [
     "mean_sensitivity",
     "lattice_sensitivity",
     "check_sensitivity",
+    "CHECK_ROWS",
+    "MAX_PREC",
+    "MAX_LATTICE",
     "BernsteinRelease",
     "release_bernstein",
     "bernstein_accuracy",
 ]
 
 
-#: Default noise grid 2^-40 (values are released as exact multiples of it).
-DEFAULT_GRID = fmpq(1, 2**40)
 #: Largest lattice (number of points) released.
 MAX_LATTICE = 50_000
-#: Largest working precision (bits) tried for ball queries before refusing.
-MAX_PREC = 1024
-#: Ball/exact queries are checked on public databases of at most this many rows.
-CHECK_ROWS = 64
-# ------------------------------------------------------------------------------ noise
-
-
-# ------------------------------------------------------------------------ accounting
-
-
-def lattice_points(k: int, dim: int) -> np.ndarray:
-    """Row-major lattice ``{0, 1/k, ..., 1}^dim`` as a float array of shape (m, dim)."""
-    grid1 = np.arange(k + 1) / k
-    return np.array(list(product(grid1, repeat=dim)), dtype=np.float64).reshape(-1, dim)
-
-
-def exact_lattice_points(k: int, dim: int) -> list[tuple[fmpq, ...]]:
-    """Row-major lattice ``{0, 1/k, ..., 1}^dim`` as tuples of exact fmpq (same order as
-    :func:`lattice_points`)."""
-    grid1 = [fmpq(i, k) for i in range(k + 1)]
-    return list(product(grid1, repeat=dim))
-
-
-def _floor_div(q: fmpq, g: fmpq) -> int:
-    r = q / g
-    return int(r.p // r.q)
-
-
-def _ceil_div(q: fmpq, g: fmpq) -> int:
-    r = q / g
-    return int(-((-r.p) // r.q))
-
-
-def mean_sensitivity(lower: Any, upper: Any, n: Any, grid: Any = DEFAULT_GRID) -> fmpq:
-    """Exact sensitivity ``g (H - L) / n`` of the clamped mean ``g J / n`` of a mean query,
-    ``L = floor(lower/g)``, ``H = ceil(upper/g)`` (range rounded outward to the grid).
-
-    ``<= (upper - lower)/n + 2g/n``; equal to ``(upper - lower)/n`` when both ends are on
-    the grid.  Exact fmpq.
-    """
-    lo, hi = to_fmpq(lower, "lower"), to_fmpq(upper, "upper")
-    n = check_int(n, "n", minimum=1)
-    g = to_fmpq(grid, "grid")
-    if g <= 0:
-        raise InvalidParameterError(f"grid must be > 0, got {fmpq_str(g)}")
-    if not lo <= hi:
-        raise InvalidParameterError(f"lower must be <= upper, got [{fmpq_str(lo)}, "
-                                    f"{fmpq_str(hi)}]")
-    return g * (_ceil_div(hi, g) - _floor_div(lo, g)) / n
-
-
-def lattice_sensitivity(
-    sensitivity: Any, k: Any, dim: Any, grid: Any = DEFAULT_GRID, *, mode: str = "ball",
-    e_max: Any = None, float_error: Any = None,
-) -> dict:
-    """Exact per-coordinate and L1 sensitivity of the lattice centres (one row replaced).
-
-    ``S_coord`` by evaluation mode (derivations in the module docstring):
-    ``mean``: ``S + g`` (``S`` from :func:`mean_sensitivity`); ``exact``: ``S + g``;
-    ``ball``: ``S + 2 e_max + g`` (``e_max`` defaults to ``g/2``, giving ``S + 2g``);
-    ``float``: ``S + 2 float_error + g``.  ``L1 = (k+1)^l S_coord``; the paper's Algorithm 1
-    line 4 uses ``(k+1)^l S`` (no rounding).  Exact fmpq (as strings).
-    """
-    S = to_fmpq(sensitivity, "sensitivity")
-    if S < 0:
-        raise InvalidParameterError(f"sensitivity must be >= 0, got {fmpq_str(S)}")
-    k = check_int(k, "k", minimum=1)
-    dim = check_int(dim, "dim", minimum=1, maximum=4)
-    g = to_fmpq(grid, "grid")
-    if g < 0:
-        raise InvalidParameterError(f"grid must be >= 0, got {fmpq_str(g)}")
-    m = (k + 1) ** dim
-    if mode in ("mean", "exact"):
-        per, how = S + g, "S + g (one rounding of the exact value to the grid)"
-    elif mode == "ball":
-        e = g / 2 if e_max is None else to_fmpq(e_max, "e_max")
-        if e < 0:
-            raise InvalidParameterError(f"e_max must be >= 0, got {fmpq_str(e)}")
-        per, how = S + 2 * e + g, f"S + 2 e_max + g (ball radius <= e_max = {fmpq_str(e)})"
-    elif mode == "float":
-        if float_error is None:
-            raise InvalidParameterError("mode 'float' needs float_error")
-        fe = to_fmpq(float_error, "float_error")
-        if fe < 0:
-            raise InvalidParameterError(f"float_error must be >= 0, got {fmpq_str(fe)}")
-        per, how = S + 2 * fe + g, f"S + 2 float_error + g (declared float_error = " \
-            f"{fmpq_str(fe)})"
-    else:
-        raise InvalidParameterError(f"mode must be one of {EVALUATION_MODES}, got {mode!r}")
-    return {
-        "mode": mode,
-        "points": m,
-        "per_coordinate": fmpq_str(per),
-        "per_coordinate_derivation": how,
-        "l1": fmpq_str(m * per),
-        "l1_without_rounding": fmpq_str(m * S),
-        "linf": fmpq_str(per),
-    }
-
-
-# ------------------------------------------------------------------- sensitivity check
-
-
-def _is_exact(v: Any) -> bool:
-    return isinstance(v, (fmpq, fmpz, Fraction)) or (isinstance(v, int)
-                                                      and not isinstance(v, bool))
-
-
-def _points_for(query: FunctionQuery, k: int) -> Any:
-    """Exact fmpq tuples for exact/ball queries, a float array otherwise."""
-    if query.evaluation in ("exact", "ball"):
-        return exact_lattice_points(k, query.dim)
-    return lattice_points(k, query.dim)
-
-
-def _check_mean_range(query: MeanQuery, n: int, k: int, trials: int, seed: int) -> dict:
-    g = np.random.default_rng(seed)  # public synthetic rows, not privacy noise
-    pts = lattice_points(k, query.dim)
-    lo, hi = float(query.lower), float(query.upper)
-    tol = 1e-9 * max(1.0, abs(lo), abs(hi))
-    seen_lo, seen_hi = np.inf, -np.inf
-    rows = min(n, 4096)  # the range of phi does not depend on n; bounded memory
-    for _ in range(trials):
-        vals = np.asarray(query.phi(query.sample_rows(rows, g), pts), dtype=np.float64)
-        seen_lo, seen_hi = min(seen_lo, float(vals.min())), max(seen_hi, float(vals.max()))
-        if not np.all(np.isfinite(vals)) or seen_lo < lo - tol or seen_hi > hi + tol:
-            raise InvalidParameterError(
-                f"declared range [{fmpq_str(query.lower)}, {fmpq_str(query.upper)}] of "
-                f"{query.name!r} is violated on public rows (phi reaches [{seen_lo:.6g}, "
-                f"{seen_hi:.6g}]); privacy would still hold (values are clamped) but the "
-                "answers would be biased")
-    return {
-        "trials": trials, "rows": rows,
-        "kind": "declared range of phi on public rows (accuracy check; "
-        "privacy does not depend on it)",
-        "declared": [fmpq_str(query.lower), fmpq_str(query.upper)],
-        "observed": [repr(seen_lo), repr(seen_hi)], "exact": False, "passed": True,
-    }
-
-
-def check_sensitivity(
-    query: FunctionQuery, n: Any, k: Any, *, trials: int = 20, seed: int = 0
-) -> dict:
-    """Test the declared ``S(F)`` on random *public* neighbouring databases.
-
-    For ``trials`` random databases (``query.sample_rows``) and a neighbour (one random
-    row replaced by a random row), compute ``max_p |F(D,p) - F(D',p)|`` over the lattice:
-    exactly for exact values, certified for arb balls (a violation needs
-    ``|difference|.lower() > S``), in float64 with the declared ``2 float_error`` and a
-    relative slack of 1e-9 for float values.  Exact/ball queries are tested at
-    ``min(n, CHECK_ROWS)`` rows (arb cost; ``S`` is a function of the row count).  Mean
-    queries: checks instead that ``phi`` stays in its declared range on public rows (privacy
-    of a mean query does not depend on it; accuracy does).
-
-    Guarantee
-    ---------
-    A test, not a proof: passing means no violation was found.  A violation raises
-    ``InvalidParameterError`` with the witness.  Never touches the private data.
-    """
-    n = check_int(n, "n", minimum=2)
-    k = check_int(k, "k", minimum=1)
-    trials = check_int(trials, "trials", minimum=1)
-    if not isinstance(query, FunctionQuery):
-        raise ParameterTypeError("query must be a FunctionQuery")
-    if isinstance(query, MeanQuery):
-        return _check_mean_range(query, n, k, trials, seed)
-    n_chk = min(n, CHECK_ROWS) if query.evaluation in ("exact", "ball") else n
-    declared = to_fmpq(query.sensitivity(n_chk), "sensitivity")
-    slack = 2 * query.float_error if query.float_error is not None else fmpq(0)
-    g = np.random.default_rng(seed)  # public synthetic databases, not privacy noise
-    pts = _points_for(query, k)
-    worst = fmpq(0)
-    worst_f = 0.0
-    kinds = set()
-    for _ in range(trials):
-        D = query.sample_rows(n_chk, g)
-        D2 = D.copy()
-        D2[g.integers(n_chk)] = query.sample_rows(n_chk, g)[g.integers(n_chk)]
-        a, b = query.func(D, pts), query.func(D2, pts)
-        for x, y in zip(a, b, strict=True):
-            if _is_exact(x) and _is_exact(y):
-                kinds.add("exact")
-                diff = abs(to_fmpq(x, "F") - to_fmpq(y, "F"))
-                worst = max(worst, diff)
-                bad = diff > declared
-                shown = fmpq_str(diff)
-            elif isinstance(x, arb) or isinstance(y, arb):
-                kinds.add("ball")
-                da = arb(x) - arb(y) if _is_exact(x) or _is_exact(y) else x - y
-                lo_abs = arb_to_fmpq_bounds(da.abs_lower())[0] if da.is_finite() else fmpq(0)
-                worst = max(worst, lo_abs)
-                bad = lo_abs > declared
-                shown = f"{da.abs_lower()} (certified lower bound)"
-            else:
-                kinds.add("float")
-                df = abs(float(x) - float(y))
-                worst_f = max(worst_f, df)
-                bad = df > float(declared + slack) * (1 + 1e-9)
-                shown = f"{df:.6g}"
-            if bad:
-                raise InvalidParameterError(
-                    f"declared sensitivity {fmpq_str(declared)} of {query.name!r} is violated: "
-                    f"a neighbouring pair of {n_chk} rows moves a lattice value by {shown}")
-    exact_only = kinds <= {"exact"}
-    return {
-        "trials": trials,
-        "rows": n_chk,
-        "declared": fmpq_str(declared),
-        "max_observed": fmpq_str(worst) if "float" not in kinds else f"{worst_f:.17g}",
-        "exact": exact_only,
-        "values": sorted(kinds),
-        "passed": True,
-    }
 
 
 # --------------------------------------------------------------------------- release
@@ -531,7 +331,7 @@ def mean_lattice_sums(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
     (``|partial| <= R max(|L|,|H|) < 2^63``); chunks are added as Python ints.  NaN values
     of ``phi`` count as ``L`` (any value in ``[L, H]`` keeps the sensitivity).
     """
-    L, H = _floor_div(query.lower, g), _ceil_div(query.upper, g)
+    L, H = grid_floor(query.lower, g), grid_ceil(query.upper, g)
     M = max(abs(L), abs(H), 1)
     if M > 2**62:
         raise InvalidParameterError(
@@ -584,7 +384,7 @@ def _certified_centres(query: FunctionQuery, D: np.ndarray, k: int, g: fmpq,
     """Centres ``round_g(value)`` for exact / ball / float queries (see the module docstring);
     returns them with the largest working precision used."""
     mode = query.evaluation
-    pts = _points_for(query, k)
+    pts = query_lattice_points(query, k)
     m = len(pts)
     out: list[fmpq | None] = [None] * m
     todo = list(range(m))
@@ -598,7 +398,7 @@ def _certified_centres(query: FunctionQuery, D: np.ndarray, k: int, g: fmpq,
                 f"function {query.name!r} returned {len(vals)} values for {len(todo)} points")
         pending = []
         for i, v in zip(todo, vals, strict=True):
-            if _is_exact(v):
+            if is_exact_number(v):
                 out[i] = round_to_grid(to_fmpq(v, "function value"), g)
             elif isinstance(v, arb):
                 if mode == "float":
