@@ -1,0 +1,130 @@
+"""dpverify.testing.check_implementation: a float64 implementation of any reference, checked
+exactly (issue 16 item 2).  The implementations under test are written here; the reference
+values they are compared with are exact (fmpq), and the "correctly rounded" implementation
+rounds the exact value with Python's Fraction -> float (IEEE round to nearest)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import fmpq
+
+from dpverify.constructions.chebyshev import or_polynomial
+from dpverify.errors import InvalidParameterError, ParameterTypeError
+from dpverify.exact import ChebyshevPoly, MonomialPoly
+from dpverify.numbers import to_fmpq
+from dpverify.testing import check_implementation, ulp_of
+
+pytest_plugins = ["pytester"]
+
+
+def rounded(poly):
+    """The correctly rounded implementation of ``poly`` (0 ulps everywhere)."""
+    P = poly.to_monomial().as_fmpq_poly()
+
+    def impl(xs):
+        out = []
+        for x in xs:
+            v = P(to_fmpq(float(x)))
+            out.append(float(Fraction(int(v.p), int(v.q))))
+        return np.array(out)
+    return impl
+
+
+def test_correctly_rounded_implementation_passes_with_zero_ulps():
+    p = ChebyshevPoly(["1/3", "-2/7", "5/11", "1/13"], domain=(0, 2))
+    rep = check_implementation(rounded(p), p, ulps="1/2")
+    assert rep.worst_ulps <= fmpq(1, 2)      # round to nearest: at most half an ulp
+    assert rep.worst_ulps > 0
+    with pytest.raises(AssertionError):      # ... and not exact everywhere
+        check_implementation(rounded(p), p, ulps=0)
+    assert rep.points > 50
+
+
+def test_one_ulp_at_one_point_is_caught_and_named():
+    p = ChebyshevPoly(["1/3", "-2/7", "5/11", "1/13"], domain=(0, 2))
+    good = rounded(p)
+    # an extremum of T_3 on [0, 2] (always among the adversarial points)
+    bad_x = float(1 + np.cos(np.pi / 3))
+
+    def impl(xs):
+        ys = good(xs)
+        hit = xs == bad_x
+        ys[hit] = np.nextafter(ys[hit], np.inf)   # off by one ulp there, nowhere else
+        return ys
+
+    with pytest.raises(AssertionError) as err:
+        check_implementation(impl, p, ulps=0.5)
+    msg = str(err.value)
+    assert repr(bad_x) in msg and bad_x.hex() in msg
+    assert "1 of" in msg                        # exactly one failing point
+    # the exact reference value at that input is printed
+    exact = p.to_monomial().as_fmpq_poly()(to_fmpq(bad_x))
+    assert str(exact) in msg
+
+
+def test_construction_by_command_name_on_its_integer_domain():
+    k, gamma = 40, "1e-6"
+    a = or_polynomial(k, gamma)
+    rep = check_implementation(rounded(a.poly), ("or", {"k": k, "gamma": gamma}), ulps=0.5)
+    assert rep.points == k + 1                  # every integer 0..k
+    # Horner on the float64 monomial coefficients: the coefficients of the k = 40 OR
+    # polynomial are huge and alternate, so the float evaluation is wrong by orders of
+    # magnitude near x = k -- exactly the bug this check exists to catch
+    def horner_of(approx):
+        cs = [float(c) for c in approx.poly.coeffs]
+
+        def horner(xs):
+            acc = np.zeros_like(xs)
+            for c in reversed(cs):
+                acc = acc * xs + c
+            return acc
+        return horner
+    with pytest.raises(AssertionError, match="x = "):
+        check_implementation(horner_of(a), a, atol="1e-6")
+    # for k = 4 the same code is accurate to far better than 1e-9 (checked exactly)
+    small = or_polynomial(4, "1e-2")
+    check_implementation(horner_of(small), small, atol="1e-9")
+
+
+def test_shape_and_non_finite_outputs_fail_clearly():
+    p = ChebyshevPoly([1, 2], domain=(-1, 1))
+    with pytest.raises(AssertionError, match="shape"):
+        check_implementation(lambda xs: xs[:-1], p, points=[0.0, 0.5])
+    with pytest.raises(AssertionError, match="nan"):
+        check_implementation(lambda xs: xs * np.nan, p)
+
+
+def test_bad_arguments_name_the_parameter():
+    p = ChebyshevPoly([1, 2], domain=(-1, 1))
+    with pytest.raises(ParameterTypeError, match="impl"):
+        check_implementation(3, p)
+    with pytest.raises(InvalidParameterError, match="ulps"):
+        check_implementation(np.asarray, p, ulps=-1)
+    with pytest.raises(InvalidParameterError, match="domain"):
+        check_implementation(np.asarray, MonomialPoly([1, 2]))
+    with pytest.raises(InvalidParameterError, match="construction"):
+        check_implementation(np.asarray, ("nope", {}))
+    with pytest.raises(InvalidParameterError, match="finite"):
+        check_implementation(np.asarray, p, points=[0.0, float("inf")])
+
+
+def test_ulp_is_the_spacing_at_the_rounded_value():
+    assert ulp_of(1) == fmpq(1, 2**52)
+    assert ulp_of(fmpq(1, 3)) == fmpq(1, 2**54)     # 1/3 rounds into [1/4, 1/2)
+    assert ulp_of(0) == fmpq(1, 2**1074)
+
+
+def test_pytest_plugin_fixture(pytester):
+    pytester.makepyfile("""
+        import numpy as np
+        from dpverify.exact import MonomialPoly
+
+        def test_it(dpverify_check):
+            p = MonomialPoly([0, 1])
+            dpverify_check(lambda xs: np.asarray(xs), p, ulps=0, domain=(0, 1))
+    """)
+    res = pytester.runpytest("-p", "dpverify.pytest_plugin", "-q")
+    res.assert_outcomes(passed=1)
