@@ -16,6 +16,8 @@ from typing import Any
 __all__ = [
     "__version__",
     "Approximation",
+    "supnorm",
+    "chebyshev_coefficients",
     "BasisMismatchError",
     "CertificationFailed",
     "DomainError",
@@ -28,8 +30,9 @@ __all__ = [
     "PrecisionExhausted",
 ]
 
-_LAZY = {"Approximation": "approximation"}
-_ERRORS = set(__all__) - {"__version__", "Approximation"}
+_LAZY = {"Approximation": "approximation", "supnorm": "api",
+         "chebyshev_coefficients": "api"}
+_ERRORS = set(__all__) - {"__version__"} - set(_LAZY)
 
 
 def __getattr__(name: str) -> Any:

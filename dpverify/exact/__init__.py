@@ -12,7 +12,8 @@ arithmetic within one basis and domain (mixing raises
 :class:`~dpverify.errors.BasisMismatchError`), JSON round trip (:func:`poly_from_json`).
 
 Guarantee: exact inputs give exact outputs; ball inputs give enclosures.  No floats
-are used anywhere in this package.
+are used anywhere in this package except in :func:`to_numpy` (rounded output for numpy,
+said so); numpy polynomials come in exactly (:func:`from_numpy`, :func:`as_poly`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .bernstein import BernsteinPoly, bernstein_basis_poly
 from .chebyshev import ChebyshevPoly, chebyshev_t
 from .cosine import CosinePoly
 from .monomial import MonomialPoly
+from .numpy_interop import as_poly, from_numpy, to_numpy
 from .serialize import poly_from_json
 from .tensor import TensorPoly
 
@@ -38,4 +40,7 @@ __all__ = [
     "chebyshev_t",
     "bernstein_basis_poly",
     "MAX_TENSOR_SIZE",
+    "as_poly",
+    "from_numpy",
+    "to_numpy",
 ]

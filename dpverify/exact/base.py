@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from flint import fmpq, fmpq_poly, fmpz
 
-from ..errors import BasisMismatchError, InvalidParameterError
+from ..errors import BasisMismatchError, InvalidParameterError, ParameterTypeError
 from ..numbers import MAX_DEGREE, check_int, fmpq_str, to_fmpq
 from ._core import (
     Point,
@@ -84,6 +84,23 @@ class ExactPoly(ABC):
         return None
 
     def _init(self, coeffs: Any, domain: Any) -> None:
+        if type(coeffs).__module__.startswith("numpy.polynomial"):
+            # never drop numpy's domain/window silently: convert exactly, or refuse.
+            # Imported here: numpy_interop imports the basis classes built on this module.
+            from .numpy_interop import from_numpy
+
+            conv = from_numpy(coeffs)
+            if type(conv) is not type(self):
+                raise ParameterTypeError(
+                    f"a numpy {type(coeffs).__name__} is a {conv.basis} polynomial; use "
+                    f"dpverify.exact.as_poly (or {type(conv).__name__}) instead of "
+                    f"{type(self).__name__}")
+            if domain is not None and self._read_domain(domain) not in (
+                    conv.domain, self._default_domain()):
+                raise InvalidParameterError(
+                    f"domain {domain!r} contradicts the numpy polynomial's own domain/window")
+            self._set(list(conv.coeffs), conv.domain)
+            return
         cs = read_coeffs(coeffs, "coeffs")
         dom = self._read_domain(domain)
         self._set(cs, dom)
