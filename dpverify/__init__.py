@@ -18,6 +18,9 @@ __all__ = [
     "Approximation",
     "supnorm",
     "chebyshev_coefficients",
+    "minimax",
+    "approx",
+    "evalbound",
     "BasisMismatchError",
     "CertificationFailed",
     "DomainError",
@@ -31,7 +34,8 @@ __all__ = [
 ]
 
 _LAZY = {"Approximation": "approximation", "supnorm": "api",
-         "chebyshev_coefficients": "api"}
+         "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
+         "evalbound": "api"}
 _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)
 
 

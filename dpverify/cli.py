@@ -50,6 +50,12 @@ class _Parser(argparse.ArgumentParser):
 # costs ~0.25 s (numpy, sympy, the certifiers); tests/test_cli.py checks this table against the
 # modules' own registrations, so a new command module fails CI until it is listed.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "approx": ("approx_cmd",
+               "least degree N with a certified best approximation within gamma"),
+    "evalbound": ("evalbound_cmd",
+                  "certified bound on |fl(p(x)) - p(x)| for binary64 Horner / Clenshaw"),
+    "minimax": ("minimax_cmd",
+                "best uniform approximation of degree N with a certified bracket of E_N(f)"),
     "and": ("or_cmd", "certified AND polynomial on integer counts (thaler2012 Fact 4.2)"),
     "answer": ("mechanism_cmd",
                "answer from a release summary (bernstein: --at; wang-summary: --query)"),

@@ -1,13 +1,14 @@
 """Single-field edits of genuine certificates of every kind (supnorm-finite, supnorm-box,
-jackson-kernel, lebesgue-constant): the verifier either rejects the edited file or the
-edited statement is true.
+jackson-kernel, lebesgue-constant, minimax): the verifier either rejects the edited file or
+the edited statement is true.
 
 The oracle that decides truth uses the certifier's side of dpverify (dpverify.exact, the
 exact finite maximum of dpverify.certify.finite, the interval certifier with a claim,
-the Lebesgue-constant certifier at a tighter tolerance, the constructions), never
-dpverify.verify, so a shared bug cannot hide.  Mutants whose truth the oracle cannot
-decide are counted and skipped.  The default run edits a representative subset; ``-m slow``
-runs all edits (over 1,000 mutants, at least 100 of each kind).
+the certifier's de la Vallee Poussin check, the Lebesgue-constant certifier at a tighter
+tolerance, the constructions), never dpverify.verify, so a shared bug cannot hide.
+Mutants whose truth the oracle cannot decide are counted and skipped.  The default run
+edits a representative subset; ``-m slow`` runs all edits (over 1,000 mutants, at least
+100 of each kind).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 from dpverify import Approximation
 from dpverify.certify import certify
+from dpverify.certify.alternation import alternation_lower_bound, approx, minimax
 from dpverify.certify.finite import finite_max_error
 from dpverify.certify.interval import supnorm
 from dpverify.certify.jackson_kernel import jackson_kernel_certificate
@@ -36,6 +38,7 @@ from dpverify.constructions.jackson import (
     jackson_multipliers,
     jackson_r,
 )
+from dpverify.constructions.remez import remez
 from dpverify.constructions.sherstov import rofk_polynomial
 from dpverify.exact import ChebyshevPoly, MonomialPoly, TensorPoly, poly_from_json
 from dpverify.expr import parse
@@ -80,6 +83,8 @@ def _fixtures() -> dict[str, dict[str, Any]]:
             ("lebesgue-3-2", lebesgue_certificate(lebesgue_constant(3, 2),
                                                   iterated_bernstein_basis(3, 2).basis)),
             ("lebesgue-4-3", lebesgue_certificate(lebesgue_constant(4, 3), None)),
+            ("minimax-approx", approx("exp(x)", ("0", "1"), "1e-3", search=remez, rtol="1e-4")),
+            ("minimax-sin", minimax("sin(3*x)", 3, ("-1/2", "1"), search=remez, rtol="1e-4")),
         ]
         for name, cert in certs:
             _FIXTURES[name] = json.loads(cert.to_json())
@@ -119,6 +124,8 @@ def _bounds_ok(st: dict[str, Any], up: fmpq) -> bool | None:
 def _truth(doc: dict[str, Any]) -> bool | None:
     """Is the statement of ``doc`` true?  None when the oracle cannot tell."""
     try:
+        if doc["kind"] == "minimax":
+            return _truth_minimax(doc["statement"], doc["evidence"])
         return {"supnorm-finite": _truth_finite, "supnorm-box": _truth_box,
                 "jackson-kernel": _truth_jackson, "lebesgue-constant": _truth_lebesgue,
                 }[doc["kind"]](doc["statement"])
@@ -220,6 +227,49 @@ def _truth_jackson(st: dict[str, Any]) -> bool | None:
     if r != jackson_r(K) or mult is None:
         return False
     return [parse_exact(w) for w in mult] == list(jackson_multipliers(t, K))
+
+
+def _truth_minimax(st: dict[str, Any], ev: dict[str, Any]) -> bool | None:
+    """``lower <= E_N(f) <= sup |f - p| <= upper`` (+ max_error, least_degree).  The upper
+    side by the interval certifier with a claim; the lower sides by the certifier's de la
+    Vallee Poussin check at the genuine evidence points (statement edits keep them)."""
+    pj = st["polynomial"]
+    poly = poly_from_json({k: pj[k] for k in ("basis", "coefficients", "domain")})
+    ok = _l1_ok(pj, poly)
+    if ok is not True:
+        return ok
+    tgt, dom, n = st["target"], st["domain"], st["degree"]
+    if tgt.get("kind") != "expr" or dom.get("kind") != "box" or len(dom["intervals"]) != 1:
+        return None
+    a, b = (parse_exact(v) for v in dom["intervals"][0])
+    if a >= b or not isinstance(n, int) or n < 0:
+        return None
+    if poly.degree > n:
+        return False
+    f = parse(tgt["expr"], variables=tgt["variables"])
+    lo, up = parse_exact(st["error"]["lower"]), parse_exact(st["error"]["upper"])
+    if lo < 0 or lo > up:
+        return False
+    ok = _bounds_ok(st, up)
+    if ok is not True:
+        return ok
+    res = supnorm(f, poly, [(a, b)], rtol="1e-12", claim=up, timeout=60)
+    if res.status == "claim refuted":
+        return False
+    if res.status != "claim proven":
+        return None
+    if lo > alternation_lower_bound(f, poly, ev["alternation"], (a, b), n).lower:
+        return None  # E_N(f) may still be >= lower: the oracle cannot tell
+    if "least_degree" in st:
+        me = st.get("max_error")
+        ld = parse_exact(st["least_degree"]["lower"])
+        if me is None or ld <= parse_exact(me):
+            return False
+        q = poly_from_json(ev["least_degree"]["polynomial"])
+        alt = alternation_lower_bound(f, q, ev["least_degree"]["alternation"], (a, b), n - 1)
+        if ld > alt.lower:
+            return None
+    return True
 
 
 _LAMBDA: dict[tuple[int, int], Any] = {}
@@ -332,7 +382,7 @@ def _run(limit_per_leaf: int | None, evidence_stride: int = 1) -> dict[str, dict
 def test_representative_mutants():
     counts = _run(limit_per_leaf=1, evidence_stride=7)
     assert set(counts) == {"supnorm-finite", "supnorm-box", "jackson-kernel",
-                           "lebesgue-constant"}
+                           "lebesgue-constant", "minimax"}
     for kind, c in counts.items():
         assert c["rejected"] + c["malformed"] >= 5, (kind, c)
 

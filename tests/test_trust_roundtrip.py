@@ -13,8 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dpverify import Approximation
-from dpverify.certify import certify
+from dpverify.certify import alternation, certify
+from dpverify.constructions.remez import remez
+from dpverify.errors import CertificationFailed
 from dpverify.exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
+from dpverify.numbers import parse_exact
 from dpverify.verify import verify_bytes, verify_document
 
 # targets defined and finite on [-1, 1] (each argument of sqrt/log stays >= 1)
@@ -95,8 +98,6 @@ def test_float_coefficient_means_binary64():
         target={"kind": "expr", "expr": "1/10", "variables": ["x"]},
         domain={"kind": "box", "intervals": [["0", "1"]]})
     cert = certify(approx, rtol="1e-9")
-    from dpverify.numbers import parse_exact
-
     err = fmpq(1, 5 * 2**55)
     e = cert.error
     assert parse_exact(e["lower"]) <= err <= parse_exact(e["upper"])
@@ -113,5 +114,29 @@ def test_sup_attained_at_a_non_dyadic_point():
         domain={"kind": "box", "intervals": [["0", "3/8"]]})
     cert = certify(approx, rtol="1e-4", timeout=30)
     assert cert.error["upper"] == "1"
+    report = verify_document(json.loads(cert.to_json()), deadline_seconds=60)
+    assert report.status == "holds", report.checks
+
+
+# smooth targets (the Remez search needs them to find N + 2 alternation points quickly)
+SMOOTH = ["exp(x)", "sin(3*x)", "x^2", "sqrt(x + 2)", "1/(2 + x)", "atan(5*x)", "log(3 + x)"]
+
+
+@settings(deadline=None, max_examples=6, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SMOOTH), st.integers(0, 4), intervals(), st.booleans())
+def test_minimax_round_trip(expr, n, iv, with_gamma):
+    """minimax / approx certificates (kind minimax) hold in the independent checker, and
+    their bracket is ordered."""
+    a, b = iv
+    try:
+        if with_gamma:
+            cert = alternation.approx(expr, (a, b), "1e-2", search=remez, max_degree=12,
+                                      rtol="1e-4")
+        else:
+            cert = alternation.minimax(expr, n, (a, b), search=remez, rtol="1e-4")
+    except CertificationFailed:
+        return  # nothing claimed (e.g. f - p vanishes at a point: x^2 with n >= 2)
+    e = cert.statement["error"]
+    assert 0 <= parse_exact(e["lower"]) <= parse_exact(e["upper"])
     report = verify_document(json.loads(cert.to_json()), deadline_seconds=60)
     assert report.status == "holds", report.checks

@@ -16,6 +16,7 @@ import sys
 import pytest
 from flint import fmpq
 
+from dpverify import cli
 from dpverify.cli import main
 from dpverify.numbers import fmpq_str, parse_exact
 
@@ -115,6 +116,57 @@ def test_kernel_and_lebesgue_certificates_verify(tmp_path, capsys):
     assert _verify(tmp_path, capsys, b)[0] == 0
     bad = copy.deepcopy(b)
     bad["statement"]["upper"] = bad["statement"]["lower"] = "1"  # Lambda_{4,2} > 1
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+
+
+def _approx_cert(tmp_path, capsys, monkeypatch):
+    # the commands may not be in dpverify.cli.COMMANDS yet: register them for the run
+    for name in ("minimax", "approx"):
+        monkeypatch.setitem(cli.COMMANDS, name, (f"{name}_cmd", name))
+    # x^4 on [-1, 1]: E_2 = E_3 = 1/8, E_1 = E_0 = 1/2 (x^4 = (T_4 + 4 T_2 + 3)/8, even)
+    return _cert(tmp_path, capsys, ["approx", "--f", "x^4", "--interval", "-1", "1",
+                                    "--gamma", "1/5"], "m.json")
+
+
+def _edit(doc, path, value):
+    bad = copy.deepcopy(doc)
+    obj = bad
+    for key in path[:-1]:
+        obj = obj[key]
+    obj[path[-1]] = value
+    return bad
+
+
+@pytest.mark.parametrize(
+    "path,value",
+    [
+        (("statement", "error", "lower"), "1/7"),  # E_2(x^4) = 1/8 < 1/7
+        (("statement", "error", "upper"), "1/9"),  # sup |f - p| >= E_2 = 1/8 > 1/9
+        (("statement", "degree"), 3),  # needs 5 alternation points: malformed
+        (("statement", "max_error"), "1/9"),
+        (("statement", "least_degree", "lower"), "1/5"),  # not > max_error = 1/5
+        (("statement", "least_degree", "lower"), "3/5"),  # E_1(x^4) = 1/2 < 3/5
+        (("statement", "target", "expr"), "x^4 + x^3/10"),
+        (("statement", "domain", "intervals"), [["-1", "2"]]),
+        (("evidence", "alternation", 1), "-1"),  # not strictly increasing
+    ],
+)
+def test_minimax_certificate_edits_rejected(tmp_path, capsys, monkeypatch, path, value):
+    c = _approx_cert(tmp_path, capsys, monkeypatch)
+    assert c["kind"] == "minimax" and c["statement"]["degree"] == 2
+    assert _verify(tmp_path, capsys, c)[0] == 0
+    code, out, _ = _verify(tmp_path, capsys, _edit(c, path, value))
+    assert code in (1, 2), (path, out)
+
+
+def test_minimax_pieces_and_points_are_needed(tmp_path, capsys, monkeypatch):
+    c = _approx_cert(tmp_path, capsys, monkeypatch)
+    bad = copy.deepcopy(c)
+    bad["evidence"]["pieces"].pop()  # [-1, 1] no longer covered
+    assert _verify(tmp_path, capsys, bad)[0] == 1
+    bad = copy.deepcopy(c)
+    # a point where |x^4 - p| is far below the levelled error: the lower bound fails
+    bad["evidence"]["alternation"][2] = "1/1000"
     assert _verify(tmp_path, capsys, bad)[0] == 1
 
 

@@ -3,8 +3,8 @@
 It imports only the standard library, python-flint and jsonschema (and its own modules):
 its own number reader (``numbers``), expression parser and evaluators (``expr``),
 polynomial conversions (``poly``), Taylor models (``taylor``) and one module per kind
-(``finite``, ``box``, ``jackson``, ``lebesgue``).  A report says ``holds`` only when every
-check of the statement was decided exactly or by rigorous ball arithmetic.
+(``finite``, ``box``, ``jackson``, ``lebesgue``, ``minimax``).  A report says ``holds`` only
+when every check of the statement was decided exactly or by rigorous ball arithmetic.
 """
 
 from .check import verify_bytes, verify_document, verify_file

@@ -16,11 +16,13 @@ from .finite import verify_finite
 from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
 from .load import MAX_BYTES, parse_bytes, validate
+from .minimax import verify_minimax
 from .numbers import expect_keys
 from .report import Checks, Malformed, Report, TimeUp, one_line
 
 KINDS = {"supnorm-finite": verify_finite, "supnorm-box": verify_box,
-         "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue}
+         "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue,
+         "minimax": verify_minimax}
 
 
 def info_lines(info: Any) -> list[str]:

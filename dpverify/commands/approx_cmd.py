@@ -1,0 +1,66 @@
+"""``dpverify approx``: the least degree whose best approximation is certified within gamma."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..certify.alternation import approx
+from ..constructions.remez import MAX_REMEZ_DEGREE, remez
+from ..errors import InvalidParameterError
+from ..expr import parse
+from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
+from ._cert import read_timeout, timeout_flag
+from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from .minimax_cmd import bracket_rows, read_interval
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "approx",
+        help="least degree N with a certified best approximation within gamma",
+        description="Search degrees with the Remez exchange (mpmath, a search), certify the "
+        "least N whose polynomial has sup |f - p| <= gamma (interval certifier), and, when "
+        "a de la Vallee Poussin bound shows E_{N-1}(f) > gamma, prove that no lower degree "
+        "works. The output says which of the two was proven. Check the certificate "
+        "(kind minimax) with dpverify verify.",
+    )
+    p.add_argument("--f", required=True, help='function of x, e.g. "exp(x)"')
+    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
+    p.add_argument("--gamma", required=True, help="target uniform error, > 0")
+    p.add_argument("--max-degree", default="100", help=f"largest degree tried "
+                   f"(default 100, at most {MAX_REMEZ_DEGREE})")
+    p.add_argument("--rtol", default="1e-6",
+                   help="relative width of the upper bound's enclosure (default 1e-6)")
+    timeout_flag(p)
+    add_json_flag(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: Any) -> CommandResult:
+    f = parse(args.f, variables=("x",), name="--f")
+    a, b = read_interval(args)
+    gamma = exact(args.gamma, "--gamma")
+    if not gamma > 0:
+        raise InvalidParameterError(f"--gamma must be > 0, got {args.gamma}")
+    max_degree = int_flag(args.max_degree, "--max-degree", 0, MAX_REMEZ_DEGREE)
+    rtol = exact(args.rtol, "--rtol")
+    if rtol <= 0:
+        raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
+    cert = approx(f, (a, b), gamma, search=remez, max_degree=max_degree, rtol=rtol,
+                  timeout=0.9 * read_timeout(args.timeout))
+    st = cert.statement
+    n = st["degree"]
+    rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+            ("gamma", fmpq_str(gamma)), ("degree N", str(n))] + bracket_rows(cert)
+    rows.append(("degree N suffices", "proven: sup |f - p| <= gamma"))
+    if "least_degree" in st:
+        lo = parse_exact(st["least_degree"]["lower"])
+        rows.append((f"degree {n - 1} impossible", f"proven: E_{n - 1}(f) >= "
+                     f"{fmpq_to_decimal(lo, 12, 'down')} > gamma, so N is the least degree"))
+    else:
+        why = cert.info.get("unproven_claims", {}).get("least_degree", {}).get("reason", "")
+        rows.append(("least degree", f"NOT proven ({why}); N may not be the least degree"))
+    rows.append(("result", "certified (check with: dpverify verify CERT.json)"))
+    return CommandResult(data=cert.data, text=format_table(rows))

@@ -1,0 +1,225 @@
+"""Kind ``minimax``: ``lower <= E_N(f) <= sup_{[a,b]} |f - p| <= upper`` (docs/certificates.md).
+
+*Lower* (de la Vallee Poussin): ``deg p <= N`` and ``f - p`` takes alternating signs at the
+``N + 2`` strictly increasing evidence points of ``[a, b]`` with ``|f - p| >= lower`` at
+each; then every ``q`` of degree ``<= N`` has ``max |f - q| >= lower`` (else ``q - p``
+would change sign ``N + 1`` times).  Each sign and comparison is decided exactly (rational
+``f(x)``) or in arb balls at 64 .. 65536 bits.
+
+*Upper*: the pieces tile ``[a, b]`` and ``|f - p| <= upper`` on each, by the same Taylor
+bounds as ``supnorm-box`` (:func:`box.check_pieces`).
+
+*least_degree* (with ``max_error``): a polynomial ``q`` of degree ``<= N - 1`` in the
+evidence with ``N + 1`` alternation points where ``|f - q| >= least_degree.lower`` proves
+``E_{N-1}(f) >= least_degree.lower``, and ``least_degree.lower > max_error`` then says no
+polynomial of degree ``< N`` is within ``max_error``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flint import arb, fmpq, fmpq_poly
+
+from .box import check_cover, check_pieces
+from .expr import CONSTANTS, FUNCTIONS, IDENT, Indeterminate, IvAlg, Undefined, parse, point, run
+from .numbers import (
+    MAX_PREC,
+    check_rounded_up,
+    expect_keys,
+    read_exact,
+    read_int,
+    read_list,
+    show,
+    working,
+)
+from .poly import (
+    MAX_UNIVARIATE,
+    Poly,
+    check_poly,
+    monomial_form,
+    read_interval,
+    read_poly,
+    to_monomial_1d,
+)
+from .report import Checks, Malformed
+from .supnorm import Sup
+
+MAX_DEGREE = 200_000
+MAX_PIECES = 2_000_000
+
+
+def _target(t: object) -> dict[str, Any]:
+    t = expect_keys(t, "statement.target", ("kind", "expr", "variables"))
+    if t["kind"] != "expr" or not isinstance(t["expr"], str):
+        raise Malformed("statement.target: an expr target")
+    names = read_list(t["variables"], "statement.target.variables", 1, 1)
+    if not (isinstance(names[0], str) and IDENT.fullmatch(names[0])
+            and names[0] not in FUNCTIONS and names[0] not in CONSTANTS):
+        raise Malformed("statement.target.variables: one name that is not a function or "
+                        "constant")
+    return {"kind": "expr", "variables": names, "text": t["expr"],
+            "code": parse(t["expr"], names, "statement.target.expr")}
+
+
+def _points(v: object, where: str, n: int) -> list[fmpq]:
+    return [read_exact(x, where) for x in read_list(v, where, n, n)]
+
+
+def _sign_at(code: tuple[object, ...], mono: fmpq_poly, x: fmpq,
+             bound: fmpq) -> tuple[int | None, bool | None]:
+    """(sign of f(x) - p(x), whether |f(x) - p(x)| >= bound); None where undecided."""
+    px = mono(x)
+    prec = 64
+    while prec <= MAX_PREC:
+        with working(prec):
+            try:
+                f = run(code, IvAlg(), [point(x)])
+            except Indeterminate:
+                f = None
+            if f is not None and f.exact:
+                e = f.lo - px
+                return (1 if e > 0 else -1 if e < 0 else 0), abs(e) >= bound
+            if f is not None:
+                e = f.b - arb(px)
+                s = 1 if e > 0 else -1 if e < 0 else None
+                ae, b = abs(e), arb(bound)
+                ge = True if ae >= b else False if ae < b else None
+                if s is not None and ge is not None:
+                    return s, ge
+        prec *= 2
+    return None, None
+
+
+def check_alternation(code: tuple[object, ...], mono: fmpq_poly, pts: list[fmpq],
+                      ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks) -> tuple[bool | None, str]:
+    a, b = ab
+    if not all(a <= x <= b for x in pts):
+        return False, "an alternation point is outside the interval"
+    if any(x >= y for x, y in zip(pts, pts[1:])):
+        return False, "alternation points are not strictly increasing"
+    signs = []
+    for x in pts:
+        ck.tick()
+        try:
+            s, ge = _sign_at(code, mono, x, lower)
+        except Undefined:
+            return False, f"target undefined at x = {show(x)}"
+        if s == 0:
+            return False, f"f - p vanishes at x = {show(x)}"
+        if ge is False:
+            return False, f"|f - p| < lower at x = {show(x)}"
+        if s is None:
+            return None, f"sign undecided at 65536 bits at x = {show(x)}"
+        signs.append(s)
+    if any(s == t for s, t in zip(signs, signs[1:])):
+        return False, "the signs of f - p do not alternate"
+    return True, f"f - p alternates at {len(pts)} points with |f - p| >= {show(lower)}"
+
+
+def _evidence_poly(obj: object, where: str) -> fmpq_poly:
+    obj = expect_keys(obj, where, ("basis", "domain", "coefficients"))
+    basis = obj["basis"]
+    if basis not in ("monomial", "chebyshev", "bernstein"):
+        raise Malformed(f"{where}.basis: unknown basis")
+    if (obj["domain"] is None) != (basis == "monomial"):
+        raise Malformed(f"{where}: monomial polynomials have a null domain, others [a, b]")
+    dom = None if obj["domain"] is None else read_interval(obj["domain"], f"{where}.domain")
+    cs = [read_exact(c, f"{where}.coefficients")
+          for c in read_list(obj["coefficients"], f"{where}.coefficients", 1, MAX_UNIVARIATE)]
+    return to_monomial_1d(basis, cs, dom)
+
+
+def verify_minimax(st: object, ev: object, ck: Checks, out: list[str]) -> None:
+    st = expect_keys(st, "statement", ("polynomial", "target", "domain", "degree", "error"),
+                     ("max_error", "least_degree"))
+    poly: Poly = read_poly(st["polynomial"], "statement.polynomial")
+    if poly.d != 1:
+        raise Malformed("statement.polynomial: a univariate polynomial")
+    target = _target(st["target"])
+    dom = expect_keys(st["domain"], "statement.domain", ("kind", "intervals"))
+    if dom["kind"] != "box":
+        raise Malformed("statement.domain: a box with one interval")
+    ab = read_interval(read_list(dom["intervals"], "statement.domain.intervals", 1, 1)[0],
+                       "statement.domain.intervals")
+    n = read_int(st["degree"], "statement.degree", 0, MAX_DEGREE)
+    err = expect_keys(st["error"], "statement.error", ("lower", "upper"), ("upper_decimal",))
+    lower = read_exact(err["lower"], "statement.error.lower")
+    upper = read_exact(err["upper"], "statement.error.upper")
+    dec = err.get("upper_decimal")
+    if dec is not None:
+        read_exact(dec, "statement.error.upper_decimal")
+    me = st.get("max_error")
+    max_error = None if me is None else read_exact(me, "statement.max_error")
+    ld = st.get("least_degree")
+    ld_lower = None if ld is None else read_exact(
+        expect_keys(ld, "statement.least_degree", ("lower",))["lower"],
+        "statement.least_degree.lower")
+    ev = expect_keys(ev, "evidence", ("alternation", "pieces"), ("least_degree",))
+    pts = _points(ev["alternation"], "evidence.alternation", n + 2)
+    pieces = []
+    for i, pc in enumerate(read_list(ev["pieces"], "evidence.pieces", 1, MAX_PIECES)):
+        where = f"evidence.pieces[{i}]"
+        pc = read_list(pc, where, 3, 3)
+        box = [read_interval(iv, where) for iv in read_list(pc[0], where, 1, 1)]
+        pieces.append((box, read_int(pc[1], f"{where} order", 0, 64),
+                       read_int(pc[2], f"{where} precision", 53, MAX_PREC)))
+    q = q_pts = None
+    if ld_lower is not None:
+        lev = ev.get("least_degree")
+        if lev is None:
+            raise Malformed("evidence.least_degree: required by statement.least_degree")
+        lev = expect_keys(lev, "evidence.least_degree", ("polynomial", "alternation"))
+        q = _evidence_poly(lev["polynomial"], "evidence.least_degree.polynomial")
+        q_pts = _points(lev["alternation"], "evidence.least_degree.alternation", n + 1)
+
+    out.extend([
+        f"Target: f({target['variables'][0]}) = {target['text'][:200]}.",
+        f"Domain: [{show(ab[0], 20)}, {show(ab[1], 20)}].",
+        f"Polynomial p: {poly.describe()}; degree {poly.degree}; coefficient l1 norm "
+        f"{show(poly.l1)} (log2 {poly.l1_log2}).",
+        f"Claim: {show(lower)} <= E_{n}(f) <= sup |f - p| <= {show(upper)}, where E_{n}(f) is "
+        f"the least max |f - q| over polynomials q of degree <= {n}."])
+    if dec is not None:
+        out.append(f"upper rounded up to decimal: {dec[:60]}.")
+    if max_error is not None:
+        out.append(f"Claim: sup |f - p| <= max_error = {show(max_error)}.")
+    if ld_lower is not None:
+        out.append(f"Claim: E_{n - 1}(f) >= {show(ld_lower)} > max_error: no polynomial of "
+                   f"degree < {n} has max |f - q| <= max_error.")
+
+    check_poly(ck, poly)
+    ck.run("degree of p <= N", lambda: (
+        isinstance(poly.degree, int) and poly.degree <= n,
+        f"degree {poly.degree}, N = {n}"))
+    ck.run("0 <= lower <= upper", lambda: (0 <= lower <= upper,
+                                           f"lower = {show(lower)}, upper = {show(upper)}"))
+    if max_error is not None:
+        ck.run("upper <= max_error", lambda: (upper <= max_error,
+                                              f"upper = {show(upper)}, "
+                                              f"max_error = {show(max_error)}"))
+    if dec is not None:
+        ck.run("upper_decimal", lambda: check_rounded_up(dec, upper, "upper_decimal"))
+    mono = monomial_form(poly, ck.tick)
+    code = target["code"]
+    ck.run("lower: f - p alternates (de la Vallee Poussin)",
+           lambda: check_alternation(code, mono, pts, ab, lower, ck))
+    ok = ck.run("pieces cover the interval",
+                lambda: check_cover([ab], [p[0] for p in pieces], ck))
+    if ok:
+        sup = Sup("supnorm-box", poly, target, {"kind": "box", "intervals": [ab]}, lower,
+                  upper, None, None, None, None)
+        ck.run("upper: sup |f - p| <= upper on every piece",
+               lambda: check_pieces(sup, pieces, ck))
+    if ld_lower is not None:
+        ck.run("least_degree needs max_error", lambda: (
+            max_error is not None, "max_error present" if max_error is not None
+            else "no max_error in the statement"))
+        if max_error is not None:
+            ck.run("least_degree.lower > max_error", lambda: (
+                ld_lower > max_error, f"{show(ld_lower)} vs {show(max_error)}"))
+        assert q is not None and q_pts is not None
+        ck.run("least_degree: degree of q <= N - 1", lambda: (
+            q.degree() <= n - 1, f"degree {q.degree()}, N - 1 = {n - 1}"))
+        ck.run("least_degree: f - q alternates (de la Vallee Poussin)",
+               lambda: check_alternation(code, q, q_pts, ab, ld_lower, ck))

@@ -1,0 +1,234 @@
+"""Certified binary64 evaluation error (dpverify.certify.evalbound).
+
+The float side is computed two ways that do exactly the analysed operations: pure-Python
+float loops written here (Python floats are IEEE binary64, round to nearest, no FMA), and
+numpy (``numpy.polynomial.polynomial.polyval`` for Horner, ``dpverify.fast.clenshaw`` for
+Clenshaw).  The reference value is the exact rational ``p(x)`` (fmpq) at the binary64
+``x``.  Every observed error must be <= the bound; random points, points adversarially
+close to roots (where the relative error is largest), subnormal points and endpoints.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import arb, ctx, fmpq
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dpverify import cli
+from dpverify.certify.evalbound import evalbound, float_error_bound, sup_abs_bound
+from dpverify.errors import DomainError, InvalidParameterError, ParameterTypeError
+from dpverify.exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
+from dpverify.fast.chebyshev import clenshaw as np_clenshaw
+from dpverify.numbers import to_fmpq
+
+U = fmpq(1, 2**53)
+
+
+def q(x: float) -> fmpq:
+    return fmpq(*x.as_integer_ratio())
+
+
+def to_float(v) -> float:
+    """The binary64 number nearest to the exact value of ``v``."""
+    v = to_fmpq(v)
+    return float(Fraction(int(v.p), int(v.q)))
+
+
+def horner_float(c: list[float], x: float) -> float:
+    """q_n = c_n; q_i = fl(fl(x q_{i+1}) + c_i): the analysed operations."""
+    acc = c[-1]
+    for a in reversed(c[:-1]):
+        acc = acc * x + a
+    return acc
+
+
+def clenshaw_float(c: list[float], x: float, dom: tuple[float, float]) -> float:
+    """The operations of dpverify.fast.chebyshev.clenshaw, one point, in Python floats."""
+    a, b = dom
+    t = (2.0 * x - (a + b)) / (b - a)
+    if len(c) == 1:
+        return c[0]
+    b1, b2 = c[-1], 0.0
+    for ck in c[-2:0:-1]:
+        b1, b2 = 2.0 * t * b1 - b2 + ck, b1
+    return t * b1 - b2 + c[0]
+
+
+def observed(kind: str, coeffs: list, xs: list[float], dom=(-1, 1)) -> fmpq:
+    """max |fl(p(x)) - p(x)| over xs (exact), by the Python loop and by numpy."""
+    c64 = [to_float(v) for v in coeffs]
+    if kind == "monomial":
+        P = MonomialPoly(coeffs)
+        loop = [horner_float(c64, x) for x in xs]
+        vec = np.polynomial.polynomial.polyval(np.array(xs), np.array(c64))
+    else:
+        P = ChebyshevPoly(coeffs, domain=dom)
+        fd = (to_float(dom[0]), to_float(dom[1]))
+        loop = [clenshaw_float(c64, x, fd) for x in xs]
+        vec = np_clenshaw(np.array(c64), np.array(xs), fd)
+    worst = fmpq(0)
+    for x, y1, y2 in zip(xs, loop, vec):
+        # numpy performs the same operations: identical results
+        assert y1 == float(y2), (x, y1, y2)
+        worst = max(worst, abs(q(y1) - P(q(x))))
+    return worst
+
+
+def sample(a: float, b: float, n: int, rng: random.Random, roots=()) -> list[float]:
+    xs = [rng.uniform(a, b) for _ in range(n)] + [a, b]
+    for r in roots:  # adversarial: binary64 neighbours of a root
+        x = r
+        for _ in range(20):
+            if a <= x <= b:
+                xs.append(x)
+            x = math.nextafter(x, math.inf)
+        x = r
+        for _ in range(20):
+            x = math.nextafter(x, -math.inf)
+            if a <= x <= b:
+                xs.append(x)
+    return xs
+
+
+CASES = [
+    # (basis, coefficients, interval, domain, roots for adversarial points)
+    ("monomial", [fmpq(1, math.factorial(i)) for i in range(13)], (-1, 1), None, ()),
+    ("monomial", [1, -6, 15, -20, 15, -6, 1], (0, 2), None, (1.0,)),  # (x - 1)^6
+    ("monomial", [fmpq(-1, 3), 0, 1], (-1, 1), None, (3 ** -0.5, -(3 ** -0.5))),
+    ("monomial", ["0.1", "-0.7", "0.3", "1.9"], ("-0.3", "0.9"), None, ()),
+    ("chebyshev", [fmpq((-1) ** i, (i + 1) ** 2) for i in range(25)], (-1, 1), (-1, 1), ()),
+    ("chebyshev", [0, 0, 0, 0, 0, 1], (-1, 1), (-1, 1),
+     tuple(math.cos((2 * k + 1) * math.pi / 10) for k in range(5))),  # T_5 near its roots
+    ("chebyshev", ["0.5", "-0.25", "0.125", "0.3"], (0, 3), (0, 3), ()),
+    ("chebyshev", [1, 2, 3], ("1/3", "2/3"), (0, 1), ()),
+]
+
+
+@pytest.mark.parametrize("basis,coeffs,iv,dom,roots", CASES)
+def test_observed_error_within_bound(basis, coeffs, iv, dom, roots):
+    rng = random.Random(7)
+    r = evalbound(coeffs, iv, basis=basis, domain=dom)
+    a, b = to_float(r.interval[0]), to_float(r.interval[1])
+    # binary64 points inside [A, B] only (the bound is stated for them)
+    a = a if q(a) >= r.interval[0] else math.nextafter(a, math.inf)
+    b = b if q(b) <= r.interval[1] else math.nextafter(b, -math.inf)
+    xs = sample(a, b, 1500, rng, roots)
+    obs = observed(basis, coeffs, xs, dom or (-1, 1))
+    assert obs <= r.bound, (float(obs), float(r.bound))
+    # the benchmark criterion (benchmarks/evalbound_tightness.py): within 100x when the
+    # error is not identically 0
+    if obs > 0:
+        assert r.bound <= 100 * obs, (float(obs), float(r.bound))
+
+
+def test_hand_cases():
+    # fl(fl(x * 1) + 1) for binary64 x in [0, 1]: the model charges u |x| for the product
+    # and u |result| <= 2u (1 + u) for the sum, so by hand the bound is about 3u (the true
+    # error, one rounding of 1 + x, is at most 2u)
+    r = evalbound([1, 1], (0, 1))
+    assert 2 * U <= r.bound <= 3 * U * (1 + 4 * U)
+    gamma2 = 2 * U / (1 - 2 * U)  # Higham's gamma_{2n}, n = 1, times sum |c_i| = 2
+    assert r.coefficients == 0 and gamma2 * 2 <= r.higham <= gamma2 * 2 * (1 + U)
+    # a constant is returned as stored: the only error is the coefficient's rounding
+    assert evalbound([3], (0, 1)).bound == 0
+    r = evalbound(["0.1"], (0, 1))
+    d = abs(q(0.1) - fmpq(1, 10))  # bounds are rounded up to 64-bit dyadics
+    assert d <= r.bound <= d * (1 + fmpq(1, 2**60))
+    # T_0 + T_1 on (-1, 1): y = fl(fl(fl(t * 1) - 0) + 1), |y| <= 2: by hand the model
+    # charges u (|t| + |0 - t x 1| ... ) = u ((2 + u) 2 + 1 + 1) ~ 6u
+    r = evalbound([1, 1], (-1, 1), basis="chebyshev")
+    assert 2 * U <= r.bound <= 6 * U * (1 + 4 * U) and r.mapping == 0
+
+
+def test_sharper_than_higham_for_decaying_coefficients():
+    # exp Taylor coefficients: the partial sums are much smaller than sum |c_i| X^i
+    cs = [q(1 / math.factorial(i)) for i in range(15)]
+    r = evalbound(cs, (-1, 1))
+    assert r.coefficients == 0
+    assert r.bound < r.higham / 5
+
+
+def test_subnormal_and_tiny_points():
+    # x near 0 (subnormal products): the eta terms cover gradual underflow
+    cs = [q(1e-300), q(3.0), q(-2.0), q(0.5)]
+    r = evalbound(cs, (-1e-300, 1e-300))
+    xs = [5e-324 * k for k in range(-50, 51)] + [1e-310, -1e-310, 1e-300, -1e-300]
+    assert observed("monomial", cs, xs) <= r.bound
+
+
+def test_overflow_is_excluded_or_refused():
+    with pytest.raises(DomainError, match="overflow"):
+        evalbound([1, 0, q(1e300)], (0, 1e10))
+    with pytest.raises(DomainError):
+        evalbound([1, 1], (0, 2.0**1023))
+
+
+def test_input_validation():
+    with pytest.raises(InvalidParameterError, match="interval"):
+        evalbound([1, 2], (1, 0))
+    with pytest.raises(InvalidParameterError, match="basis"):
+        evalbound([1, 2], (0, 1), basis="bernstein")
+    with pytest.raises(InvalidParameterError, match="basis"):
+        evalbound(BernsteinPoly([1, 2]), (0, 1))
+    with pytest.raises(ParameterTypeError, match="poly"):
+        evalbound("1,2", (0, 1))
+    with pytest.raises(InvalidParameterError, match="pieces"):
+        evalbound([1, 2], (0, 1), pieces=0)
+
+
+@settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.floats(-4, 4, allow_nan=False, allow_subnormal=False), min_size=1,
+                max_size=9),
+       st.sampled_from(["monomial", "chebyshev"]), st.integers(0, 2**32))
+def test_law_bound_holds_on_random_polynomials(cs, basis, seed):
+    coeffs = [q(c) for c in cs]
+    r = evalbound(coeffs, (-1, 1), basis=basis)
+    xs = sample(-1.0, 1.0, 200, random.Random(seed))
+    assert observed(basis, coeffs, xs) <= r.bound
+
+
+def test_sup_abs_bound_encloses_the_max():
+    # sup over [-1, 1] of |x^3 - x/2| is 1/2 at x = +-1 (by hand); the bound must be >= it
+    P = MonomialPoly([0, fmpq(-1, 2), 0, 1]).as_fmpq_poly()
+    s = sup_abs_bound(P, fmpq(-1), fmpq(1))
+    assert fmpq(1, 2) <= s <= fmpq(1, 2) * (1 + fmpq(1, 10))
+
+
+def test_combined_bound_covers_f_minus_float_p():
+    cs = [fmpq(1, math.factorial(i)) for i in range(7)]
+    res = float_error_bound("exp(x)", cs, (-1, 1))
+    assert res.bound == res.supnorm_upper + res.evaluation.bound
+    c64 = [to_float(c) for c in cs]
+    worst = arb(0)
+    with ctx.workprec(200):
+        for x in np.linspace(-1, 1, 301):
+            y = horner_float(c64, float(x))
+            worst = max(worst, abs(arb(q(float(x))).exp() - arb(q(y))), key=lambda v: v.mid())
+        assert worst < arb(res.bound)
+
+
+def _run(argv, capsys, monkeypatch):
+    monkeypatch.setitem(cli.COMMANDS, "evalbound", ("evalbound_cmd", "evalbound"))
+    code = cli.main(argv)
+    return code, capsys.readouterr()
+
+
+def test_cli(capsys, monkeypatch):
+    code, cap = _run(["evalbound", "--poly", "1,1,1/2", "--interval", "-1", "1", "--json"],
+                     capsys, monkeypatch)
+    assert code == 0
+    assert '"format": "dpverify-data"' in cap.out and '"algorithm": "horner"' in cap.out
+    code, cap = _run(["evalbound", "--poly", "1,2", "--basis", "chebyshev", "--interval", "0",
+                      "1", "--f", "1+2*(2*x-1)"], capsys, monkeypatch)
+    assert code == 0 and "|f(x) - fl(p(x))| <=" in cap.out
+    code, cap = _run(["evalbound", "--poly", "1,x", "--interval", "0", "1"], capsys,
+                     monkeypatch)
+    assert code == 2 and "--poly" in cap.err and "Traceback" not in cap.err
+    code, cap = _run(["evalbound", "--poly", "1", "--interval", "1", "0"], capsys, monkeypatch)
+    assert code == 2 and "--interval" in cap.err
