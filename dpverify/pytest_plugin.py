@@ -7,7 +7,16 @@ write::
     def test_my_fast_or(dpverify_check):
         dpverify_check(my_fast_or, ("or", {"k": 100, "gamma": "1e-6"}), ulps=1)
 
-(or load it explicitly with ``pytest -p dpverify.pytest_plugin``).
+A failing check fails the test with the worst input, the exact reference value there and
+the error in ulps (:func:`~dpverify.testing.check_implementation`).
+
+Loading: automatic through the entry point.  With ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``
+(or without the installed metadata) load it with ``pytest -p dpverify.pytest_plugin``.
+
+Guarantee
+---------
+The fixture adds nothing to :func:`~dpverify.testing.check_implementation`: every
+comparison is exact (see there).
 """
 
 from __future__ import annotations
@@ -22,7 +31,9 @@ __all__ = ["dpverify_check"]
 
 @pytest.fixture
 def dpverify_check() -> Callable[..., Any]:
-    """:func:`dpverify.testing.check_implementation`."""
+    """:func:`dpverify.testing.check_implementation` (same arguments, same result)."""
+    # imported when a test asks for the fixture: loading the plugin in every pytest session
+    # of a project that has dpverify installed must not import numpy and python-flint
     from .testing import check_implementation
 
     return check_implementation

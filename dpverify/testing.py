@@ -1,47 +1,59 @@
 """Helpers for users who regression-test their own (fast) implementations against dpverify.
 
-* :func:`reference` -- the exact reference values of a table entry (``fmpq``, nested lists).
+* :func:`check_implementation` -- any float64 *function* (a callable on numpy arrays)
+  against an exact reference (a dpverify polynomial, a numpy polynomial, an
+  :class:`~dpverify.Approximation`, a construction by command name with any parameters, or
+  any object with exact evaluation), at adversarial inputs, compared exactly in ulps or
+  absolutely.  Also the pytest fixture ``dpverify_check`` (:mod:`dpverify.pytest_plugin`).
+* :func:`reference` -- the exact reference values of a table entry (``fmpq``, nested lists),
+  for any parameters of any table of :mod:`dpverify.tables`.
 * :func:`assert_matches_reference` -- compare your float outputs with them, *exactly*: each
   of your numbers is converted to the rational it denotes (no rounding on our side), so a
   pass/fail is never an artefact of the comparison.  Raises ``AssertionError`` with the
-  worst index, the expected and actual values and a hint (length off by one, float32-sized
-  error, constant factor) -- usable directly in pytest.
+  worst index, the expected and actual values and a hint (length off by one -- with the
+  first wrong value of the common index range --, float32-sized error, constant factor) --
+  usable directly in pytest.
 * hypothesis strategies for valid parameters: :func:`or_params`, :func:`gammas`,
   :func:`rofk_params`, :func:`bernstein_params`, :func:`jackson_kernel_params`,
   :func:`jackson_multiplier_params` (``hypothesis`` is imported lazily; it is only needed
   for the strategies).
 
-Tables and quantities (conventions as in :mod:`dpverify.tables`)::
+Tables and quantities (:mod:`dpverify.tables`; named like the commands, any parameters;
+the old names ``or-chebyshev``, ``or-minimax``, ``dlist-h``, ``jackson-kernel``,
+``jackson-multipliers``, ``bernstein-iterated`` are aliases)::
 
-    "or"  / "or-chebyshev"   monomial (default) | chebyshev | values        params k, gamma
-    "or-minimax"             monomial (default) | values                     k, gamma
-    "and"                    monomial (default) | values                     k, gamma
-    "rofk"                   values (default) | chebyshev_0_k | monomial     r, k, gamma
-    "dlist-h"                monomial (default) | values                     k, gamma
-    "jackson-kernel"         two_pi_a                                        t, r
-    "jackson-multipliers"    w                                               t, K
-    "bernstein-iterated"     basis (basis[nu][mu])                           k, h
+    "or"          monomial (default) | values | chebyshev*  | error_exact*   k, gamma[, method]
+    "and"         monomial (default) | values | chebyshev*  | error_exact*   k, gamma[, method]
+    "rofk"        values (default) | chebyshev_0_k | monomial          r, k, gamma[, method]
+    "dlist"       monomial (default) | values                           k, gamma[, method]
+    "jackson"     two_pi_a (with r) | w (with K)                        t, r | t, K
+    "bernstein"   basis (basis[nu][mu])                                 k, h
 
-``values`` are the polynomial's values at the integers ``0..k``.
+``*`` only with ``method="chebyshev"`` (the default).  ``values`` are the polynomial's values
+at the integers ``0..k``.
 
 Guarantee
 ---------
 The reference values are exact (the exact constructions); the comparison is exact.  The
 tolerance semantics: ``|v_i - e_i| <= atol + rtol * s`` for every entry, with
 ``s = max_j |e_j|`` (``norm="normwise"``, default) or ``s = |e_i|`` (``norm="entrywise"``).
+:func:`check_implementation`: ``|impl(x) - p(x)| <= ulps * ulp(p(x))`` or ``<= atol`` at
+every checked input, decided in exact rational arithmetic (floats only choose the inputs).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
-from flint import fmpq
+from flint import fmpq, fmpq_poly, fmpz
 
 from .errors import InvalidParameterError, ParameterTypeError
 from .numbers import check_int, fmpq_str, to_fmpq
@@ -60,107 +72,42 @@ __all__ = [
     "jackson_multiplier_params",
 ]
 
-_DEFAULT_QUANTITY = {
-    "or": "monomial",
-    "or-chebyshev": "monomial",
-    "or-minimax": "monomial",
-    "and": "monomial",
-    "rofk": "values",
-    "dlist-h": "monomial",
-    "jackson-kernel": "two_pi_a",
-    "jackson-multipliers": "w",
-    "bernstein-iterated": "basis",
-}
+def _default_quantity(table: str, data: dict[str, Any]) -> str:
+    from .tables import CONSTRUCTIONS, TABLES
 
-
-def _values_at_ints(poly: Any, k: int) -> list[fmpq]:
-    P = poly.to_monomial().as_fmpq_poly()
-    return [P(fmpq(x)) for x in range(k + 1)]
+    q = CONSTRUCTIONS[TABLES[table].construction].default_quantity
+    if q in data:
+        return q
+    return next(k for k in data if k != "degree")  # jackson with K: "w"
 
 
 def reference(table: str = "or", quantity: str | None = None, **params: Any) -> list[Any]:
     """Exact reference values (``fmpq``; nested lists for matrices) of one table entry.
 
-    Parameters are those of the table (see the module docstring), e.g.
-    ``reference("or", k=25, gamma="1e-3")``; ``gamma`` is read exactly (``1e-3`` = 1/1000).
+    ``table`` is a table of :mod:`dpverify.tables`, named like the commands (``or``,
+    ``and``, ``rofk``, ``dlist``, ``jackson``, ``bernstein``, or an alias such as
+    ``or-chebyshev``), with any parameters of that construction, e.g.
+    ``reference("or", k=25, gamma="1e-3")`` or ``reference("or", k=100, gamma="1e-6",
+    method="minimax")``; ``gamma`` is read exactly (``1e-3`` = 1/1000).  ``quantity`` is
+    one of the table's quantities (default: the module docstring's first one).
     """
-    if table not in _DEFAULT_QUANTITY:
+    return _reference(table, quantity, params)[1]
+
+
+def _reference(table: str, quantity: str | None, params: dict[str, Any]) -> tuple[str, list]:
+    from .tables import TABLES, table_names, table_values
+
+    if not isinstance(table, str) or table not in TABLES:
         raise InvalidParameterError(
-            f"table must be one of {', '.join(_DEFAULT_QUANTITY)}, got {table!r}"
-        )
-    qty = quantity or _DEFAULT_QUANTITY[table]
-    if table in ("or", "or-chebyshev", "or-minimax", "and", "dlist-h"):
-        need = ("k", "gamma")
-    elif table == "rofk":
-        need = ("r", "k", "gamma")
-    elif table == "jackson-kernel":
-        need = ("t", "r")
-    elif table == "jackson-multipliers":
-        need = ("t", "K")
-    else:
-        need = ("k", "h")
-    missing = [n for n in need if n not in params]
-    extra = sorted(set(params) - set(need))
-    if missing or extra:
+            f"table must be one of {', '.join(table_names())}, got {table!r}")
+    data = table_values(table, params, more=True)
+    qty = quantity if quantity is not None else _default_quantity(table, data)
+    if qty not in data or qty == "degree":
         raise InvalidParameterError(
-            f"table {table!r} takes parameters {', '.join(need)}"
-            + (f"; missing {', '.join(missing)}" if missing else "")
-            + (f"; unknown {', '.join(extra)}" if extra else "")
-        )
-
-    def bad() -> InvalidParameterError:
-        return InvalidParameterError(f"quantity {qty!r} is not available for table {table!r}")
-
-    if table in ("or", "or-chebyshev", "or-minimax", "and"):
-        from .constructions.chebyshev import and_polynomial, or_polynomial
-
-        method = "minimax" if table == "or-minimax" else "chebyshev"
-        fn = and_polynomial if table == "and" else or_polynomial
-        a = fn(params["k"], params["gamma"], method=method)
-        if qty == "monomial":
-            return list(a.poly.coeffs)
-        if qty == "values":
-            return _values_at_ints(a.poly, int(params["k"]))
-        if qty == "chebyshev" and method == "chebyshev":
-            return [to_fmpq(c, "c") for c in a.extra["chebyshev"]["form"]["coefficients"]]
-        raise bad()
-    if table == "rofk":
-        from .constructions.sherstov import rofk_polynomial
-
-        a = rofk_polynomial(params["r"], params["k"], params["gamma"], intermediates="summary")
-        if qty == "values":
-            return _values_at_ints(a.poly, int(params["k"]))
-        if qty == "chebyshev_0_k":
-            return list(a.poly.to_chebyshev(domain=(0, int(params["k"]))).coeffs)
-        if qty == "monomial":
-            return list(a.poly.coeffs)
-        raise bad()
-    if table == "dlist-h":
-        from .constructions.decision_lists import h_polynomial
-
-        a = h_polynomial(params["k"], params["gamma"])
-        if qty == "monomial":
-            return list(a.poly.coeffs)
-        if qty == "values":
-            return _values_at_ints(a.poly, int(params["k"]))
-        raise bad()
-    if table == "jackson-kernel":
-        from .constructions.jackson import jackson_coefficients_2pi
-
-        if qty != "two_pi_a":
-            raise bad()
-        return list(jackson_coefficients_2pi(params["t"], params["r"]))
-    if table == "jackson-multipliers":
-        from .constructions.jackson import jackson_multipliers
-
-        if qty != "w":
-            raise bad()
-        return list(jackson_multipliers(params["t"], params["K"]))
-    from .constructions.bernstein import iterated_bernstein_basis
-
-    if qty != "basis":
-        raise bad()
-    return iterated_bernstein_basis(params["k"], params["h"]).basis
+            f"quantity {qty!r} is not available for table {table!r} with these parameters "
+            f"(available: {', '.join(k for k in data if k != 'degree')})")
+    val = data[qty]
+    return qty, (list(val) if isinstance(val, (list, tuple)) else [val])
 
 
 def _shape(obj: Any) -> tuple[int, ...]:
@@ -187,6 +134,32 @@ def _exact_of(v: Any, i: int) -> fmpq:
         raise AssertionError(f"values[{i}] is not finite: {v!r}")
     p, q = f.as_integer_ratio()
     return fmpq(p, q)
+
+
+def _bound(at: fmpq, rt: fmpq, smax: fmpq, e: fmpq, norm: str) -> fmpq:
+    return at + rt * (smax if norm == "normwise" else abs(e))
+
+
+def _first_wrong(arr: np.ndarray, ref: list[Any], got_shape: tuple[int, ...],
+                 want_shape: tuple[int, ...], rt: fmpq, at: fmpq, norm: str) -> str:
+    """For a shape mismatch: the first entry (C order) of the common index range that is
+    out of tolerance, so a wrong value is reported together with the wrong length."""
+    if len(got_shape) != len(want_shape):
+        return ""
+    exp = np.empty(want_shape, dtype=object)
+    for i, e in enumerate(_flatten(ref)):
+        exp.reshape(-1)[i] = e
+    smax = max((abs(e) for e in _flatten(ref)), default=fmpq(0))
+    common = tuple(min(a, b) for a, b in zip(got_shape, want_shape, strict=True))
+    for idx in np.ndindex(*common):
+        e = exp[idx]
+        g = _exact_of(arr[idx], 0)
+        if abs(g - e) > _bound(at, rt, smax, e, norm):
+            where = tuple(int(j) for j in idx)
+            return (f"; first wrong value: entry {where} = {float(g)!r} but the exact "
+                    f"reference is {fmpq_str(e)} (~{float(e)!r})")
+    n = int(np.prod(common)) if common else 0
+    return f"; the {n} entries of the common index range match"
 
 
 def assert_matches_reference(
@@ -228,26 +201,26 @@ def assert_matches_reference(
     at = to_fmpq(atol, "atol")
     if rt < 0 or at < 0:
         raise InvalidParameterError("rtol and atol must be >= 0")
-    ref = reference(table, quantity, **params)
+    qty, ref = _reference(table, quantity, params)
     dtype = getattr(values, "dtype", None)
     arr = np.asarray(values, dtype=object) if dtype is None else np.asarray(values)
     got_shape = tuple(arr.shape)
     want_shape = _shape(ref)
-    what = f"{table} ({quantity or _DEFAULT_QUANTITY[table]}, {params})"
+    what = f"{table} ({qty}, {params})"
     if got_shape != want_shape:
         hint = ""
         if len(got_shape) == len(want_shape) == 1 and abs(got_shape[0] - want_shape[0]) == 1:
             hint = " (off by one: degree or index range?)"
         raise AssertionError(
             f"{what}: shape {got_shape} does not match the reference shape {want_shape}{hint}"
-        )
+            + _first_wrong(arr, ref, got_shape, want_shape, rt, at, norm))
     exp = _flatten(ref)
     got = [_exact_of(v, i) for i, v in enumerate(arr.reshape(-1).tolist())]
     smax = max((abs(e) for e in exp), default=fmpq(0))
     worst_i, worst_excess, worst_dev = -1, fmpq(0), fmpq(0)
     for i, (g, e) in enumerate(zip(got, exp, strict=True)):
         dev = abs(g - e)
-        bound = at + rt * (smax if norm == "normwise" else abs(e))
+        bound = _bound(at, rt, smax, e, norm)
         if dev > bound and (worst_i < 0 or dev - bound > worst_excess):
             worst_i, worst_excess, worst_dev = i, dev - bound, dev
     if worst_i < 0:
@@ -376,6 +349,14 @@ class ImplementationCheck:
                 f"worst_ulps~{float(self.worst_ulps):.3g})")
 
 
+def _nearest(q: fmpq) -> float:
+    """The float64 nearest to ``q`` (Python rounds int / int correctly); +-inf beyond."""
+    try:
+        return int(q.p) / int(q.q)
+    except OverflowError:
+        return math.copysign(math.inf, int(q.p))
+
+
 def ulp_of(value: Any) -> fmpq:
     """The ulp of the binary64 number nearest to the exact ``value`` (``math.ulp`` of the
     correctly rounded value; ``2^-1074`` at zero), as an exact rational.
@@ -390,28 +371,121 @@ def ulp_of(value: Any) -> fmpq:
     return to_fmpq(math.ulp(f), "ulp")
 
 
-def _construction(name: str, params: dict[str, Any]) -> Any:
+def _bernstein_approx(f: Any, k: Any, h: Any, dim: Any = 1) -> Any:
+    from .constructions.bernstein import bernstein_approx
+
+    return bernstein_approx(f, k, h, dim)
+
+
+def _construction_builders() -> dict[str, Callable[..., Any]]:
     from .constructions.chebyshev import and_polynomial, or_polynomial
     from .constructions.decision_lists import h_polynomial
+    from .constructions.jackson import jackson_approx
+    from .constructions.remez import remez
     from .constructions.sherstov import rofk_polynomial
 
-    builders: dict[str, Any] = {
+    return {
         "or": or_polynomial, "and": and_polynomial, "rofk": rofk_polynomial,
-        "dlist": h_polynomial,
+        "dlist": h_polynomial, "jackson-approx": jackson_approx,
+        "bernstein-approx": _bernstein_approx, "minimax": remez,
+        # the table aliases of dpverify.tables
+        "or-chebyshev": or_polynomial,
+        "or-minimax": partial(or_polynomial, method="minimax"),
+        "dlist-h": h_polynomial,
     }
+
+
+def _construction(name: str, params: dict[str, Any]) -> Any:
+    """The Approximation of a construction named like its command, with any parameters
+    (keywords of the construction function; validated by it)."""
+    builders = _construction_builders()
     if name not in builders:
         raise InvalidParameterError(
             f"reference construction must be one of {', '.join(builders)}, got {name!r}")
     if not isinstance(params, dict):
         raise ParameterTypeError(f"reference parameters must be a dict, got "
                                  f"{type(params).__name__}")
-    return builders[name](**params)
+    fn = builders[name]
+    try:
+        inspect.signature(fn).bind(**params)
+    except TypeError as exc:
+        raise InvalidParameterError(f"reference parameters of {name!r}: {exc}") from None
+    return fn(**params)
 
 
-def _resolve(reference: Any, domain: Any) -> tuple[Any, tuple[str, fmpq, fmpq]]:
-    """(exact univariate polynomial, ("integers" | "interval", lo, hi))."""
+@dataclass(frozen=True)
+class _Reference:
+    """The exact function under test: exact evaluation at an exact point, a degree (only
+    to place Chebyshev points) and a domain, if known."""
+
+    evaluate: Callable[[fmpq], fmpq]
+    degree: int
+    domain: tuple[fmpq, fmpq] | None
+    what: str
+
+
+#: Degree assumed for placing Chebyshev points when a duck-typed reference has none.
+DEFAULT_DEGREE = 16
+
+
+def _exact_result(v: Any, what: str) -> fmpq:
+    if isinstance(v, (float, np.floating)) or not isinstance(
+            v, (fmpq, fmpz, int, Fraction, np.integer)) or isinstance(v, bool):
+        raise ParameterTypeError(
+            f"reference: {what} must return exact numbers (fmpq, int, Fraction), got "
+            f"{type(v).__name__}; a float reference cannot decide an error in ulps")
+    return to_fmpq(int(v) if isinstance(v, np.integer) else v, "reference value")
+
+
+def _as_reference(obj: Any) -> _Reference:
+    """A univariate exact reference from a dpverify polynomial, a numpy polynomial (read
+    exactly), a list of monomial coefficients, or a duck-typed object (module docstring)."""
+    from .exact import ExactPoly, TensorPoly, as_poly
+    from .exact.numpy_interop import is_numpy_polynomial
+
+    if is_numpy_polynomial(obj) or isinstance(obj, (list, np.ndarray)):
+        obj = as_poly(obj)
+    if isinstance(obj, TensorPoly):
+        raise InvalidParameterError("reference must be univariate, got a tensor-product "
+                                    "polynomial")
+    dom = getattr(obj, "domain", None)
+    try:
+        dom = None if dom is None else (to_fmpq(dom[0], "domain"), to_fmpq(dom[1], "domain"))
+    except (TypeError, IndexError, KeyError, InvalidParameterError, ParameterTypeError):
+        dom = None
+    deg = getattr(obj, "degree", None)
+    deg = deg if isinstance(deg, int) and not isinstance(deg, bool) and deg >= 0 else None
+    mono = None
+    if isinstance(obj, ExactPoly):
+        mono = obj.to_monomial().as_fmpq_poly()
+    elif callable(getattr(obj, "as_fmpq_poly", None)):
+        mono = obj.as_fmpq_poly()
+    elif callable(getattr(obj, "to_monomial", None)):
+        m = obj.to_monomial()
+        if callable(getattr(m, "as_fmpq_poly", None)):
+            mono = m.as_fmpq_poly()
+    if mono is not None:
+        if not isinstance(mono, fmpq_poly):
+            raise ParameterTypeError(f"reference: as_fmpq_poly() must return an fmpq_poly, "
+                                     f"got {type(mono).__name__}")
+        return _Reference(mono, mono.degree() if deg is None else deg, dom,
+                          type(obj).__name__)
+    ev = getattr(obj, "evaluate", None)
+    name = f"{type(obj).__name__}.evaluate"
+    if not callable(ev):
+        ev, name = obj, type(obj).__name__
+    if not callable(ev):
+        raise ParameterTypeError(
+            "reference must be a univariate dpverify polynomial, a numpy polynomial, an "
+            "Approximation, a (construction name, params) pair, or an object with exact "
+            f"evaluation (evaluate(x) or as_fmpq_poly()), got {type(obj).__name__}")
+    return _Reference(lambda q, ev=ev, name=name: _exact_result(ev(q), name),
+                      DEFAULT_DEGREE if deg is None else deg, dom, type(obj).__name__)
+
+
+def _resolve(reference: Any, domain: Any) -> tuple[_Reference, tuple[str, fmpq, fmpq]]:
+    """(exact univariate reference, ("integers" | "interval", lo, hi))."""
     from .approximation import Approximation
-    from .exact.base import ExactPoly
 
     if isinstance(reference, tuple) and len(reference) == 2 and isinstance(reference[0], str):
         reference = _construction(*reference)
@@ -423,23 +497,25 @@ def _resolve(reference: Any, domain: Any) -> tuple[Any, tuple[str, fmpq, fmpq]]:
         elif d.get("kind") == "box" and len(d["intervals"]) == 1:
             lo, hi = d["intervals"][0]
             dom = ("interval", to_fmpq(lo, "domain"), to_fmpq(hi, "domain"))
+        else:
+            raise InvalidParameterError(
+                f"reference: the Approximation's domain must be integers or one interval "
+                f"(univariate), got kind {d.get('kind')!r} with {len(d.get('intervals', []))} "
+                "intervals")
         reference = reference.poly
-    if not isinstance(reference, ExactPoly):
-        raise ParameterTypeError(
-            "reference must be a univariate dpverify polynomial, an Approximation or a "
-            f"(construction name, params) pair, got {type(reference).__name__}")
+    ref = _as_reference(reference)
     if domain is not None:
         if isinstance(domain, str) or len(domain) != 2:
             raise InvalidParameterError(f"domain must be a pair (lo, hi), got {domain!r}")
         lo, hi = to_fmpq(domain[0], "domain[0]"), to_fmpq(domain[1], "domain[1]")
         dom = ("interval", lo, hi)
     elif dom is None:
-        if reference.domain is None:
-            raise InvalidParameterError("domain is required for a polynomial without one")
-        dom = ("interval", *reference.domain)
+        if ref.domain is None:
+            raise InvalidParameterError("domain is required for a reference without one")
+        dom = ("interval", *ref.domain)
     if not dom[1] <= dom[2]:
         raise InvalidParameterError(f"domain must have lo <= hi, got [{dom[1]}, {dom[2]}]")
-    return reference, dom
+    return ref, dom
 
 
 def _inside(x: float, lo: fmpq, hi: fmpq) -> float | None:
@@ -453,6 +529,22 @@ def _inside(x: float, lo: fmpq, hi: fmpq) -> float | None:
         else:
             return x
     return None
+
+
+def _error_search(error_at: Any, flo: float, fhi: float, top: int = 8) -> list[float]:
+    """A float search (it only chooses points): the ``top`` maxima of the error in ulps and
+    of the absolute error on a 2049-point grid, each refined on a 65-point grid spanning
+    its two neighbouring cells."""
+    dense = np.linspace(flo, fhi, 2049)
+    h = dense[1] - dense[0]
+    found: list[float] = []
+    for measure in (0, 1):  # 0: ulps, 1: absolute
+        err = error_at(dense)[measure]
+        for x0 in dense[np.argsort(err, kind="stable")[-top:]]:
+            fine = np.clip(np.linspace(x0 - h, x0 + h, 65), flo, fhi)
+            fe = error_at(fine)[measure]
+            found += [float(x0), float(fine[int(np.argmax(fe))])]
+    return found
 
 
 def _points(kind: str, lo: fmpq, hi: fmpq, degree: int, error_at: Any, n_random: int,
@@ -472,11 +564,8 @@ def _points(kind: str, lo: fmpq, hi: fmpq, degree: int, error_at: Any, n_random:
     cands += (mid + rad * np.cos(np.pi * j / n)).tolist()                      # extrema
     cands += (mid + rad * np.cos(np.pi * (2 * j + 1) / (2 * n + 2))).tolist()  # nodes
     cands += rng.uniform(flo, fhi, size=n_random).tolist()
-    dense = np.linspace(flo, fhi, 2049)
-    if error_at is not None:  # the float search: where the implementation errs most
-        err = error_at(dense)
-        top = dense[np.argsort(err)[-8:]]
-        cands += top.tolist()
+    if error_at is not None and fhi > flo:
+        cands += _error_search(error_at, flo, fhi)
     base = np.array(cands, dtype=np.float64)
     near = [base, np.nextafter(base, np.inf), np.nextafter(base, -np.inf)]
     out = []
@@ -505,21 +594,43 @@ def check_implementation(
     impl : callable
         Takes a 1-D float64 numpy array of inputs, returns an array of the same shape
         (anything ``numpy.asarray(..., dtype=float64)`` accepts).
-    reference : polynomial, Approximation or (name, params)
-        A univariate :mod:`dpverify.exact` polynomial, an :class:`~dpverify.Approximation`
-        (its polynomial and domain), or a construction by command name with its
-        parameters: ``("or", {"k": 100, "gamma": "1e-6"})``, ``"and"``, ``"rofk"``
-        (``r, k, gamma``), ``"dlist"`` (the univariate ``h_k``: ``k, gamma``).
+    reference : polynomial, Approximation, (name, params) or exact callable
+        The exact function (univariate):
+
+        * a :mod:`dpverify.exact` polynomial, or a ``numpy.polynomial`` ``Polynomial`` /
+          ``Chebyshev`` or a list of monomial coefficients (read exactly,
+          :func:`dpverify.exact.as_poly`);
+        * an :class:`~dpverify.Approximation` (its polynomial and its domain: integers or
+          one interval);
+        * a construction by command name with any parameters (keywords of the construction
+          function, validated by it): ``("or", {"k": 100, "gamma": "1e-6"})``, ``"and"``
+          (``k, gamma[, method]``), ``"rofk"`` (``r, k, gamma[, method, reading]``),
+          ``"dlist"`` (the univariate ``h_k``: ``k, gamma[, method]``),
+          ``"jackson-approx"`` (``f, t, K``), ``"bernstein-approx"`` (``f, k, h``),
+          ``"minimax"`` (``f, degree, interval``: the polynomial dpverify's Remez search
+          returns), and the table aliases ``"or-chebyshev"``, ``"or-minimax"``,
+          ``"dlist-h"``;
+        * duck-typed: an object with ``as_fmpq_poly()`` (or ``to_monomial().as_fmpq_poly()``)
+          returning a python-flint ``fmpq_poly``, or else with ``evaluate(x)``, or else
+          callable, returning an *exact* number (``fmpq``, ``int``, ``Fraction``) at an
+          ``fmpq`` point -- a float result is refused.  Its ``domain`` (a pair) and
+          ``degree`` (an int; else :data:`DEFAULT_DEGREE`, used only to place Chebyshev
+          points) are read when present.
     points : array-like of float64, optional
         The inputs to check.  Default: an adversarial set -- every integer of an integer
         domain (sampled beyond :data:`ALL_INTEGERS_MAX`); on an interval the endpoints, the
-        Chebyshev extrema and nodes of the degree, the 8 points of largest error on a
-        2049-point grid (a float search), ``n_random`` seeded uniform points, and the
-        neighbouring floats of all of these.
+        Chebyshev extrema and nodes of the degree, ``n_random`` seeded uniform points, the
+        points of largest error (in ulps, and absolute) found by a float search (8 maxima of
+        each on a 2049-point grid, each refined on a 65-point grid around it), and the
+        neighbouring floats (``numpy.nextafter``) of all of these.
     ulps, atol : exact numbers, optional
         A point passes when ``|impl(x) - p(x)| <= ulps * ulp(p(x))`` or
         ``|impl(x) - p(x)| <= atol`` (either one given suffices).  With neither given,
-        ``ulps = 1`` (faithful rounding).  ``ulp(v)`` is :func:`ulp_of`.
+        ``ulps = 1``.  ``ulp(v)`` (:func:`ulp_of`) is ``math.ulp`` of the binary64 number
+        nearest to the exact ``v``: ``2^(e-52)`` when ``2^e <= |fl(v)| < 2^(e+1)``,
+        ``2^-1074`` at zero and among subnormals.  A correctly rounded implementation errs by
+        at most ``1/2`` ulp; ``ulps=0`` demands the exact value (possible only where it is a
+        binary64 number, e.g. integer values).
     domain : (lo, hi), optional
         Overrides the reference's domain (required for a polynomial without one).
 
@@ -544,23 +655,28 @@ def check_implementation(
     """
     if not callable(impl):
         raise ParameterTypeError(f"impl must be callable, got {type(impl).__name__}")
-    poly, (kind, lo, hi) = _resolve(reference, domain)
     u = None if ulps is None else to_fmpq(ulps, "ulps")
     a = None if atol is None else to_fmpq(atol, "atol")
     if u is not None and u < 0:
         raise InvalidParameterError(f"ulps must be >= 0, got {fmpq_str(u)}")
     if a is not None and a < 0:
         raise InvalidParameterError(f"atol must be >= 0, got {fmpq_str(a)}")
+    poly, (kind, lo, hi) = _resolve(reference, domain)
     if u is None and a is None:
         u = fmpq(1)
     n_random = check_int(n_random, "n_random", minimum=0, maximum=MAX_POINTS)
-    P = poly.to_monomial()
-    exact_at = P.as_fmpq_poly()
+    exact_at = poly.evaluate
     if points is None:
-        def error_at(xs: np.ndarray) -> np.ndarray:
-            ys = np.asarray(impl(xs), dtype=np.float64)
-            ref = np.array([float(exact_at(to_fmpq(float(x), "x"))) for x in xs])
-            return np.abs(ys - ref)
+        def error_at(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # floats only choose points: error in ulps of the rounded reference, and absolute
+            ys = np.asarray(impl(xs.copy()), dtype=np.float64)
+            ref = np.array([_nearest(exact_at(to_fmpq(float(x), "x"))) for x in xs])
+            if ys.shape != ref.shape:
+                raise AssertionError(f"implementation returned shape {ys.shape} for "
+                                     f"{xs.shape[0]} inputs")
+            with np.errstate(invalid="ignore"):
+                err = np.nan_to_num(np.abs(ys - ref), nan=np.inf)
+            return err / np.spacing(np.abs(ref)), err
         xs = _points(kind, lo, hi, poly.degree, error_at, n_random, seed)
     else:
         xs = np.asarray(points, dtype=np.float64).ravel()
@@ -573,38 +689,42 @@ def check_implementation(
     if ys.shape != xs.shape:
         raise AssertionError(f"implementation returned shape {ys.shape} for {xs.shape[0]} "
                              "inputs")
-    worst: tuple[fmpq, int, fmpq, fmpq] | None = None
+    worst: tuple[fmpq, int, fmpq, fmpq] | None = None      # largest error in ulps
+    worst_bad: tuple[fmpq, int, fmpq, fmpq, fmpq] | None = None  # worst failing point
     failures = 0
-    first_fail: int | None = None
     for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist())):
         ref = exact_at(to_fmpq(x, "x"))
         if not math.isfinite(y):
             raise AssertionError(
                 f"implementation returned {y!r} at x = {x!r} ({x.hex()}); exact reference "
-                f"{fmpq_str(ref)} (~{float(ref):.17g})")
+                f"{fmpq_str(ref)} (~{_nearest(ref):.17g})")
         err = abs(to_fmpq(y, "y") - ref)
         in_ulps = err / ulp_of(ref)
         ok = (u is not None and in_ulps <= u) or (a is not None and err <= a)
         if not ok:
             failures += 1
-            if first_fail is None:
-                first_fail = i
+            # rank failures by the limit that was given (ulps first), so the point named
+            # is the one that misses it by most
+            key = in_ulps if u is not None else err
+            if worst_bad is None or key > worst_bad[0]:
+                worst_bad = (key, i, ref, err, in_ulps)
         if worst is None or in_ulps > worst[0]:
             worst = (in_ulps, i, ref, err)
-    assert worst is not None or xs.size == 0
     if worst is None:
-        raise InvalidParameterError("no points to check")
-    in_ulps, i, ref, err = worst
-    x, y = float(xs[i]), float(ys[i])
-    if failures:
-        limit = " or ".join(s for s in (
-            None if u is None else f"{float(u):g} ulps",
-            None if a is None else f"atol {float(a):g}") if s)
+        raise InvalidParameterError("points must not be empty")
+    if worst_bad is not None:
+        _, i, ref, err, in_ulps = worst_bad
+        x, y = float(xs[i]), float(ys[i])
+        limit = " or ".join(t for t in (
+            None if u is None else f"{fmpq_str(u)} ulps",
+            None if a is None else f"atol {fmpq_str(a)}") if t)
         raise AssertionError(
             f"implementation is off by {float(in_ulps):.4g} ulps (limit {limit}) "
             f"at x = {x!r} ({x.hex()}): got {y!r} ({y.hex()}), exact reference "
-            f"{fmpq_str(ref)} (~{float(ref):.17g}), |error| = {float(err):.4g}; "
+            f"{fmpq_str(ref)} (~{_nearest(ref):.17g}), |error| = {float(err):.4g}; "
             f"{failures} of {xs.size} points fail")
+    in_ulps, i, ref, err = worst
+    x, y = float(xs[i]), float(ys[i])
     return ImplementationCheck(points=int(xs.size), worst_input=x, reference_value=ref,
                                actual=y, worst_abs_error=err, worst_ulps=in_ulps, ulps=u,
                                atol=a)

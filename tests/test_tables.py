@@ -75,7 +75,9 @@ def test_float64_columns_are_correctly_rounded(written):
 def test_or_table_invariants(written):
     # g(0) = 0 exactly and |g(x) - 1| <= gamma on 1..k (thaler2012 Fact 4.2), from the file
     a, _, _, _ = written
-    tab = json.loads((a / "or-chebyshev.json").read_text())
+    tab = json.loads((a / "or.json").read_text())
+    assert {e["params"].get("method", "chebyshev") for e in tab["entries"]} == \
+        {"chebyshev", "minimax"}
     for e in tab["entries"]:
         k = e["params"]["k"]
         cs = [Fraction(r["exact"]) for r in e["monomial"]]
@@ -87,8 +89,8 @@ def test_or_table_invariants(written):
 
 def test_csv_has_every_number(written):
     a, _, _, _ = written
-    tab = json.loads((a / "bernstein-iterated.json").read_text())
-    rows = (a / "bernstein-iterated.csv").read_text().splitlines()
+    tab = json.loads((a / "bernstein.json").read_text())
+    rows = (a / "bernstein.csv").read_text().splitlines()
     assert rows[0] == "table,params,quantity,index,exact,float64_hex,float64"
     assert len(rows) - 1 == sum(1 for _ in _records(tab["entries"]))
 
@@ -109,3 +111,117 @@ def test_cli_list_and_errors(tmp_path, capsys):
     assert (tmp_path / "o" / "or-minimax.csv").exists()
     with pytest.raises(InvalidParameterError):
         tables.build_table("or-minimax", grid="huge")
+
+
+def _cs(entry, qty="monomial"):
+    return [Fraction(r["exact"]) for r in entry[qty]]
+
+
+def _least_or_degree(k: int, inv_gamma: int) -> int:
+    """Least t with T_t((k+1)/(k-1)) >= 1/gamma by the three-term recurrence in Fractions
+    (independent of dpverify.constructions.chebyshev.or_degree)."""
+    a = Fraction(k + 1, k - 1)
+    prev, cur, t = Fraction(1), a, 1
+    while cur < inv_gamma:
+        prev, cur, t = cur, 2 * a * cur - prev, t + 1
+    return t
+
+
+def test_any_parameters_from_the_cli(tmp_path, capsys):
+    # issue 16: "dpverify table --k 100 --gamma 1e-6 is rejected" -- not on any built-in grid
+    out = tmp_path / "t"
+    assert main(["table", "or", "--k", "100", "--gamma", "1e-6", "--out", str(out)]) == 0
+    tab = json.loads((out / "or.json").read_text())
+    assert tab["grid"] == "custom" and tab["construction"] == "or"
+    (e,) = tab["entries"]
+    assert e["params"] == {"k": 100, "gamma": "1e-6"}
+    cs = _cs(e)
+    assert e["degree"] == len(cs) - 1 == _least_or_degree(100, 10**6)
+    # thaler2012 Fact 4.2 from the file: g(0) = 0, |g(x) - 1| <= 1e-6 on 1..100
+    g = [sum(c * x**i for i, c in enumerate(cs)) for x in range(101)]
+    assert g[0] == 0 and all(abs(v - 1) <= Fraction(1, 10**6) for v in g[1:])
+    assert [Fraction(r["exact"]) for r in e["values"]] == g
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["grid"] == "custom" and man["tables"]["or"]["parameters"] == [e["params"]]
+
+
+def test_comma_lists_give_the_cartesian_grid(tmp_path):
+    out = tmp_path / "g"
+    assert main(["table", "or", "and", "--k", "5,10", "--gamma", "1e-1,1/7",
+                 "--method", "minimax", "--out", str(out)]) == 0
+    for name in ("or", "and"):
+        tab = json.loads((out / f"{name}.json").read_text())
+        assert [e["params"] for e in tab["entries"]] == [
+            {"k": k, "gamma": g, "method": "minimax"} for k in (5, 10) for g in ("1e-1", "1/7")]
+    # AND(x) = 1 iff x = k: its values are those of OR reflected, 1 - g(k - x)
+    o = json.loads((out / "or.json").read_text())["entries"]
+    a = json.loads((out / "and.json").read_text())["entries"]
+    for eo, ea in zip(o, a, strict=True):
+        vo, va = _cs(eo, "values"), _cs(ea, "values")
+        assert va == [1 - v for v in reversed(vo)]
+
+
+def test_old_names_are_aliases_with_the_same_numbers(tmp_path):
+    out = tmp_path / "al"
+    assert main(["table", "or", "or-chebyshev", "or-minimax", "jackson", "jackson-kernel",
+                 "jackson-multipliers", "dlist", "dlist-h", "--quick", "--out", str(out)]) == 0
+
+    def entries(name):
+        return json.loads((out / f"{name}.json").read_text())["entries"]
+
+    def key(name, params):
+        return name + json.dumps(params, sort_keys=True)
+
+    canon = {key(n, e["params"]): e for n in ("or", "jackson", "dlist") for e in entries(n)}
+    n = 0
+    for alias, name, fixed in (("or-chebyshev", "or", {}),
+                               ("or-minimax", "or", {"method": "minimax"}),
+                               ("jackson-kernel", "jackson", {}),
+                               ("jackson-multipliers", "jackson", {}),
+                               ("dlist-h", "dlist", {})):
+        for e in entries(alias):
+            c = canon[key(name, {**e["params"], **fixed})]
+            assert {q: v for q, v in c.items() if q != "params"} == \
+                {q: v for q, v in e.items() if q != "params"}, alias
+            n += 1
+    assert n == 6 + 2 + 2 + 2 + 2  # the quick grids of the aliases
+    # an alias can also be given parameters; what it fixes cannot be changed
+    assert main(["table", "jackson-kernel", "--t", "5", "--r", "2", "--out", str(out)]) == 0
+    assert main(["table", "or-minimax", "--k", "5", "--gamma", "1e-1", "--method",
+                 "chebyshev", "--out", str(out)]) == 2
+
+
+def test_parameter_errors_name_the_flag(tmp_path, capsys):
+    d = str(tmp_path / "e")
+    cases = [
+        (["table", "--k", "100", "--gamma", "1e-6", "--out", d], "NAME is required"),
+        (["table", "or", "--k", "100", "--out", d], "--gamma is required"),
+        (["table", "or", "--k", "1.5", "--gamma", "1e-6", "--out", d], "--k must be an integer"),
+        (["table", "or", "--k", "10", "--gamma", "2", "--out", d], "--gamma"),
+        (["table", "or", "--t", "3", "--out", d], "--t is not a parameter of table 'or'"),
+        (["table", "jackson", "--t", "8", "--r", "1", "--K", "2", "--out", d], "exactly one"),
+        (["table", "or", "--k", "5,", "--gamma", "1e-1", "--out", d], "comma-separated"),
+        (["table", "all", "--k", "5", "--out", d], "cannot be combined with 'all'"),
+        (["table", "or", "--quick", "--k", "5", "--gamma", "1e-1", "--out", d], "--quick"),
+        (["table", "or", "--backend", "spark", "--out", d], "--backend"),
+        (["table", "or", "--scheduler", "tcp://x:1", "--out", d], "--scheduler"),
+    ]
+    for argv, text in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert text in err and "Traceback" not in err, (argv, err)
+        assert len(err.strip().splitlines()) == 1
+    assert not os.path.exists(d)  # nothing is written before every entry is built
+
+
+def test_library_grid_validation():
+    assert tables.grid_entries("jackson", {"t": ["4", 8], "K": [1, 2, 1]}) == [
+        {"t": 4, "K": 1}, {"t": 4, "K": 2}, {"t": 8, "K": 1}, {"t": 8, "K": 2}]
+    with pytest.raises(InvalidParameterError, match="more than"):
+        tables.grid_entries("bernstein", {"k": list(range(1, 200)), "h": list(range(1, 200))})
+    with pytest.raises(InvalidParameterError, match="^k is not a parameter"):
+        tables.grid_entries("jackson", {"k": 1})
+    with pytest.raises(InvalidParameterError, match="backend"):
+        tables.build_table("or", backend="spark")
+    assert tables.table_names(aliases=False) == ["or", "and", "rofk", "dlist", "jackson",
+                                                  "bernstein"]

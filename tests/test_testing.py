@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from flint import fmpq
 from hypothesis import given, settings
 from numpy.polynomial import Chebyshev, Polynomial
 
@@ -37,9 +38,69 @@ def test_correct_implementation_passes():
 
 
 def test_off_by_one_degree_is_caught():
-    with pytest.raises(AssertionError, match="off by one"):
+    with pytest.raises(AssertionError, match="off by one") as err:
         testing.assert_matches_reference(my_or_monomial(K, 1e-3, t_shift=1), "or", k=K,
                                          gamma=GAMMA, rtol="1e-10")
+    # a different polynomial: a wrong value is reported together with the length
+    assert "first wrong value: entry (" in str(err.value)
+
+
+def test_length_mismatch_reports_the_first_wrong_value():
+    good = my_or_monomial(K, 1e-3)
+    # one coefficient too many, all others right: the common range is said to match
+    with pytest.raises(AssertionError, match="off by one") as err:
+        testing.assert_matches_reference(np.append(good, 0.0), "or", k=K, gamma=GAMMA,
+                                         rtol="1e-10")
+    assert f"the {good.size} entries of the common index range match" in str(err.value)
+    # last coefficient dropped and coefficient 3 wrong: both are reported
+    bad = good[:-1].copy()
+    bad[3] *= 2
+    with pytest.raises(AssertionError, match="off by one") as err:
+        testing.assert_matches_reference(bad, "or", k=K, gamma=GAMMA, rtol="1e-10")
+    msg = str(err.value)
+    assert "first wrong value: entry (3,)" in msg and repr(float(bad[3])) in msg
+    # matrices: the first wrong entry of the common block, in C order
+    from dpverify.fast import iterated_basis_matrix
+
+    M = iterated_basis_matrix(4, 2).T.copy()
+    M[1, 2] += 1
+    with pytest.raises(AssertionError, match=r"first wrong value: entry \(1, 2\)"):
+        testing.assert_matches_reference(M[:, :-1], "bernstein", k=4, h=2)
+
+
+def _least_or_degree(k: int, inv_gamma: int) -> int:
+    """Least t with T_t((k+1)/(k-1)) >= 1/gamma, by the three-term recurrence in Fractions
+    (independent of dpverify's or_degree)."""
+    from fractions import Fraction
+
+    a = Fraction(k + 1, k - 1)
+    prev, cur, t = Fraction(1), a, 1
+    while cur < inv_gamma:
+        prev, cur, t = cur, 2 * a * cur - prev, t + 1
+    return t
+
+
+def test_reference_takes_any_parameters_and_command_names():
+    # k = 100, gamma = 1e-6 is on no built-in grid
+    ref = testing.reference("or", k=100, gamma="1e-6")
+    assert len(ref) - 1 == _least_or_degree(100, 10**6)
+    assert ref[0] == 0
+    vals = testing.reference("or", "values", k=100, gamma="1e-6")
+    assert vals[0] == 0 and all(abs(v - 1) <= fmpq(1, 10**6) for v in vals[1:])
+    # command names and the old names agree
+    assert testing.reference("or", k=10, gamma="1e-2", method="minimax") == \
+        testing.reference("or-minimax", k=10, gamma="1e-2")
+    assert testing.reference("jackson", t=8, K=1) == \
+        testing.reference("jackson-multipliers", t=8, K=1)
+    assert testing.reference("dlist", k=5, gamma="1e-1") == \
+        testing.reference("dlist-h", k=5, gamma="1e-1")
+    # h = 1 is the plain Bernstein basis: the identity matrix
+    assert testing.reference("bernstein", k=3, h=1) == \
+        [[fmpq(int(i == j)) for j in range(4)] for i in range(4)]
+    with pytest.raises(InvalidParameterError, match="method is fixed"):
+        testing.reference("or-minimax", k=10, gamma="1e-2", method="chebyshev")
+    with pytest.raises(InvalidParameterError, match="quantity 'chebyshev'"):
+        testing.reference("or", "chebyshev", k=10, gamma="1e-2", method="minimax")
 
 
 def test_off_by_one_index_is_caught():
@@ -95,7 +156,7 @@ def test_exact_inputs_and_bad_parameters():
     ref = testing.reference("dlist-h", k=5, gamma="1e-1")
     testing.assert_matches_reference([str(x) for x in ref], "dlist-h", k=5, gamma="1e-1",
                                      rtol=0)
-    with pytest.raises(InvalidParameterError, match="missing gamma"):
+    with pytest.raises(InvalidParameterError, match="gamma is required"):
         testing.reference("or", k=5)
     with pytest.raises(InvalidParameterError, match="table must be"):
         testing.reference("nope", k=5)

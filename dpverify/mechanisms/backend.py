@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -62,6 +63,7 @@ __all__ = [
     "Reduction",
     "add_statistics",
     "check_backend",
+    "dask_client",
     "first_bad_row",
     "reduce_rows",
 ]
@@ -209,6 +211,23 @@ def _client(scheduler: Any) -> tuple[Any, Any, str]:
         raise InvalidParameterError(
             f"scheduler: cannot connect to {scheduler!r}: {exc}") from None
     return client, None, f"scheduler {scheduler}"
+
+
+@contextmanager
+def dask_client(scheduler: Any = None) -> Iterator[Any]:
+    """A ``distributed.Client``: the caller's (``scheduler`` a Client; left open), one
+    connected to ``scheduler`` (an address), or one on an embedded ``LocalCluster`` sized to
+    the machine (``None``); the last two are closed on exit.  ``MissingExtraError`` without
+    the ``[dask]`` extra."""
+    client, cluster, _ = _client(scheduler)
+    try:
+        yield client
+    finally:
+        if cluster is not None:
+            client.close()
+            cluster.close()
+        elif isinstance(scheduler, str):
+            client.close()
 
 
 def reduce_rows(
