@@ -263,7 +263,9 @@ def test_cli_ok_json(capsys):
         (["or", "--k", "5", "--gamma", "0.1", "--method", "x"], "--method"),
         (["or", "--k", "5", "--gamma", "0.1", "--d", "0"], "--d"),
         (["or", "--k", "5000", "--gamma", "0.1", "--method", "minimax"], "--k"),
-        (["or", "--k", "100000", "--gamma", "1e-6"], "--k"),
+        # degree ~14000 > MAX_OR_DEGREE (a memory limit); the message names both flags
+        (["or", "--k", "1000000", "--gamma", "1e-12"], "--gamma"),
+        (["and", "--k", "1000000", "--gamma", "1e-12"], "--k"),
     ],
 )
 def test_cli_bad_input_exit_2(capsys, argv, flag):
@@ -286,3 +288,20 @@ def test_cli_unverified_exit_1(capsys, monkeypatch):
 def test_cli_d_accepted(capsys):
     assert main(["or", "--k", "4", "--gamma", "0.1", "--d", "10", "--json"]) == 0
     flat(json.loads(capsys.readouterr().out))
+
+
+@pytest.mark.parametrize("k,gamma", [(2, "1e-9"), (3, "1e-12"), (10, "1/3"), (97, "1e-6"),
+                                     (1000, "1e-12"), (4001, "1e-3")])
+def test_coefficients_equal_composition(k, gamma):
+    # the monomial coefficients (built by the three-term recurrence of Chebyshev's
+    # differential equation) against FLINT's T_t composed with u(x) = (k+1-2x)/(k-1), an
+    # independent algorithm; t > k in the first cases, where values on 0..k do not pin p
+    from flint import fmpq_poly, fmpz_poly
+
+    o, a = or_polynomial(k, gamma), and_polynomial(k, gamma)
+    t = o.params["t"]
+    T = fmpq_poly(fmpz_poly.chebyshev_t(t))
+    Tu, Tw = T(fmpq_poly([fmpq(k + 1, k - 1), fmpq(-2, k - 1)])), T(fmpq_poly([-1, fmpq(2, k - 1)]))
+    ta = T(fmpq(k + 1, k - 1))
+    assert o.poly.as_fmpq_poly() == 1 - Tu / ta
+    assert a.poly.as_fmpq_poly() == Tw / ta

@@ -169,3 +169,23 @@ def test_console_script_runs():
         [sys.executable, "-m", "dpverify", "--version"], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0 and __version__ in out.stdout
+
+
+def test_or_k10000_gamma_1e12_accepted_and_exact(tmp_path, capsys):
+    # issue 15 item 3: this run used to be refused by a CLI work cap.  The exact maximum
+    # is 1/T_t((k+1)/(k-1)) (thaler2012 Fact 4.2), recomputed here by the three-term
+    # recurrence in fmpq, with t the least degree meeting gamma.
+    from flint import fmpq
+
+    out = tmp_path / "or.json"
+    assert main(["or", "--k", "10000", "--gamma", "1e-12", "--out", str(out)]) == 0
+    capsys.readouterr()
+    cert = json.loads(out.read_text())
+    a, gamma = fmpq(10001, 9999), fmpq(1, 10**12)
+    prev, cur, t = fmpq(1), a, 1
+    while cur * gamma < 1:
+        prev, cur, t = cur, 2 * a * cur - prev, t + 1
+    st = cert["statement"]
+    assert st["polynomial"]["degree"] == t == 1417
+    assert st["error"]["lower"] == st["error"]["upper"] == f"{(1 / cur).p}/{(1 / cur).q}"
+    assert cert["evidence"]["witness"] == "1"

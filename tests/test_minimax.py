@@ -152,6 +152,55 @@ def test_lp_brute_force_cross_check():
                 assert lp_error(f, k, n - 1, True) > float(fmpq(*map(int, gamma.split("/"))))
 
 
+# ---------------------------------------------------------------------------- float search
+#
+# The float Remez only proposes references and a degree; the exact exchange and the exact
+# gallop/bisection decide.  So replacing the float proposals by useless ones (no
+# information: the Chebyshev-extrema starting reference, "infeasible" at every degree)
+# must give the same polynomial, error and optimality certificate, only more slowly.
+
+
+def _no_float_search(monkeypatch):
+    import dpverify.constructions.minimax as mm
+
+    def useless(fp, m):
+        return float("inf"), mm._initial_reference(len(fp.x), m)
+
+    monkeypatch.setattr(mm, "_float_remez", useless)
+
+
+@pytest.mark.parametrize("k,gamma,kind", [(40, "1e-6", "or"), (33, "1/3", "and"),
+                                          (60, "1e-11", "or"), (50, "1e-4", "indicator"),
+                                          # below float64 resolution: exact bisection path
+                                          (40, "1e-25", "or")])
+def test_float_proposals_do_not_change_the_result(monkeypatch, k, gamma, kind):
+    def build():
+        if kind == "or":
+            return or_polynomial(k, gamma, "minimax")
+        if kind == "and":
+            return and_polynomial(k, gamma, "minimax")
+        return minimax_least_degree({"kind": "indicator", "l": k // 3}, k, gamma)
+
+    fast = build()
+    with monkeypatch.context() as m:
+        _no_float_search(m)
+        slow = build()
+    assert fast.poly == slow.poly
+    assert fast.extra["optimality"] == slow.extra["optimality"]
+    assert fast.extra["minimax"]["minimax_error"] == slow.extra["minimax"]["minimax_error"]
+    certified(fast)
+
+
+def test_minimax_k150_certified_and_below_chebyshev():
+    # the least degree is proven by the certificate itself (exact annihilating weights,
+    # re-checked by tests._legacy.check), so no expected degree is needed here
+    mm = or_polynomial(150, "1e-9", "minimax")
+    cert = certified(mm)
+    assert mm.poly.degree <= or_polynomial(150, "1e-9").poly.degree
+    assert flat(cert)["optimality"]["degree_impossible"] == mm.poly.degree - 1
+    assert all(isinstance(p, str) for p in mm.extra["optimality"]["points"])
+
+
 # ---------------------------------------------------------------------------- tampering
 
 
@@ -181,7 +230,7 @@ def test_check_fails_when_degree_lowered(mm_cert):
         lambda o: o["weights"].__setitem__(0, str(int(o["weights"][0]) + 1)),
         lambda o: o["weights"].__setitem__(-1, "0"),
         lambda o: o.__setitem__("bound", "1"),
-        lambda o: o["points"].__setitem__(0, o["points"][0] + 1000),
+        lambda o: o["points"].__setitem__(0, str(int(o["points"][0]) + 1000)),
         lambda o: o["points"].__setitem__(1, o["points"][0]),
         lambda o: o.__setitem__("fix_zero", False) or o.__setitem__("pin", None),
         lambda o: o.__setitem__("pin", {"x": "0", "value": "1/2"}),

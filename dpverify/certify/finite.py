@@ -10,6 +10,21 @@ Otherwise each error is enclosed in an arb ball evaluated at increasing
 precision (53, 106, ... up to ``max_prec`` bits) and the result is an enclosure
 ``[lower, upper]`` of the maximum; ``PrecisionExhausted`` is raised rather than
 returning a ball that cannot order the candidates.
+
+Fast path (search in balls, decide exactly).  When every target value is exact, the
+domain is large and the polynomial is, *provably*, an affine image of one Chebyshev
+polynomial, ``p(x) = alpha + beta * T_t(lam*x + mu)`` (the Chebyshev OR/AND polynomials of
+thaler2012 Fact 4.2 are; :func:`affine_chebyshev_form` finds the rationals and proves the
+identity exactly), each error is first enclosed in an arb ball (``arb.chebyshev_t``, 128
+bits, a few microseconds a point instead of an exact evaluation of a ~20000-bit monomial
+form at k = 10^4).  Let ``L`` be the largest proven lower end (balls and their end points
+are rigorous; ``arb`` rounds them outward).  A point whose ball lies entirely below ``L``
+cannot attain the maximum (its error is below the error at the point that proved ``L``);
+the remaining *candidates* (typically a handful: the points where ``|T_t| = 1``) are
+evaluated exactly from the monomial coefficients, as on the slow path (while more than
+``_MAX_CANDIDATES`` remain, the screen is first repeated on them at doubled precision).
+The result -- the exact maximum and the first point attaining it -- is identical to exact
+enumeration of every point; only the order of work changes.
 """
 
 from __future__ import annotations
@@ -19,10 +34,17 @@ from typing import Any
 
 from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
 
-from ..errors import InvalidParameterError, PrecisionExhausted
+from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..numbers import MAX_DEGREE, arb_to_fmpq_bounds, check_int, parse_fmpq_str
 
-__all__ = ["FiniteMax", "domain_points", "target_function", "exact_max_error", "finite_max_error"]
+__all__ = [
+    "FiniteMax",
+    "affine_chebyshev_form",
+    "domain_points",
+    "target_function",
+    "exact_max_error",
+    "finite_max_error",
+]
 
 #: Largest finite domain accepted (points are held in memory as fmpq).
 MAX_POINTS = 10_000_000
@@ -104,6 +126,125 @@ def _as_fmpq_poly(poly) -> fmpq_poly:
     return mono.as_fmpq_poly()
 
 
+#: The screened path is tried from this many points and this degree on; below, exact
+#: enumeration costs milliseconds anyway.
+_FAST_MIN_POINTS = 64
+_FAST_MIN_DEGREE = 16
+#: Screening precision (bits), doubled for the survivors while more than
+#: ``_MAX_CANDIDATES`` remain, up to ``_SCREEN_MAX_PREC``; the survivors are then
+#: decided exactly whatever their number (the result never depends on these constants,
+#: only the time does).
+_SCREEN_PREC = 128
+_SCREEN_MAX_PREC = 4096
+_MAX_CANDIDATES = 256
+
+
+def affine_chebyshev_form(poly: Any) -> tuple[fmpq, fmpq, int, fmpq, fmpq] | None:
+    """Write ``p`` as ``alpha + beta * T_t(lam*x + mu)`` if it is one, else ``None``.
+
+    Parameters
+    ----------
+    poly : ExactPoly or fmpq_poly
+        Any univariate exact polynomial (converted to the monomial basis in ``x``).
+
+    Returns
+    -------
+    tuple or None
+        ``(alpha, beta, t, lam, mu)`` (exact; ``t = deg p >= 3``, ``lam > 0``), or
+        ``None`` when ``p`` is not of that form with rational ``lam``.
+
+    Notes
+    -----
+    Matching the three leading coefficients of ``beta * T_t(lam*x + mu)``, with
+    ``T_t(y) = 2^(t-1) y^t - t 2^(t-3) y^(t-2) + ...``, gives ``mu/lam = c_{t-1}/(t c_t)``
+    and ``lam^2 = t / (4 (C(t,2) (mu/lam)^2 - c_{t-2}/c_t))``, then ``beta`` from the
+    leading coefficient.  The identity is then *proved* with Chebyshev's differential
+    equation ``(1 - y^2) Q'' - y Q' + t^2 Q = 0`` (e.g. Mason & Handscomb, *Chebyshev
+    Polynomials*, 2003): on ``Q = sum q_j y^j`` the operator gives
+    ``(t^2 - j^2) q_j + (j+2)(j+1) q_{j+2}`` at ``y^j``, so its polynomial solutions of
+    degree ``t`` are the multiples of ``T_t`` (each ``q_j``, ``j < t``, is forced by
+    ``q_{j+2}``).  In ``x`` (``y = lam*x + mu``, ``d/dx = lam d/dy``) the check is that
+    ``(1 - y^2) p'' - lam y p' + lam^2 t^2 p`` is the constant ``lam^2 t^2 alpha``: then
+    ``p - alpha = c T_t(y)``, and ``c = beta`` by the leading coefficients.  This costs a
+    few products by linear and quadratic polynomials instead of expanding ``T_t(y)``
+    (a composition of degree ``t``).  The Chebyshev OR and AND polynomials of thaler2012
+    Fact 4.2 have this form (``lam = 2/(k-1)``).
+
+    Guarantee
+    ---------
+    A returned tuple satisfies ``p(x) = alpha + beta*T_t(lam*x + mu)`` exactly (proved as
+    in the notes, in ``fmpq_poly`` arithmetic).  ``None`` is returned whenever the
+    check (or an earlier necessary condition) fails.
+    """
+    if isinstance(poly, fmpq_poly):
+        P = poly
+    elif hasattr(poly, "to_monomial") and hasattr(poly, "basis"):
+        P = _as_fmpq_poly(poly)
+    else:
+        raise ParameterTypeError(
+            f"poly must be an exact polynomial or fmpq_poly, got {type(poly).__name__}")
+    t = P.degree()
+    if t < 3:  # for t = 2 the constant term mixes alpha into c_{t-2}: lam is not fixed
+        return None
+    ct, ct1, ct2 = P[t], P[t - 1], P[t - 2]
+    s = ct1 / (t * ct)
+    q = fmpq(t * (t - 1), 2) * s * s - ct2 / ct
+    if q <= 0:
+        return None
+    lam2 = fmpq(t) / (4 * q)
+    if not (lam2.p.is_square() and lam2.q.is_square()):
+        return None
+    lam = fmpq(lam2.p.isqrt(), lam2.q.isqrt())
+    mu = lam * s
+    beta = ct / (fmpq(2) ** (t - 1) * lam**t)
+    y = fmpq_poly([mu, lam])
+    d1 = P.derivative()
+    L = (1 - y * y) * d1.derivative() - lam * y * d1 + lam2 * t * t * P
+    if L.degree() > 0:
+        return None
+    alpha = L[0] / (lam2 * t * t)
+    return alpha, beta, t, lam, mu
+
+
+def _screened_max(
+    points: list[fmpq], fvals: list[fmpq], form: tuple[fmpq, fmpq, int, fmpq, fmpq],
+    exact_error: Any,
+) -> tuple[fmpq, fmpq]:
+    """Exact ``(max error, first point attaining it)`` by ball screening + exact decision
+    (module docstring, *Fast path*).  ``exact_error(i)`` is the exact error at point i."""
+    alpha, beta, t, lam, mu = form
+    idx = list(range(len(points)))
+    prec = _SCREEN_PREC
+    best_lo = None  # an exact arb: a proven lower bound of the maximum
+    while True:
+        with ctx.workprec(prec):
+            a_b, b_b = arb(alpha), arb(beta)
+            uppers = []
+            for i in idx:
+                y = arb(lam * points[i] + mu)
+                e = abs(arb(fvals[i]) - (a_b + b_b * y.chebyshev_t(t)))
+                lo = e.lower()
+                if best_lo is None or lo > best_lo:
+                    best_lo = lo
+                uppers.append(e.upper())
+            # keep i unless its error is proven below best_lo (then it is below the
+            # error of the point that proved best_lo, hence not the maximum)
+            before, idx = len(idx), [i for i, up in zip(idx, uppers) if not up < best_lo]
+        if len(idx) <= _MAX_CANDIDATES or prec >= _SCREEN_MAX_PREC:
+            break
+        if prec >= 4 * _SCREEN_PREC and 10 * len(idx) > 9 * before:
+            break  # more precision no longer helps (exact ties): decide them exactly
+        prec *= 2
+    best: fmpq | None = None
+    wit = points[idx[0]]
+    for i in idx:  # increasing order: the first maximiser, as exact enumeration finds
+        err = exact_error(i)
+        if best is None or err > best:
+            best, wit = err, points[i]
+    assert best is not None
+    return best, wit
+
+
 def exact_max_error(poly, target: dict[str, Any], domain: dict[str, Any]) -> tuple[fmpq, fmpq]:
     """Exact ``max |f(x) - p(x)|`` over a finite domain and a point attaining it.
 
@@ -119,35 +260,61 @@ def exact_max_error(poly, target: dict[str, Any], domain: dict[str, Any]) -> tup
 def finite_max_error(
     poly, target: dict[str, Any], domain: dict[str, Any], max_prec: int = 1 << 16
 ) -> FiniteMax:
-    """Certified maximum of ``|f - p|`` over a finite domain (see module docstring)."""
+    """Certified maximum of ``|f - p|`` over a finite domain (see module docstring).
+
+    Guarantee
+    ---------
+    As the module docstring states: the exact maximum (``exact=True``) with the first
+    point attaining it whenever every target value is exact, whether or not the fast
+    (screened) path is taken; otherwise a rigorous enclosure.
+    """
     points = domain_points(domain)
     if getattr(poly, "degree", 0) > MAX_DEGREE:
         raise InvalidParameterError(f"polynomial degree exceeds {MAX_DEGREE}")
     value = target_function(target, points)
     P = _as_fmpq_poly(poly)
-    best: fmpq | None = None
-    best_x = points[0]
-    inexact: list[tuple[fmpq, Any]] = []
-    if domain.get("kind") == "integers":
+    fvals = [value(i, x) for i, x in enumerate(points)]
+    integers = domain.get("kind") == "integers"
+    if integers:
         # D*p has integer coefficients: evaluate it at integers with FLINT's fmpz
         # Horner (C level, exact) and compare numerators; 3x faster than fmpq.
         D = P.denom()
         Nz = fmpz_poly(P.numer().coeffs()) if P.degree() >= 0 else fmpz_poly([0])
+
+        def scaled_error(i: int) -> fmpq:  # D * |f - p| at point i (f exact)
+            fx, num = fvals[i], Nz(points[i].p)
+            return fmpq(abs(num - D * fx.p)) if fx.q == 1 else abs(fx * D - num)
+
+        def exact_error(i: int) -> fmpq:
+            return scaled_error(i) / D
+    else:
+        def exact_error(i: int) -> fmpq:
+            return abs(fvals[i] - P(points[i]))
+
+    all_exact = all(isinstance(fx, fmpq) for fx in fvals)
+    if (all_exact and len(points) >= _FAST_MIN_POINTS and P.degree() >= _FAST_MIN_DEGREE):
+        form = affine_chebyshev_form(P)
+        if form is not None:
+            mx, wit = _screened_max(points, fvals, form, exact_error)
+            return FiniteMax(mx, mx, True, wit, len(points))
+
+    best: fmpq | None = None
+    best_x = points[0]
+    inexact: list[tuple[fmpq, Any]] = []
+    if integers:
         thr: fmpq | None = None  # D * best, compared against exact numerators
         for i, x in enumerate(points):
-            fx = value(i, x)
-            if not isinstance(fx, fmpq):
-                inexact.append((x, fx))
+            if not isinstance(fvals[i], fmpq):
+                inexact.append((x, fvals[i]))
                 continue
-            num = Nz(x.p)
-            diff = fmpq(abs(num - D * fx.p)) if fx.q == 1 else abs(fx * D - num)
+            diff = scaled_error(i)
             if thr is None or diff > thr:
                 thr, best_x = diff, x
         if thr is not None:
             best = thr / D
     else:
         for i, x in enumerate(points):
-            fx = value(i, x)
+            fx = fvals[i]
             if isinstance(fx, fmpq):
                 err = abs(fx - P(x))
                 if best is None or err > best:

@@ -23,8 +23,20 @@ global maximum; the new ``|E|`` is a positive weighted mean of those ``|r|``, so
 increases until ``max |r| = |E|`` -- finitely many references, hence termination, and at
 termination ``|E|`` *is* the minimax error (exact fmpq throughout; no floats).
 
-Least degree.  Binary search on the degree using the exact minimax errors (which decrease
-with the degree), starting from a hint (the Chebyshev degree for OR/AND).
+Least degree.  Search on the degree using the exact minimax errors (which decrease with
+the degree).
+
+Float search, exact decision.  The same exchange run in float64 (barycentric formulas,
+weights in log scale; :func:`_float_remez`) is cheap, so it is used to *propose*, for each
+degree, a reference and, by bisection, the least degree whose float minimax error is
+``<= gamma``.  Nothing is decided in floats: the exact exchange above is started from the
+proposed reference (when that reference is optimal, one exact levelling and one exact
+residual pass confirm it; otherwise the exact exchange continues from it, and it stops only
+at the exact optimum, wherever it started), and the least degree is settled by exact
+minimax errors: an exact gallop from the proposed degree brackets it (feasible at ``n``,
+infeasible at ``n - 1``) and exact bisection closes the bracket.  The result is the same
+polynomial as without the float search (the discrete minimax polynomial is unique: Haar
+space), only found with a few exact exchange steps instead of dozens.
 
 Optimality certificate (de la Vallee Poussin / duality).  Let ``D = n - 1`` and ``x_i`` the
 optimal reference at degree ``D``.  Weights ``w_i`` (``lam_i`` unpinned; ``lam_i/(x_i - z)``
@@ -47,6 +59,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..approximation import Approximation
@@ -118,20 +131,28 @@ def _dd_denominators(xr: list[int]) -> list[int]:
 
 
 def _interpolate(xr: list[int], ys: list[fmpq]) -> fmpq_poly:
-    """Exact Lagrange interpolant of degree ``<= len(xr) - 1`` (O(m^2) in C)."""
+    """Exact Lagrange interpolant of degree ``<= len(xr) - 1`` (O(m^2) in C).
+
+    ``sum_j c_j M(x)/(x - x_j)`` with ``c_j = y_j / M'(x_j)``, accumulated in ``fmpz_poly``
+    over the common denominator of the ``c_j`` (one division at the end instead of an
+    ``fmpq_poly`` addition, with its content and denominator bookkeeping, per node).
+    """
     if not xr:
         return fmpq_poly([0])
     M = fmpz_poly([1])
     for x in xr:
         M *= fmpz_poly([-x, 1])
     Mp = M.derivative()
-    out = fmpq_poly([0])
-    for x, y in zip(xr, ys, strict=True):
-        if y == 0:
-            continue
-        L = M // fmpz_poly([-x, 1])
-        out += fmpq_poly(L) * (y / fmpq(Mp(fmpz(x))))
-    return out
+    cs = [(x, y / fmpq(Mp(fmpz(x)))) for x, y in zip(xr, ys, strict=True) if y != 0]
+    if not cs:
+        return fmpq_poly([0])
+    den = 1
+    for _, c in cs:
+        den = math.lcm(den, int(c.q))
+    acc = fmpz_poly([0])
+    for x, c in cs:
+        acc += (M // fmpz_poly([-x, 1])) * (int(c.p) * (den // int(c.q)))
+    return fmpq_poly(acc, den)
 
 
 def _levelled(prob: _Problem, ref: list[int]) -> tuple[fmpq, fmpq_poly]:
@@ -150,7 +171,10 @@ def _levelled(prob: _Problem, ref: list[int]) -> tuple[fmpq, fmpq_poly]:
 
 
 def _residuals(prob: _Problem, q: fmpq_poly) -> list[fmpq]:
-    return [w * (h - q(fmpq(x))) for x, h, w in zip(prob.xs, prob.h, prob.om, strict=True)]
+    # q = N/den with N in Z[x]: FLINT's fmpz Horner at the integer points, one rational
+    # division per point (rather than rational Horner steps)
+    N, den = q.numer(), q.denom()
+    return [w * (h - fmpq(N(x), den)) for x, h, w in zip(prob.xs, prob.h, prob.om, strict=True)]
 
 
 def _sign(v: fmpq) -> int:
@@ -205,6 +229,104 @@ def _initial_reference(npts: int, m: int) -> list[int]:
     return idx
 
 
+# ---------------------------------------------------------------------------- float search
+
+
+#: Float exchange steps per degree; the float search only proposes, so a cap that is hit
+#: just hands a non-optimal reference to the exact exchange.
+_FLOAT_ITERATIONS = 60
+#: ... and it stops after this many steps without a relative gain of 1e-9 in ``|E|``.
+_FLOAT_STALE = 4
+
+
+class _FloatProblem:
+    """``_Problem`` in float64 (search only: proposes references and degrees)."""
+
+    def __init__(self, prob: _Problem) -> None:
+        self.x = np.array([float(x) for x in prob.xs])
+        self.h = np.array([_to_float(v) for v in prob.h])
+        self.om = np.array([float(w) for w in prob.om])
+
+
+def _to_float(v: fmpq) -> float:
+    try:
+        return float(v)
+    except OverflowError:  # beyond binary64: no useful proposal; the exact search decides
+        return math.inf if v > 0 else -math.inf
+
+
+def _bary_weights(x: np.ndarray) -> np.ndarray:
+    """Barycentric weights ``1/prod_{l != i}(x_i - x_l)``, scaled by a common positive
+    factor (log scale: the raw products over- and underflow)."""
+    d = x[:, None] - x[None, :]
+    np.fill_diagonal(d, 1.0)
+    logw = -np.log(np.abs(d)).sum(axis=1)
+    sign = np.where(np.count_nonzero(d < 0, axis=1) % 2 == 1, -1.0, 1.0)
+    return sign * np.exp(logw - logw.max())
+
+
+def _float_levelled(fp: _FloatProblem, ref: list[int]) -> tuple[float, np.ndarray]:
+    """Float levelled error ``E`` and the residuals ``w (h - q)`` at every point."""
+    ref_a = np.asarray(ref)
+    m = len(ref) - 1
+    lam = _bary_weights(fp.x[ref_a])
+    alt = np.where(np.arange(m + 1) % 2 == 0, 1.0, -1.0)
+    E = float((lam @ fp.h[ref_a]) / ((lam * alt) @ (1.0 / fp.om[ref_a])))
+    if m == 0:
+        return E, fp.om * fp.h
+    nodes = ref_a[:m]
+    xn = fp.x[nodes]
+    ys = fp.h[nodes] - alt[:m] / fp.om[nodes] * E
+    b = _bary_weights(xn)
+    # barycentric formula (second form); exact node hits (x - x_j = 0) are patched
+    # afterwards (the caller silences the floating-point warnings)
+    c = b[None, :] / (fp.x[:, None] - xn[None, :])
+    q = (c @ ys) / c.sum(axis=1)
+    q[nodes] = ys
+    r = fp.om * (fp.h - q)
+    # levelled by construction: (-1)^j E on the reference (rounding would otherwise
+    # shut the old reference out of the exchange)
+    r[ref_a] = alt * E
+    return E, r
+
+
+def _float_remez(fp: _FloatProblem, m: int) -> tuple[float, list[int]]:
+    """Float discrete Remez with ``m`` free coefficients: ``(|E|, reference)`` of the best
+    reference met (the largest levelled error; search only, never decides)."""
+    ref = _initial_reference(len(fp.x), m)
+    with np.errstate(all="ignore"):  # non-finite values end the search (checked below)
+        return _float_remez_loop(fp, m, ref)
+
+
+def _float_remez_loop(fp: _FloatProblem, m: int, ref: list[int]) -> tuple[float, list[int]]:
+    best = (-1.0, ref)
+    seen: set[tuple[int, ...]] = set()
+    stale = 0
+    for _ in range(_FLOAT_ITERATIONS):
+        key = tuple(ref)
+        if key in seen or stale >= _FLOAT_STALE:
+            # cycling or no progress: rounding level reached, the proposal is as good
+            # as floats make it
+            break
+        seen.add(key)
+        E, r = _float_levelled(fp, ref)
+        if not np.isfinite(E) or not np.all(np.isfinite(r)):
+            break
+        stale = 0 if abs(E) > best[0] * (1 + 1e-9) else stale + 1
+        if abs(E) > best[0]:
+            best = (abs(E), ref)
+        if float(np.max(np.abs(r))) <= abs(E) * (1 + 1e-9):
+            break
+        try:
+            new = _exchange(r.tolist(), E, ref, m)
+        except CertificationFailed:
+            break
+        ref = new
+    if best[0] < 0:  # no finite levelled error (e.g. values beyond float range): no proposal
+        return math.inf, ref
+    return best
+
+
 class _RemezResult:
     __slots__ = ("m", "E", "ref", "q", "iterations")
 
@@ -212,12 +334,13 @@ class _RemezResult:
         self.m, self.E, self.ref, self.q, self.iterations = m, E, ref, q, iterations
 
 
-def _remez(prob: _Problem, m: int) -> _RemezResult:
-    """Exact weighted discrete minimax with ``m`` free coefficients (degree of q <= m-1)."""
+def _remez(prob: _Problem, m: int, ref0: list[int] | None = None) -> _RemezResult:
+    """Exact weighted discrete minimax with ``m`` free coefficients (degree of q <= m-1),
+    started from the reference ``ref0`` (``m + 1`` increasing indices) if given."""
     npts = len(prob.xs)
     if m >= npts:  # interpolation is exact
         return _RemezResult(m, fmpq(0), [], _interpolate(prob.xs, prob.h), 0)
-    ref = _initial_reference(npts, m)
+    ref = _initial_reference(npts, m) if ref0 is None else list(ref0)
     for it in range(1, MAX_REMEZ_ITERATIONS + 1):
         E, q = _levelled(prob, ref)
         r = _residuals(prob, q)
@@ -295,7 +418,8 @@ def _optimality(prob: _Problem, res: _RemezResult | None, degree_impossible: int
     v = fmpq(0) if pin is None else pin[1]
     num = sum((a * (prob.f[x] - v) for a, x in zip(ints, xr, strict=True)), fmpq(0))
     bound = abs(num) / sum(abs(a) for a in ints)
-    obj["points"] = list(xr)
+    # exact numbers are strings in certificates (schema "number"), points included
+    obj["points"] = [str(x) for x in xr]
     obj["weights"] = [str(a) for a in ints]
     obj["bound"] = fmpq_str(bound)
     return obj
@@ -366,22 +490,65 @@ def minimax_least_degree(
         )
     prob = _Problem(f, pin_q)
     npts = len(prob.xs)
+    fprob = _FloatProblem(prob)
+    fcache: dict[int, tuple[float, list[int]]] = {}
     cache: dict[int, _RemezResult] = {}
 
-    def solve(m: int) -> _RemezResult:
+    def fsolve(m: int) -> tuple[float, list[int]]:  # float proposal (search only)
+        if m not in fcache:
+            fcache[m] = _float_remez(fprob, m)
+        return fcache[m]
+
+    def solve(m: int) -> _RemezResult:  # exact, warm-started from the float reference
         if m not in cache:
-            cache[m] = _remez(prob, m)
+            cache[m] = _remez(prob, m, fsolve(m)[1] if 0 <= m < npts else None)
         return cache[m]
+
+    def feasible(m: int) -> bool:  # exact decision
+        return m >= 0 and solve(m).E <= gamma
 
     # m = number of free coefficients; degree n = m - 1 (unpinned) or m (pinned).
     shift = 0 if pin_q is not None else 1
+    # float bisection for the least m with float error <= gamma (a proposal only)
     hi = npts if degree_hint is None else min(npts, max(0, int(degree_hint) + shift))
-    while solve(hi).E > gamma:  # hint infeasible: grow
-        hi = min(npts, 2 * hi + 1)
+    flo, fhi = -1, hi
+    while fhi - flo > 1:
+        mid = (flo + fhi) // 2
+        if mid < npts and fsolve(mid)[0] <= float(gamma):
+            fhi = mid
+        else:
+            flo = mid
+    # Is the proposal worth galloping from?  Yes if floats found a feasible degree, or if
+    # they say "only interpolation works" with a levelled error far above float rounding
+    # (relative 1e-11) one step below; otherwise gamma is below what float64 resolves.
+    scale = float(np.max(np.abs(fprob.om * fprob.h))) if npts else 0.0
+    if fhi < npts:
+        proposed = fsolve(fhi)[0] <= float(gamma)
+    else:
+        proposed = npts == 1 or fsolve(npts - 1)[0] > 1e-11 * scale
     lo = -1  # m = -1 is a sentinel "infeasible"
-    while hi - lo > 1:
+    if proposed:
+        # exact gallop from the proposal to a bracket lo < hi (lo infeasible, hi
+        # feasible); usually two exact solves
+        hi, step = fhi, 1
+        if feasible(hi):
+            lo = hi - 1
+            while feasible(lo):
+                hi, lo = lo, max(-1, lo - step)
+                step *= 2
+        else:
+            lo, hi = hi, min(npts, hi + 1)
+            while not feasible(hi):
+                lo, hi = hi, min(npts, hi + 2 * step)
+                step *= 2
+    else:
+        # gamma below what float64 resolves (or nothing feasible in floats): exact
+        # bisection from the hint, as without the float search
+        while not feasible(hi):
+            lo, hi = hi, min(npts, 2 * hi + 1)
+    while hi - lo > 1:  # exact bisection (usually nothing left to do)
         mid = (lo + hi) // 2
-        if solve(mid).E <= gamma:
+        if feasible(mid):
             hi = mid
         else:
             lo = mid
