@@ -21,6 +21,7 @@ __all__ = [
     "minimax",
     "approx",
     "evalbound",
+    "as_poly",
     "BasisMismatchError",
     "CertificationFailed",
     "DomainError",
@@ -35,7 +36,7 @@ __all__ = [
 
 _LAZY = {"Approximation": "approximation", "supnorm": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
-         "evalbound": "api"}
+         "evalbound": "api", "as_poly": "exact"}
 _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)
 
 

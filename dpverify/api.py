@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flint import arb, fmpq
+
 from .certify.alternation import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
@@ -19,7 +21,10 @@ from .certify.interval import supnorm as _interval_supnorm
 from .constructions.chebyshev_series import ChebyshevSeries
 from .constructions.chebyshev_series import chebyshev_coefficients as _cheb_coefficients
 from .constructions.remez import remez
-from .exact import as_poly
+from .errors import InvalidParameterError, ParameterTypeError
+from .exact import ExactPoly, as_poly
+from .expr import Expr
+from .numbers import MAX_DEGREE, check_int
 
 __all__ = ["supnorm", "chebyshev_coefficients", "minimax", "approx", "evalbound"]
 
@@ -41,10 +46,36 @@ def supnorm(f: Any, poly: Any, box: Any, **options: Any) -> SupNorm:
 
 
 def chebyshev_coefficients(f: Any, n: Any, dim: Any = 1, **options: Any) -> ChebyshevSeries:
-    """Rigorous balls for the Chebyshev coefficients of ``f`` on ``[-1, 1]^dim``: see
-    :func:`dpverify.constructions.chebyshev_series.chebyshev_coefficients` (options and
-    guarantee)."""
-    return _cheb_coefficients(f, n, dim, **options)
+    """Rigorous balls for the Chebyshev coefficients ``c_0 .. c_n`` of ``f`` on
+    ``[-1, 1]^dim``: see :func:`dpverify.constructions.chebyshev_series.chebyshev_coefficients`
+    (options and guarantee).
+
+    ``f`` may also be a polynomial in one variable -- a dpverify polynomial or a
+    ``numpy.polynomial`` ``Polynomial``/``Chebyshev`` (read exactly, domain and window
+    honoured): then the coefficients are those of the same function of ``x`` on
+    ``[-1, 1]`` (whatever the polynomial's own domain), computed by exact conversion
+    (``method "exact"``, zero beyond the degree); each ball is the ``fmpq`` rounded to
+    the working precision, so it contains the exact coefficient.
+
+    >>> from numpy.polynomial import Polynomial
+    >>> s = chebyshev_coefficients(Polynomial([0, 0, 1]), 3)   # x^2 = (T_0 + T_2)/2
+    >>> [str(c) for c in s.coeffs]
+    ['0.500000000000000', '0', '0.500000000000000', '0']
+    """
+    if isinstance(f, str) or isinstance(f, Expr):
+        return _cheb_coefficients(f, n, dim, **options)
+    poly = as_poly(f)
+    if not isinstance(poly, ExactPoly):
+        raise ParameterTypeError("f must be an expression or a polynomial in one variable")
+    if dim != 1 or options:
+        raise InvalidParameterError(
+            "a polynomial f takes no dim or options (its coefficients are exact)")
+    nn = check_int(n, "n", minimum=0, maximum=MAX_DEGREE)
+    cs = list(poly.to_chebyshev(domain=(-1, 1)).coeffs)
+    cs = (cs + [fmpq(0)] * (nn + 1))[: nn + 1]
+    balls = [arb(c) for c in cs]
+    return ChebyshevSeries(dim=1, n=nn, coeffs=balls, grid=0, q=0, alias_bound=arb(0),
+                           method="exact", stats={"degree": poly.degree})
 
 
 def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:

@@ -182,3 +182,51 @@ def test_ellipse_d2_nearby_pole():
 def test_bad_inputs(kw, word):
     with pytest.raises(InvalidParameterError, match=word):
         chebyshev_coefficients(**kw)
+
+
+def _rational_pole_closed_form(a: int, n: int) -> mpmath.mpf:
+    """Chebyshev coefficient n of 1/(1 + a^2 x^2) (no halving of c_0): with
+    s = sqrt(1 + a^2) and rho = (1 + s)/a (the Bernstein ellipse through the poles +-i/a),
+    c_0 = 1/s and c_n = 2 (-1)^(n/2) rho^(-n) / s for even n >= 2, 0 for odd n.  Derived
+    from the generating function sum_n r^|n| e^{i n t} = (1 - r^2)/(1 - 2 r cos t + r^2)
+    with cos^2 t = (1 + cos 2t)/2; checked against mpmath quadrature below."""
+    s = mpmath.sqrt(1 + a**2)
+    if n % 2:
+        return mpmath.mpf(0)
+    c = (-1) ** (n // 2) * ((1 + s) / a) ** (-n) / s
+    return c if n == 0 else 2 * c
+
+
+def _atan_closed_form(a: int, n: int) -> mpmath.mpf:
+    """Chebyshev coefficient n of atan(a x): 2 (-1)^k beta^n / n for n = 2k + 1,
+    beta = (sqrt(1 + a^2) - 1)/a = 1/rho, 0 for even n (Mason & Handscomb 2003, Ch. 5, the
+    series of atan; a = 1 gives beta = sqrt(2) - 1).  Checked against quadrature below."""
+    if n % 2 == 0:
+        return mpmath.mpf(0)
+    beta = (mpmath.sqrt(1 + a**2) - 1) / a
+    return 2 * (-1) ** ((n - 1) // 2) * beta**n / n
+
+
+def test_closed_forms_agree_with_quadrature():
+    with mpmath.workdps(40):
+        for n in (0, 1, 2, 3, 10, 11):
+            assert abs(_mp_coeff(lambda x: 1 / (1 + 100 * x**2), n)
+                       - _rational_pole_closed_form(10, n)) < mpmath.mpf(10) ** -30
+            assert abs(_mp_coeff(lambda x: mpmath.atan(10 * x), n)
+                       - _atan_closed_form(10, n)) < mpmath.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("n", [20, 50, 100])
+@pytest.mark.parametrize("text,closed", [("1/(1+100*x^2)", _rational_pole_closed_form),
+                                         ("atan(10*x)", _atan_closed_form)])
+def test_nearby_poles_default_options_tight_balls(n, text, closed):
+    # issue 16 item 5: with the defaults, poles at +-i/10 give finite, tight balls
+    import dpverify
+
+    s = dpverify.chebyshev_coefficients(text, n)
+    info = s.info()
+    assert info["rigorous_radius"] and info["enclosure"] == "dct+ellipse"
+    assert s.max_radius < 1e-15  # measured about 2.4e-19 (n = 20, 50), 2e-25 (n = 100)
+    with mpmath.workdps(50):
+        for k in range(n + 1):
+            assert _contains(s[k], closed(10, k), 1e-40), (text, n, k)

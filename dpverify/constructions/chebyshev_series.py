@@ -118,6 +118,8 @@ _METHOD_TEXT = {
     "f(cos t) cos(n t) dt",
     "none": "DCT-I on the Chebyshev-Lobatto grid; no aliasing bound could be proven "
     "(midpoints only)",
+    "exact": "exact conversion of a polynomial to the Chebyshev basis on [-1, 1] (fmpq; "
+    "balls only from rounding the rationals)",
 }
 
 
@@ -126,7 +128,8 @@ class ChebyshevSeries:
     """Ball enclosures of ``c_n``, ``0 <= n_i <= n``, flat in row-major order
     (first index = first variable).
 
-    ``method`` is ``"dct+derivative"``, ``"dct+ellipse"``, ``"quadrature"`` or
+    ``method`` is ``"dct+derivative"``, ``"dct+ellipse"``, ``"quadrature"``,
+    ``"exact"`` (``f`` was a polynomial, see :func:`dpverify.chebyshev_coefficients`) or
     ``"none"`` (no finite enclosure); ``alias_bound`` is the proven bound on the
     aliasing error of the DCT (infinite when none; 0 for quadrature, which has no
     aliasing)."""
@@ -169,8 +172,8 @@ class ChebyshevSeries:
     def info(self) -> dict[str, Any]:
         rad = self.max_radius
         rig = bool(rad.is_finite())
-        if self.method == "quadrature":
-            alias = "0 (quadrature: no aliasing)"
+        if self.method in ("quadrature", "exact"):
+            alias = f"0 ({self.method}: no aliasing)"
         else:
             alias = str(self.alias_bound) if self.alias_bound.is_finite() else "inf"
         return {

@@ -11,9 +11,20 @@ at rationals, rigorous ``arb`` / ``arb_series`` evaluation, exact conversions,
 arithmetic within one basis and domain (mixing raises
 :class:`~dpverify.errors.BasisMismatchError`), JSON round trip (:func:`poly_from_json`).
 
+Inputs are read exactly: int, fmpz, fmpq, Fraction, exact text, float64 / numpy floats and
+mpmath ``mpf`` (their exact binary values), numpy arrays entry by entry, numpy
+polynomials with their domain and window (:func:`from_numpy`, :func:`as_poly`).
+
+Outputs: exact (``fmpq``), rigorous balls (``p(arb)``), exact SymPy expressions
+(``p.to_sympy()``), and -- rounded, no guarantee, said so -- ``p.to_numpy()``,
+``p.to_mpmath(prec)`` and vectorised ``p.evaluate_float(xs)``
+(:mod:`dpverify.exact.floateval`; the same algorithms as :mod:`dpverify.fast`).
+
+``repr(p)`` is short (the exact form when that is at most 100 characters, else a summary
+under 200); ``str(p)`` is the exact full form; ``p.to_json()`` the machine-readable one.
+
 Guarantee: exact inputs give exact outputs; ball inputs give enclosures.  No floats
-are used anywhere in this package except in :func:`to_numpy` (rounded output for numpy,
-said so); numpy polynomials come in exactly (:func:`from_numpy`, :func:`as_poly`).
+are used anywhere in this package except in the rounded outputs above.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from .base import ExactPoly
 from .bernstein import BernsteinPoly, bernstein_basis_poly
 from .chebyshev import ChebyshevPoly, chebyshev_t
 from .cosine import CosinePoly
+from .floateval import MpmathPoly, evaluate_float
 from .monomial import MonomialPoly
 from .numpy_interop import as_poly, from_numpy, to_numpy
 from .serialize import poly_from_json
@@ -43,4 +55,6 @@ __all__ = [
     "as_poly",
     "from_numpy",
     "to_numpy",
+    "evaluate_float",
+    "MpmathPoly",
 ]

@@ -21,6 +21,7 @@ from ..numbers import MAX_DEGREE, fmpq_str, to_fmpq
 
 __all__ = [
     "MAX_TENSOR_SIZE",
+    "exact_number",
     "Point",
     "read_coeffs",
     "check_length",
@@ -56,6 +57,63 @@ _ONE = fmpq(1)
 
 # --------------------------------------------------------------------------- validation
 
+#: largest binary exponent accepted from an mpmath number (its exact value is an integer
+#: times 2^exp, so a huge exponent would build a huge exact rational)
+_MAX_BINARY_EXPONENT = 1 << 20
+
+
+def exact_number(value: Any, name: str = "value") -> fmpq:
+    """The exact value of ``value`` as ``fmpq``.
+
+    Everything :func:`dpverify.numbers.to_fmpq` reads (int, fmpz, fmpq, Fraction,
+    exact-number strings, floats and numpy floats = their binary value, exact arb), and
+    also: mpmath ``mpf`` (its exact binary value ``man * 2^exp``, whatever its precision)
+    and any number with an exact ``as_integer_ratio()`` (``decimal.Decimal``,
+    ``numpy.longdouble``).  mpmath is not imported: an ``mpf`` is recognised by its
+    ``_mpf_`` tuple ``(sign, man, exp, bc)``.
+
+    Raises
+    ------
+    ParameterTypeError
+        For other objects (complex numbers, arrays, non-exact balls, ...).
+    InvalidParameterError
+        For infinities and NaN, or binary exponents beyond 2^20.
+    """
+    try:
+        return to_fmpq(value, name)
+    except ParameterTypeError:
+        q = _other_exact(value, name)
+        if q is None:
+            raise
+        return q
+
+
+def _other_exact(value: Any, name: str) -> fmpq | None:
+    if type(value).__module__.startswith("flint"):
+        return None  # a non-exact arb: its _mpf_ would be the midpoint only
+    mpf_ = getattr(value, "_mpf_", None)
+    if isinstance(mpf_, tuple) and len(mpf_) == 4:
+        sign, man, exp, bc = mpf_
+        if not man:
+            if exp or bc:  # mpmath's inf and nan have a zero mantissa and a tag exponent
+                raise InvalidParameterError(f"{name} must be finite, got {value!r}")
+            return fmpq(0)
+        if abs(int(exp)) > _MAX_BINARY_EXPONENT:
+            raise InvalidParameterError(
+                f"{name} has a binary exponent {int(exp)} beyond 2^20: refused")
+        m = fmpz(int(man))
+        q = fmpq(m * fmpz(2) ** int(exp)) if exp >= 0 else fmpq(m, fmpz(2) ** int(-exp))
+        return -q if sign else q
+    ratio = getattr(value, "as_integer_ratio", None)
+    if callable(ratio) and not isinstance(value, (str, bytes, bool, complex)):
+        try:
+            p, d = ratio()
+        except (ValueError, OverflowError):  # NaN / infinity
+            raise InvalidParameterError(f"{name} must be finite, got {value!r}") from None
+        if isinstance(p, int) and isinstance(d, int) and d > 0:
+            return fmpq(p, d)
+    return None
+
 
 def check_length(n: int, name: str = "coeffs") -> None:
     """Raise unless ``1 <= n <= MAX_DEGREE + 1`` (``n`` is a coefficient count)."""
@@ -74,7 +132,7 @@ def read_coeffs(coeffs: Any, name: str = "coeffs") -> list[fmpq]:
     ------
     ParameterTypeError
         If ``coeffs`` is not an iterable (a string is not accepted) or an entry is not
-        a number accepted by :func:`dpverify.numbers.to_fmpq`; the message names
+        a number accepted by :func:`exact_number`; the message names
         ``coeffs[i]``.
     InvalidParameterError
         If there is no coefficient or more than ``MAX_DEGREE + 1``.
@@ -93,7 +151,7 @@ def read_coeffs(coeffs: Any, name: str = "coeffs") -> list[fmpq]:
             )
         if isinstance(c, (list, tuple)):
             raise ParameterTypeError(f"{name}[{i}] must be a number, got {type(c).__name__}")
-        out.append(to_fmpq(c, f"{name}[{i}]"))
+        out.append(exact_number(c, f"{name}[{i}]"))
     check_length(len(out), name)
     return out
 
@@ -110,8 +168,8 @@ def check_domain(domain: Any, name: str = "domain") -> tuple[fmpq, fmpq]:
     """
     if isinstance(domain, (str, bytes)) or not isinstance(domain, Sequence) or len(domain) != 2:
         raise ParameterTypeError(f"{name} must be a pair (a, b), got {domain!r}")
-    a = to_fmpq(domain[0], f"{name}[0]")
-    b = to_fmpq(domain[1], f"{name}[1]")
+    a = exact_number(domain[0], f"{name}[0]")
+    b = exact_number(domain[1], f"{name}[1]")
     if not a < b:
         raise DomainError(f"{name} must satisfy a < b, got ({fmpq_str(a)}, {fmpq_str(b)})")
     return (a, b)
@@ -174,7 +232,12 @@ def read_point(x: Any, name: str = "x") -> Point:
         raise ParameterTypeError(
             f"{name} must be real (fmpq, arb or arb_series), got {type(x).__name__}"
         )
-    return to_fmpq(x, name)
+    if type(x).__name__ == "ndarray":
+        raise ParameterTypeError(
+            f"{name} is a numpy array: use p.evaluate_float({name}) for fast float64 values "
+            f"(no guarantee) or [p(v) for v in {name}] for exact ones (each float64 is its "
+            "exact binary value)")
+    return exact_number(x, name)
 
 
 def point_kind(xs: Iterable[Point]) -> str:

@@ -9,6 +9,7 @@ conversion; conversions are explicit (``to_monomial``, ``to_chebyshev``,
 
 from __future__ import annotations
 
+import html
 from abc import ABC, abstractmethod
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -190,7 +191,51 @@ class ExactPoly(ABC):
     def _eval(self, x: Point) -> Any:
         """The evaluation algorithm on an exact, ball or series point."""
 
+    def evaluate_float(self, xs: Any) -> Any:
+        """float64 values at the points ``xs`` (numpy array-like of any shape), vectorised:
+        Horner / Clenshaw / de Casteljau with the coefficients rounded to the nearest
+        float64, bit for bit as :mod:`dpverify.fast` (see
+        :func:`dpverify.exact.floateval.evaluate_float`).
+
+        Guarantee
+        ---------
+        None (float64).  ``p(x)`` at a float gives the exact value at its binary value;
+        ``p(arb)`` a rigorous ball.
+        """
+        # function-level: floateval imports this module (the basis classes build on it)
+        from .floateval import evaluate_float
+
+        return evaluate_float(self, xs)
+
     # ------------------------------------------------------------------ conversions
+
+    def to_numpy(self) -> Any:
+        """A numpy polynomial for fast float evaluation (:func:`dpverify.exact.to_numpy`):
+        monomial -> ``Polynomial``, Chebyshev -> ``Chebyshev`` on the same domain, Bernstein
+        -> ``Chebyshev`` on its domain (exact re-expansion first).
+
+        Guarantee
+        ---------
+        None beyond rounding: coefficients and domain ends are rounded to the nearest
+        float64.
+        """
+        from .numpy_interop import to_numpy  # function-level: numpy_interop imports base
+
+        return to_numpy(self)
+
+    def to_mpmath(self, prec: Any = 53) -> Any:
+        """An :class:`~dpverify.exact.floateval.MpmathPoly`: coefficients rounded to nearest
+        at ``prec`` bits, evaluated in mpmath at ``prec`` bits.  Guarantee: none."""
+        from .floateval import to_mpmath  # function-level: floateval imports base
+
+        return to_mpmath(self, prec)
+
+    def to_sympy(self, var: Any = None) -> Any:
+        """The same function as an exact SymPy expression (rational coefficients): see
+        :func:`dpverify.exact.floateval.to_sympy`."""
+        from .floateval import to_sympy  # function-level: floateval imports base
+
+        return to_sympy(self, var)
 
     @abstractmethod
     def _monomial_poly(self) -> fmpq_poly:
@@ -372,12 +417,76 @@ class ExactPoly(ABC):
             "coefficients": [fmpq_str(c) for c in self._coeffs],
         }
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
+        """The exact full form, which evaluates back to an equal polynomial, e.g.
+        ``ChebyshevPoly(['1/3', '2'], domain=('0', '1'))`` (every coefficient, however
+        long; ``to_json()`` is the machine-readable equivalent)."""
         cs = ", ".join(repr(fmpq_str(c)) for c in self._coeffs)
-        if self._domain is None or self.basis in ("monomial", "cosine"):
+        if self._domain is None:
             return f"{type(self).__name__}([{cs}])"
         a, b = (fmpq_str(e) for e in self._domain)
         return f"{type(self).__name__}([{cs}], domain=({a!r}, {b!r}))"
+
+    def __repr__(self) -> str:
+        """The exact form (``str``) when it is at most 100 characters, else a summary
+        under 200 characters: basis, degree, domain and the first coefficients in decimal
+        (rounded, marked ``~``) then ``...``."""
+        full = str(self)
+        if len(full) <= _SHORT:
+            return full
+        head = f"{type(self).__name__}(degree={self.degree}"
+        if self.basis == "bernstein":
+            head += f", k={len(self._coeffs) - 1}"
+        if self._domain is not None:
+            head += f", domain=({_short_num(self._domain[0])}, {_short_num(self._domain[1])})"
+        shown: list[str] = []
+        for c in self._coeffs[:_FEW]:
+            if len(head) + len(", ".join(shown + [_short_num(c)])) + 40 > _LONG:
+                break
+            shown.append(_short_num(c))
+        more = len(self._coeffs) - len(shown)
+        tail = f", ... ({more} more)" if more else ""
+        return f"{head}, coeffs~[{', '.join(shown)}{tail}])"
+
+    def _repr_html_(self) -> str:
+        """Jupyter display: basis, degree, domain and the first terms of the expansion
+        (coefficients rounded for display; ``str(p)`` is exact)."""
+        names = {"monomial": "x<sup>{n}</sup>", "chebyshev": "T<sub>{n}</sub>(u)",
+                 "bernstein": "b<sub>{n},{k}</sub>(s)", "cosine": "cos({n}&theta;)"}
+        k = len(self._coeffs) - 1
+        terms = []
+        for n, c in enumerate(self._coeffs[:8]):
+            if c != 0 or self.basis == "bernstein" or k == 0:
+                terms.append(f"{html.escape(_short_num(c))}&middot;"
+                             + names[self.basis].format(n=n, k=k))
+        body = " + ".join(terms) + (" + &hellip;" if k >= 8 else "")
+        where = ""
+        if self._domain is not None:
+            a, b = (html.escape(_short_num(e)) for e in self._domain)
+            var = "u = (2x &minus; a &minus; b)/(b &minus; a)" if self.basis == "chebyshev" \
+                else "s = (x &minus; a)/(b &minus; a)"
+            where = f", domain [{a}, {b}], {var}"
+        return (f"<div><b>{type(self).__name__}</b> of degree {self.degree}{where}<br>"
+                f"p = {body}<br><small>coefficients rounded for display; str(p) is exact"
+                "</small></div>")
+
+
+#: longest exact repr kept as the repr; bound on the summary repr; coefficients it shows
+_SHORT = 100
+_LONG = 200
+_FEW = 4
+
+
+def _short_num(q: fmpq) -> str:
+    """A short display form of ``q``: exact when short, else ``~`` 4 significant digits."""
+    text = fmpq_str(q)
+    if len(text) <= 8:
+        return text
+    try:
+        f = int(q.p) / int(q.q)
+    except OverflowError:
+        f = float("inf") if q > 0 else float("-inf")
+    return f"~{f:.4g}"
 
 
 def _dom_str(dom: tuple[fmpq, fmpq] | None) -> str:

@@ -7,8 +7,7 @@ from typing import Any
 from flint import fmpq, fmpq_poly
 
 from ..errors import ParameterTypeError
-from ..numbers import to_fmpq
-from ._core import Point, compose_affine_poly, horner
+from ._core import Point, compose_affine_poly, exact_number, horner
 from .base import ExactPoly
 
 __all__ = ["MonomialPoly"]
@@ -23,8 +22,10 @@ class MonomialPoly(ExactPoly):
     Parameters
     ----------
     coeffs : iterable of exact numbers
-        Anything :func:`dpverify.numbers.to_fmpq` reads (int, fmpq, Fraction, "3/7",
-        "1e-3").
+        Read exactly (``exact_number`` in :mod:`dpverify.exact._core`): int, fmpz,
+        fmpq, Fraction, text (``"3/7"``, ``"1e-3"``), float64 / numpy floats and mpmath
+        ``mpf`` (their exact binary values), exact ``arb``; a numpy array is read entry by
+        entry.
 
     Notes
     -----
@@ -83,14 +84,14 @@ class MonomialPoly(ExactPoly):
 
     def compose_affine(self, alpha: Any, beta: Any) -> MonomialPoly:
         """Exact ``p(alpha*x + beta)``."""
-        a = to_fmpq(alpha, "alpha")
-        b = to_fmpq(beta, "beta")
+        a = exact_number(alpha, "alpha")
+        b = exact_number(beta, "beta")
         return MonomialPoly.from_fmpq_poly(compose_affine_poly(self._cached_monomial(), a, b))
 
     def taylor_shift(self, m: Any) -> MonomialPoly:
         """Exact Taylor expansion at ``m``: the polynomial ``t -> p(m + t)``, whose
         coefficient ``j`` is ``p^{(j)}(m)/j!`` (fmpq_poly composition with ``m + t``)."""
-        mm = to_fmpq(m, "m")
+        mm = exact_number(m, "m")
         return self.compose_affine(1, mm)
 
     # -------------------------------------------------------------- arithmetic

@@ -17,9 +17,11 @@ Other numpy bases (Legendre, Hermite, Laguerre) are refused: converting them wou
 basis change that numpy performs in floats.
 
 :func:`to_numpy` goes the other way; its coefficients and domain are rounded to the nearest
-float64 (the only floats in :mod:`dpverify.exact`), so it is for evaluation speed, not for
-certification.  :func:`as_poly` accepts any of: a dpverify polynomial, a numpy polynomial,
-or a sequence of exact numbers (monomial coefficients, lowest degree first).
+float64 (with :mod:`dpverify.exact.floateval`, the only floats in :mod:`dpverify.exact`), so
+it is for evaluation speed, not for certification.  :func:`as_poly` accepts any of: a
+dpverify polynomial, a numpy polynomial, or a sequence / 1-D numpy array of numbers
+(monomial coefficients, lowest degree first; int, Fraction, fmpq, text, float64 and mpmath
+numbers, each read exactly).
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from numpy.polynomial import Chebyshev, Polynomial
 from numpy.polynomial._polybase import ABCPolyBase
 
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..numbers import to_fmpq
+from ._core import exact_number
 from .base import ExactPoly
+from .bernstein import BernsteinPoly
 from .chebyshev import ChebyshevPoly
 from .monomial import MonomialPoly
 from .tensor import TensorPoly
@@ -48,7 +51,7 @@ def is_numpy_polynomial(obj: Any) -> bool:
 
 
 def _pair(v: Any, name: str) -> tuple[fmpq, fmpq]:
-    a, b = (to_fmpq(float(x) if isinstance(x, np.floating) else x, name) for x in v)
+    a, b = (exact_number(x, name) for x in np.asarray(v).tolist())
     if a == b:
         raise InvalidParameterError(f"{name} must have two different ends, got {list(v)!r}")
     return a, b
@@ -69,8 +72,9 @@ def from_numpy(obj: Any) -> ExactPoly:
         raise ParameterTypeError(
             f"numpy.polynomial.{type(obj).__name__} is not supported exactly (convert it to "
             "Polynomial or Chebyshev yourself, knowing numpy does that in floats)")
-    cs = [to_fmpq(float(c), f"coef[{i}]") for i, c in enumerate(np.asarray(obj.coef,
-                                                                               dtype=np.float64))]
+    # entry by entry, exactly: float64 -> its binary value; an object array (Fractions,
+    # mpmath numbers) is never squeezed through float64
+    cs = [exact_number(c, f"coef[{i}]") for i, c in enumerate(np.asarray(obj.coef).tolist())]
     d0, d1 = _pair(obj.domain, "domain")
     w0, w1 = _pair(obj.window, "window")
     scl = (w1 - w0) / (d1 - d0)
@@ -86,7 +90,9 @@ def from_numpy(obj: Any) -> ExactPoly:
 
 def to_numpy(poly: ExactPoly) -> Polynomial | Chebyshev:
     """A numpy polynomial for fast float evaluation: ``MonomialPoly`` -> ``Polynomial``,
-    ``ChebyshevPoly`` -> ``Chebyshev`` with the same domain (window ``[-1, 1]``).
+    ``ChebyshevPoly`` -> ``Chebyshev`` with the same domain (window ``[-1, 1]``),
+    ``BernsteinPoly`` -> ``Chebyshev`` on its domain (converted exactly first; numpy has no
+    Bernstein basis).
 
     Guarantee
     ---------
@@ -99,20 +105,36 @@ def to_numpy(poly: ExactPoly) -> Polynomial | Chebyshev:
 
     if isinstance(poly, MonomialPoly):
         return Polynomial([f(c) for c in poly.coeffs] or [0.0])
+    if isinstance(poly, BernsteinPoly):  # numpy has no Bernstein basis: exact change first
+        poly = poly.to_chebyshev()
     if isinstance(poly, ChebyshevPoly):
         assert poly.domain is not None
         return Chebyshev([f(c) for c in poly.coeffs] or [0.0],
                          domain=[f(poly.domain[0]), f(poly.domain[1])])
     raise ParameterTypeError(
-        f"to_numpy supports MonomialPoly and ChebyshevPoly, got {type(poly).__name__} "
-        "(convert it first: .to_monomial() or .to_chebyshev())")
+        f"to_numpy supports MonomialPoly, ChebyshevPoly and BernsteinPoly, got "
+        f"{type(poly).__name__} (a cosine polynomial is a function of theta: use "
+        ".evaluate_float(theta), or .to_chebyshev() for x = cos(theta))")
 
 
 def as_poly(obj: Any) -> ExactPoly | TensorPoly:
-    """A dpverify polynomial from ``obj``: a dpverify polynomial or tensor polynomial
-    (returned as is), a
-    numpy.polynomial ``Polynomial``/``Chebyshev`` (:func:`from_numpy`), or a sequence of exact
-    numbers or float64 values (monomial coefficients, lowest degree first)."""
+    """A dpverify polynomial from ``obj``, exactly: a dpverify polynomial or tensor
+    polynomial (returned as is), a numpy.polynomial ``Polynomial``/``Chebyshev``
+    (:func:`from_numpy`: domain and window honoured), or a sequence / 1-D numpy array of
+    numbers (monomial coefficients, lowest degree first; float64 and mpmath values are
+    their exact binary values).
+
+    Raises
+    ------
+    ParameterTypeError
+        For anything else (other numpy bases, strings, scalars, ...).
+
+    >>> from numpy.polynomial import Chebyshev
+    >>> as_poly(Chebyshev([0, 1], domain=[0, 2]))
+    ChebyshevPoly(['0', '1'], domain=('0', '2'))
+    >>> as_poly([1, "1/3", 0.5])
+    MonomialPoly(['1', '1/3', '1/2'])
+    """
     if isinstance(obj, (ExactPoly, TensorPoly)):
         return obj
     if is_numpy_polynomial(obj):

@@ -10,7 +10,7 @@ from typing import Any
 from flint import fmpq, fmpq_poly
 
 from ..errors import BasisMismatchError, InvalidParameterError, ParameterTypeError
-from ..numbers import MAX_DEGREE, fmpq_str, to_fmpq
+from ..numbers import MAX_DEGREE, fmpq_str
 from ._core import (
     MAX_TENSOR_SIZE,
     affine_map,
@@ -21,6 +21,7 @@ from ._core import (
     clenshaw,
     compose_affine_poly,
     de_casteljau,
+    exact_number,
     horner,
     lift,
     map_point,
@@ -106,7 +107,7 @@ class TensorPoly:
             raise InvalidParameterError(
                 f"coeffs has {len(flat)} entries but shape {tuple(shp)} needs {math.prod(shp)}"
             )
-        vals = [to_fmpq(c, f"coeffs[{i}]") for i, c in enumerate(flat)]
+        vals = [exact_number(c, f"coeffs[{i}]") for i, c in enumerate(flat)]
         obj = cls.__new__(cls)
         obj._set(vals, tuple(shp), basis, domains)
         return obj
@@ -282,7 +283,7 @@ class TensorPoly:
             raise ParameterTypeError(f"point must be a sequence of {self.d} numbers")
         if len(point) != self.d:
             raise InvalidParameterError(f"point must have {self.d} entries, got {len(point)}")
-        ms = [to_fmpq(m, f"point[{j}]") for j, m in enumerate(point)]
+        ms = [exact_number(m, f"point[{j}]") for j, m in enumerate(point)]
         mono = self.to_monomial()
         flat: list[Any] = list(mono._flat)
         shape = mono._shape
@@ -334,15 +335,43 @@ class TensorPoly:
             "coefficients": [fmpq_str(c) for c in self._flat],
         }
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
+        """The exact full form (``TensorPoly.from_flat([...], shape=..., basis=...,
+        domains=...)``, every coefficient)."""
         return (
             f"TensorPoly.from_flat({[fmpq_str(c) for c in self._flat]!r}, "
             f"shape={self._shape!r}, basis={self._basis!r}, domains="
             f"{self.to_json()['domains']!r})"
         )
 
+    def __repr__(self) -> str:
+        """The exact form when at most 100 characters, else a summary under 200 (basis,
+        shape, domains, the first coefficients rounded, ``...``); ``str`` is exact."""
+        full = str(self)
+        if len(full) <= 100:
+            return full
+        doms = ", ".join("None" if e is None else f"({_short(e[0])}, {_short(e[1])})"
+                         for e in self._domains)
+        head = f"TensorPoly(basis={self._basis!r}, shape={self._shape}, domains=[{doms}]"
+        if len(head) > 150:
+            head = f"TensorPoly(basis={self._basis!r}, d={self.d}"
+        shown = [_short(c) for c in self._flat[:3]]
+        more = len(self._flat) - len(shown)
+        text = f"{head}, coeffs~[{', '.join(shown)}{f', ... ({more} more)' if more else ''}])"
+        return text if len(text) < 200 else f"{head[:150]}, ...)"
+
 
 # ------------------------------------------------------------------ helpers
+
+
+def _short(q: fmpq) -> str:
+    text = fmpq_str(q)
+    if len(text) <= 8:
+        return text
+    try:
+        return f"~{int(q.p) / int(q.q):.4g}"
+    except OverflowError:
+        return "~inf" if q > 0 else "~-inf"
 
 
 def _canon(p: TensorPoly) -> tuple[tuple[tuple[int, ...], fmpq], ...]:
@@ -402,7 +431,7 @@ def _read_nested(coeffs: Any) -> tuple[list[fmpq], tuple[int, ...]]:
             for i, e in enumerate(obj):
                 walk(e, f"{name}[{i}]")
         else:
-            flat.append(to_fmpq(obj, name))
+            flat.append(exact_number(obj, name))
 
     walk(coeffs, "coeffs")
     return flat, shape
@@ -431,5 +460,5 @@ def _read_dict(coeffs: dict[Any, Any]) -> tuple[list[fmpq], tuple[int, ...]]:
         pos = 0
         for i, n in zip(idx, shape, strict=True):
             pos = pos * n + i
-        flat[pos] = to_fmpq(coeffs[key], f"coeffs[{idx}]")
+        flat[pos] = exact_number(coeffs[key], f"coeffs[{idx}]")
     return flat, shape

@@ -21,6 +21,7 @@ Grammar
     expr    := expr ('+' | '-') expr | expr ('*' | '/') expr
              | ('-' | '+') expr | expr ('^' | '**') expr
              | NUMBER | CONST | VAR | FUNC '(' expr ')' | '(' expr ')'
+             | ('min' | 'max') '(' expr (',' expr)+ ')'
 
 Precedence, lowest first: ``+ -`` (left-assoc.), ``* /`` (left-assoc.), unary
 ``- +``, ``^``/``**`` (right-assoc.).  As in mathematics ``-x^2`` is ``-(x^2)``,
@@ -32,15 +33,19 @@ Precedence, lowest first: ``+ -`` (left-assoc.), ``* /`` (left-assoc.), unary
   +-100000 are refused.
 * ``CONST``: ``pi``, ``e``.
 * ``VAR``: the allowed variables (by default ``x``, ``y``, ``z``, ``x1`` .. ``x9``).
-* ``FUNC`` (single argument only): ``exp log sqrt sin cos tan atan tanh abs erf``
+* ``FUNC`` (one argument): ``exp log sqrt sin cos tan atan tanh abs erf erfc``
   and ``asin acos sinh cosh log1p expm1``.
+* ``min(a, b, ...)`` and ``max(a, b, ...)``: n-ary, two or more arguments separated by
+  commas (the only place a comma is allowed).  Like ``abs`` they are not analytic where
+  two arguments tie: Taylor (series) evaluation raises :class:`NotAnalytic` there and the
+  certifiers fall back to interval enclosures (``arb`` min/max, rigorous).
 
 Limits and rejected input (all raise :class:`~dpverify.errors.ExpressionError`
 with a message that quotes the offending token and the parameter name):
 empty text; text longer than 10000 characters; nesting (tree depth or
 parenthesis depth) deeper than 200; unknown names (``nan``, ``inf``, ``os``,
 ``__import__``, Python keywords, ...); attribute access, subscripts, strings,
-commas, comparisons, keyword arguments, lambdas; implicit multiplication
+commas outside ``min``/``max``, comparisons, keyword arguments, lambdas; implicit multiplication
 (``2x``, ``2(x+1)``); unbalanced parentheses; a constant integer exponent with
 absolute value above 10000 (``exp(x)**10**10``); division by an exact constant
 zero (``x/0``, ``x/(1-1)``); a folded rational constant larger than 2**20 bits.
@@ -79,6 +84,7 @@ __all__ = [
     "Expr",
     "parse",
     "FUNCTIONS",
+    "NARY_FUNCTIONS",
     "CONSTANTS",
     "DEFAULT_VARIABLES",
     "MAX_LENGTH",
@@ -92,17 +98,20 @@ class NotAnalytic(DomainError):
     """Series (Taylor) evaluation met a point where the function is not analytic.
 
     Raised by :meth:`Expr.eval_arb` with ``arb_series`` input when the ball of the
-    constant term contains such a point (``abs`` at 0, ``sqrt``/``log``/non-integer
-    power at a base <= 0, a pole of ``tan`` or of a division, ``asin``/``acos`` at
-    +-1).  Callers are expected to fall back to plain interval evaluation.
+    constant term contains such a point (``abs`` at 0, ``min``/``max`` where two
+    arguments may tie, ``sqrt``/``log``/non-integer power at a base <= 0, a pole of
+    ``tan`` or of a division, ``asin``/``acos`` at +-1).  Callers are expected to fall
+    back to plain interval evaluation.
     """
 
 
-#: Whitelisted single-argument functions.
+#: Whitelisted functions: one argument each, except the n-ary :data:`NARY_FUNCTIONS`.
 FUNCTIONS = (
-    "exp", "log", "sqrt", "sin", "cos", "tan", "atan", "tanh", "abs", "erf",
-    "asin", "acos", "sinh", "cosh", "log1p", "expm1",
+    "exp", "log", "sqrt", "sin", "cos", "tan", "atan", "tanh", "abs", "erf", "erfc",
+    "asin", "acos", "sinh", "cosh", "log1p", "expm1", "min", "max",
 )  # fmt: skip
+#: Functions of two or more comma-separated arguments.
+NARY_FUNCTIONS = ("min", "max")
 #: Named constants.
 CONSTANTS = ("pi", "e")
 #: Allowed variables when ``parse(..., variables=None)``, in canonical order.
@@ -143,6 +152,7 @@ class _Node:
     * ``"neg"``: ``(node,)``
     * ``"pow"``: ``(base, exponent)``
     * ``"call"``: ``(function_name, node)``
+    * ``"minmax"``: ``("min" | "max", (node, node, ...))`` with at least 2 arguments
     """
 
     kind: str
@@ -207,7 +217,7 @@ class _Parser:
                 out.append(("op", "^", i))
                 i += 2
                 continue
-            if c in "+-*/^()":
+            if c in "+-*/^(),":
                 out.append(("op", c, i))
                 i += 1
                 continue
@@ -227,8 +237,6 @@ class _Parser:
             return f"strings are not allowed: {tok[:40]!r}"
         if c in "[]":
             return f"subscripts are not allowed: {c!r}"
-        if c == ",":
-            return f"functions take exactly one argument; found {c!r}"
         if c in "=<>!":
             tok = text[i : i + 2] if text[i + 1 : i + 2] == "=" else c
             return f"comparisons, assignments and keyword arguments are not allowed: {tok!r}"
@@ -257,6 +265,8 @@ class _Parser:
         values: list[_Node | _Acc] = []
         # operator stack entries: ("bin", op) | ("un", op) | ("(", None) | ("call", fname)
         ops: list[tuple[str, str | None, int]] = []
+        # number of arguments seen so far, one entry per open "(" or "call" in ops
+        nargs: list[int] = []
         expect_operand = True
         paren_depth = 0
         for kind, tok, pos in toks:
@@ -279,11 +289,14 @@ class _Parser:
                         ops.append(("call", fname, p))
                     else:
                         ops.append(("(", None, pos))
+                    nargs.append(1)
                     paren_depth += 1
                     if paren_depth > MAX_DEPTH:
                         raise self.fail(f"nesting deeper than {MAX_DEPTH}{self.cur}")
                 elif tok in "+-":
                     ops.append(("un", tok, pos))
+                elif tok == ",":
+                    raise self.fail(f"unexpected ',' (position {pos}): missing argument")
                 else:
                     raise self.fail(f"unexpected {tok!r} where a number, name or '(' is expected")
             else:
@@ -292,16 +305,28 @@ class _Parser:
                         f"implicit multiplication is not allowed: {tok!r} after an operand "
                         "(write '*')"
                     )
+                if tok == ",":
+                    while ops and ops[-1][0] not in ("(", "call"):
+                        self.reduce(ops.pop(), values)
+                    if not ops or ops[-1][0] != "call" or ops[-1][1] not in NARY_FUNCTIONS:
+                        raise self.fail(
+                            f"unexpected ',' (position {pos}): only min and max take more "
+                            "than one argument")
+                    nargs[-1] += 1
+                    expect_operand = True
+                    continue
                 if tok == ")":
                     while ops and ops[-1][0] not in ("(", "call"):
                         self.reduce(ops.pop(), values)
                     if not ops:
                         raise self.fail("unbalanced parentheses: unexpected ')'")
                     kind_, fname, _ = ops.pop()
+                    count = nargs.pop()
                     paren_depth -= 1
                     if kind_ == "call":
-                        arg = self.node(values.pop())
-                        values.append(self.build_call(fname, arg))
+                        args = [self.node(v) for v in values[len(values) - count:]]
+                        del values[len(values) - count:]
+                        values.append(self.build_call(fname, args))
                     continue
                 prec = _BINARY_PREC[tok]
                 right_assoc = tok == "^"
@@ -465,8 +490,15 @@ class _Parser:
                 raise self.fail("division by an exact zero constant (0 to a negative power)")
         return self.check(_mk("pow", (a, b), [a, b]))
 
-    def build_call(self, fname: str, arg: _Node) -> _Node:
-        return self.check(_mk("call", (fname, arg), [arg]))
+    def build_call(self, fname: str, args: list[_Node]) -> _Node:
+        if fname not in NARY_FUNCTIONS:
+            return self.check(_mk("call", (fname, args[0]), args))
+        if len(args) < 2:
+            raise self.fail(f"{fname} takes two or more arguments, got {len(args)}{self.cur}")
+        if all(a.kind == "num" for a in args):  # fold exactly, like + - * /
+            vals = [a.args[0] for a in args]
+            return _num(min(vals) if fname == "min" else max(vals))
+        return self.check(_mk("minmax", (fname, tuple(args)), args))
 
 
 class _Acc:
@@ -509,9 +541,13 @@ def _canon(node: _Node) -> str:
         return _fmt_q(node.args[0])
     if k in ("const", "var"):
         return node.args[0]
-    if k == "call":
+    if k in ("call", "minmax"):
         return _canon_inner(node)
     return "(" + _canon_inner(node) + ")"
+
+
+def _canon_arg(arg: _Node) -> str:
+    return _canon_inner(arg) if arg.kind in ("sum", "prod", "neg", "pow") else _canon(arg)
 
 
 def _canon_inner(node: _Node) -> str:
@@ -540,8 +576,10 @@ def _canon_inner(node: _Node) -> str:
         return _canon(node.args[0]) + " ^ " + _canon(node.args[1])
     if k == "call":
         fname, arg = node.args
-        inner = _canon_inner(arg) if arg.kind in ("sum", "prod", "neg", "pow") else _canon(arg)
-        return f"{fname}({inner})"
+        return f"{fname}({_canon_arg(arg)})"
+    if k == "minmax":
+        fname, args = node.args
+        return f"{fname}({', '.join(_canon_arg(a) for a in args)})"
     return _canon(node)
 
 
@@ -556,7 +594,10 @@ def _nonneg(node: _Node) -> bool:
     if k == "const":
         return True
     if k == "call":
-        return node.args[0] in ("abs", "sqrt", "exp", "cosh", "acos")
+        return node.args[0] in ("abs", "sqrt", "exp", "cosh", "acos", "erfc")
+    if k == "minmax":
+        test = all if node.args[0] == "min" else any
+        return test(_nonneg(a) for a in node.args[1])
     if k == "pow":
         base, ex = node.args
         if ex.kind == "num" and _is_int(ex.args[0]):
@@ -717,6 +758,8 @@ class _ArbEval(_RingEval):
         return _div(a, b)
 
     def apply(self, node: _Node) -> Any:
+        if node.kind == "minmax":
+            return _minmax(node.args[0], [self.ev(a) for a in node.args[1]])
         return self.call(node.args[0], node.args[1])
 
     def power(self, node: _Node) -> Any:
@@ -743,6 +786,8 @@ class _ArbEval(_RingEval):
             return _exp(v)
         if fname in ("sin", "cos", "atan", "erf"):
             return getattr(v, fname)()
+        if fname == "erfc":
+            return _erfc(v)
         if fname == "log":
             return _log(v)
         if fname == "sqrt":
@@ -788,6 +833,53 @@ class _ArbEval(_RingEval):
 
 def _exp(v: Any) -> Any:
     return v.exp()
+
+
+def _erfc(v: Any) -> Any:
+    """erfc on a ball: Arb's enclosure at the two ends (erfc is decreasing, so their
+    union encloses the range and stays tight on wide balls); series: Arb's erfc series
+    (erfc is entire)."""
+    if isinstance(v, arb_series) or not v.is_finite():
+        return v.erfc()
+    if v.rad() == 0:
+        return v.erfc()
+    return v.upper().erfc().union(v.lower().erfc())
+
+
+def _minmax(fname: str, vals: list[Any]) -> Any:
+    """min/max of balls (Arb's arb_min/arb_max, rigorous); on series, the argument whose
+    constant term is strictly below (min) / above (max) all others, where min/max equals
+    that argument on a neighbourhood; else :class:`NotAnalytic` (a possible tie)."""
+    if any(isinstance(v, arb_series) for v in vals):
+        cs = [_c0(v) for v in vals]
+        for i, ci in enumerate(cs):
+            if all((ci < cj if fname == "min" else ci > cj) for j, cj in enumerate(cs) if j != i):
+                return vals[i]
+        raise NotAnalytic(f"{fname} is not analytic where its arguments may tie "
+                          f"({', '.join(str(c) for c in cs)})")
+    if not all(v.is_finite() for v in vals):
+        return arb.nan()
+    # min/max are monotone in each argument: the range over the product of the balls is
+    # [min/max of the lower ends, min/max of the upper ends] (exact ends: tight)
+    pick = min if fname == "min" else max
+    lo = pick((v.lower() for v in vals), key=_ExactKey)
+    hi = pick((v.upper() for v in vals), key=_ExactKey)
+    return lo.union(hi)
+
+
+class _ExactKey:
+    """Sort key for exact ``arb`` points (their comparisons are always decided)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: arb):
+        self.v = v
+
+    def __lt__(self, other: _ExactKey) -> bool:
+        return bool(self.v < other.v)
+
+    def __gt__(self, other: _ExactKey) -> bool:
+        return bool(self.v > other.v)
 
 
 def _div(a: Any, b: Any) -> Any:
@@ -918,7 +1010,20 @@ class _AcbEval(_RingEval):
         return (a * self.log(b)).exp()
 
     def apply(self, node: _Node) -> acb:
+        if node.kind == "minmax":
+            return self.minmax(node.args[0], [self.ev(a) for a in node.args[1]])
         return self.call(node.args[0], self.ev(node.args[1]))
+
+    @staticmethod
+    def minmax(fname: str, vals: list[acb]) -> acb:
+        """The argument ``u_i`` with ``Re(u_i - u_j) < 0`` (min; ``> 0`` for max) for all
+        ``j != i`` on the whole box, as ``abs`` picks a sign: that is analytic and equals
+        min/max at real points; no such argument means a possible tie."""
+        for i, vi in enumerate(vals):
+            if all(((vi - vj).real < 0 if fname == "min" else (vi - vj).real > 0)
+                   for j, vj in enumerate(vals) if j != i):
+                return vi
+        raise _NoAnalytic
 
     def div(self, a: acb, b: acb) -> acb:
         if b.contains(0) or not b.is_finite():
@@ -934,7 +1039,7 @@ class _AcbEval(_RingEval):
     def call(self, fname: str, v: acb) -> acb:
         if not v.is_finite():
             raise _NoAnalytic
-        if fname in ("exp", "sin", "cos", "erf", "sinh", "cosh", "expm1"):
+        if fname in ("exp", "sin", "cos", "erf", "erfc", "sinh", "cosh", "expm1"):
             return getattr(v, fname)()
         if fname == "log":
             return self.log(v)
@@ -1037,10 +1142,17 @@ def _exact(node: _Node, env: dict[str, fmpq]) -> fmpq | None:
             return None
         r = _exact_root(b, int(a.q))
         return None if r is None else r ** int(a.p)
+    if k == "minmax":
+        ev = [_exact(a, env) for a in node.args[1]]
+        if any(v is None for v in ev):
+            return None
+        return min(ev) if node.args[0] == "min" else max(ev)
     fname, arg = node.args
     v = _exact(arg, env)
     if v is None:
         return None
+    if fname == "erfc" and v == 0:
+        return fmpq(1)
     if fname == "abs":
         return abs(v)
     if fname == "sqrt":
@@ -1063,6 +1175,7 @@ _MP_FUNCS = {
     "cos": mpmath.cos, "tan": mpmath.tan, "atan": mpmath.atan, "tanh": mpmath.tanh,
     "abs": mpmath.fabs, "erf": mpmath.erf, "asin": mpmath.asin, "acos": mpmath.acos,
     "sinh": mpmath.sinh, "cosh": mpmath.cosh, "log1p": mpmath.log1p, "expm1": mpmath.expm1,
+    "erfc": mpmath.erfc,
 }  # fmt: skip
 
 
@@ -1103,6 +1216,9 @@ def _mp(node: _Node, env: dict[str, mpmath.mpf]) -> Any:
         if node.args[1].kind == "num" and _is_int(node.args[1].args[0]):
             return b ** int(node.args[1].args[0].p)
         return _mp_real(b**a, node)
+    if k == "minmax":
+        vals = [_mp(a, env) for a in node.args[1]]
+        return min(vals) if node.args[0] == "min" else max(vals)
     fname, arg = node.args
     return _mp_real(_MP_FUNCS[fname](_mp(arg, env)), node)
 
@@ -1113,13 +1229,15 @@ def _mp_real(v: Any, node: _Node) -> Any:
     return v
 
 
-def _numpy_erf() -> Callable[[np.ndarray], np.ndarray]:
+def _numpy_erf(name: str = "erf") -> Callable[[np.ndarray], np.ndarray]:
+    """``erf`` or ``erfc`` vectorised: scipy's C ufunc when installed (imported here: scipy
+    is optional), else a Python-level loop over :mod:`math`."""
     try:
-        from scipy.special import erf  # vectorised C implementation
+        import scipy.special
 
-        return erf
+        return getattr(scipy.special, name)
     except ImportError:  # pragma: no cover - scipy is optional
-        uf = np.frompyfunc(math.erf, 1, 1)  # a Python-level loop over points
+        uf = np.frompyfunc(getattr(math, name), 1, 1)  # a Python-level loop over points
         return lambda a: np.asarray(uf(a), dtype=np.float64)
 
 
@@ -1180,8 +1298,19 @@ def _np_compile(node: _Node, index: dict[str, int]) -> Callable[[tuple], Any]:
             return lambda xs: np.power(np.asarray(gb(xs), dtype=np.float64), n)
         ge = _np_compile(ex, index)
         return lambda xs: np.power(np.asarray(gb(xs), dtype=np.float64), ge(xs))
+    if k == "minmax":
+        gs = [_np_compile(a, index) for a in node.args[1]]
+        red = np.minimum if node.args[0] == "min" else np.maximum
+
+        def f_minmax(xs: tuple) -> Any:
+            acc = np.asarray(gs[0](xs), dtype=np.float64)
+            for g in gs[1:]:
+                acc = red(acc, g(xs))
+            return acc
+
+        return f_minmax
     fname, arg = node.args
-    fn = _numpy_erf() if fname == "erf" else _NP_FUNCS[fname]
+    fn = _numpy_erf(fname) if fname in ("erf", "erfc") else _NP_FUNCS[fname]
     g = _np_compile(arg, index)
     return lambda xs: fn(np.asarray(g(xs), dtype=np.float64))
 
@@ -1320,8 +1449,10 @@ class Expr:
         flint.acb
             A box containing ``F(z)`` for every point ``z`` of the input boxes, where
             ``F`` is the expression read with principal branches (``log``, ``sqrt``,
-            powers, ``atan``, ``asin``, ``acos``, ``log1p``) and ``abs(u)`` read as
-            ``u`` where ``Re u > 0`` and ``-u`` where ``Re u < 0``; or a non-finite
+            powers, ``atan``, ``asin``, ``acos``, ``log1p``), ``abs(u)`` read as
+            ``u`` where ``Re u > 0`` and ``-u`` where ``Re u < 0``, and ``min``/``max``
+            read as the argument ``u_i`` with ``Re(u_i - u_j) < 0`` (min; ``> 0`` for
+            max) for every other ``u_j`` on the whole box; or a non-finite
             ``acb`` (NaN) when this reading cannot be shown to be analytic on the whole
             box (a pole, a branch cut, ``abs`` of a box meeting ``Re u = 0``, ...).
 
@@ -1420,9 +1551,10 @@ class Expr:
         """A vectorised float64 callable ``f(*arrays) -> ndarray``.
 
         Arguments broadcast against each other like numpy ufunc arguments; a
-        constant expression returns an array of the broadcast shape.  ``erf`` uses
-        ``scipy.special.erf`` when SciPy is installed, else a per-point Python loop
-        over ``math.erf``; everything else is numpy ufuncs.
+        constant expression returns an array of the broadcast shape.  ``erf``/``erfc``
+        use ``scipy.special`` when SciPy is installed, else a per-point Python loop over
+        ``math.erf``/``math.erfc``; ``min``/``max`` are ``numpy.minimum``/``maximum``
+        (NaN propagates); everything else is numpy ufuncs.
 
         Guarantee
         ---------

@@ -2,7 +2,8 @@
 
 Grammar (docs/certificates.md): numbers (read exactly), ``pi``, ``e``, the listed variables,
 ``+ - * /``, ``^`` / ``**`` (right-associative, tighter than unary minus), unary ``+ -``,
-parentheses and the one-argument functions in :data:`FUNCTIONS`.  The parser is an
+parentheses, the one-argument functions in :data:`FUNCTIONS` and the n-ary ``min(a, b, ...)``
+/ ``max(a, b, ...)`` (two or more comma-separated arguments).  The parser is an
 iterative shunting-yard (no recursion, no ``eval``); a syntax error raises Malformed.
 An exponent that folds to an exact integer constant ``n`` is ``u^n`` (``n < 0`` needs
 ``u != 0``); any other exponent needs ``u > 0``, except that a constant ``v > 0`` allows 0.
@@ -34,13 +35,15 @@ from .numbers import read_exact
 from .report import Malformed
 
 FUNCTIONS = frozenset(
-    "exp log sqrt sin cos tan atan tanh abs erf asin acos sinh cosh log1p expm1".split())
+    "exp log sqrt sin cos tan atan tanh abs erf erfc asin acos sinh cosh log1p expm1 min max"
+    .split())
+NARY = frozenset(("min", "max"))
 CONSTANTS = ("pi", "e")
 MAX_LENGTH = 100_000
 MAX_INT_EXPONENT = 100_000
 _BITS = 1 << 16  # exact rationals larger than this are dropped to balls
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
-                    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/^()]))")
+                    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/^(),]))")
 _BINARY = {"+": (10, False), "-": (10, False), "*": (20, False), "/": (20, False),
            "^": (40, True)}
 _UNARY = 30
@@ -88,6 +91,10 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
             c, _ = info.pop()
             out.append(entry)
             info.append((c, None))
+        elif kind == "minmax":
+            cs = [info.pop()[0] for _ in range(entry[2])]
+            out.append(entry)
+            info.append((all(cs), None))
         elif kind == "bin":
             (cb, vb), (ca, va) = info.pop(), info.pop()
             if entry[1] != "^":
@@ -137,7 +144,16 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
         elif op == "(":
             if not expect_operand:
                 raise bad("missing operator before '('")
-            ops.append(("(",))
+            ops.append(("(", [1]))  # [number of arguments so far]
+        elif op == ",":
+            if expect_operand:
+                raise bad("unexpected ','")
+            while ops and ops[-1][0] != "(":
+                emit(ops.pop())
+            if len(ops) < 2 or ops[-2][0] != "call" or ops[-2][1] not in NARY:
+                raise bad("',' outside min(...) or max(...)")
+            ops[-1][1][0] += 1
+            expect_operand = True
         elif op == ")":
             if expect_operand:
                 raise bad("unexpected ')'")
@@ -145,9 +161,15 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
                 emit(ops.pop())
             if not ops:
                 raise bad("unbalanced ')'")
-            ops.pop()
+            nargs = ops.pop()[1][0]
             if ops and ops[-1][0] == "call":
-                emit(ops.pop())
+                name = ops.pop()[1]
+                if name in NARY:
+                    if nargs < 2:
+                        raise bad(f"{name} needs two or more arguments")
+                    emit(("minmax", name, nargs))
+                else:
+                    emit(("call", name))
         elif expect_operand:
             if op not in "+-":
                 raise bad(f"unexpected {op!r}")
@@ -188,6 +210,13 @@ def run(code: tuple, alg, args: list):
             st.append(alg.neg(st.pop()))
         elif op == "call":
             st.append(alg.call(ins[1], st.pop()))
+        elif op == "minmax":
+            vals = st[len(st) - ins[2]:]
+            del st[len(st) - ins[2]:]
+            minmax = getattr(alg, "minmax", None)
+            if minmax is None:  # an algebra without min/max (e.g. Taylor jets): no series
+                raise Indeterminate()
+            st.append(minmax(ins[1], vals))
         elif op == "powi":
             st.pop()
             st.append(alg.powi(st.pop(), ins[1]))
@@ -226,9 +255,9 @@ _DOMAIN = {"sqrt": (("ge", 0),), "log": (("gt", 0),), "log1p": (("gt", -1),),
            "asin": (("ge", -1), ("le", 1)), "acos": (("ge", -1), ("le", 1))}
 _NEGATION = {"ge": "lt", "gt": "le", "le": "gt", "lt": "ge"}
 _AT0 = {"exp": 1, "sin": 0, "cos": 1, "tan": 0, "atan": 0, "tanh": 0, "erf": 0, "asin": 0,
-        "sinh": 0, "cosh": 1, "log1p": 0, "expm1": 0, "sqrt": 0}
+        "sinh": 0, "cosh": 1, "log1p": 0, "expm1": 0, "sqrt": 0, "erfc": 1}
 _AT1 = {"log": 0, "acos": 0, "sqrt": 1}
-_MONOTONE = frozenset("exp log sqrt atan tanh erf asin acos sinh log1p expm1".split())
+_MONOTONE = frozenset("exp log sqrt atan tanh erf erfc asin acos sinh log1p expm1".split())
 
 
 def _ball_rel(b: arb, rel: str, c: int) -> bool:
@@ -389,6 +418,18 @@ class IvAlg:
             return Iv(arb_call(name, arb(a.lo)).union(arb_call(name, arb(a.hi))))
         return Iv(arb_call(name, a.b))
 
+    def minmax(self, name: str, args: list[Iv]) -> Iv:
+        """min/max is monotone in each argument: over a box its range lies in
+        ``[pick(lo_i), pick(hi_i)]`` (``pick`` = min or max), exactly when every argument
+        has an exact range; otherwise Arb's ``arb_min``/``arb_max`` of the balls."""
+        pick = min if name == "min" else max
+        acc = args[0].b
+        for a in args[1:]:
+            acc = acc.min(a.b) if name == "min" else acc.max(a.b)
+        if all(a.lo is not None for a in args):
+            return Iv(acc, pick(a.lo for a in args), pick(a.hi for a in args))
+        return Iv(acc)
+
 
 # ------------------------------------------------------------------ series
 
@@ -468,6 +509,15 @@ class SerAlg:
 
     def call(self, name: str, a: arb_series) -> arb_series:
         return series_call(name, a)
+
+    def minmax(self, name: str, args: list[arb_series]) -> arb_series:
+        """The argument whose constant term is strictly below (min) / above (max) all the
+        others (min/max equals it near the point); Indeterminate when two may tie."""
+        cs = [c0(a) for a in args]
+        for i, ci in enumerate(cs):
+            if all((ci < cj if name == "min" else ci > cj) for j, cj in enumerate(cs) if j != i):
+                return args[i]
+        raise Indeterminate()
 
     def pow(self, u: arb_series, v: arb_series, vconst: bool) -> arb_series:
         c = c0(u)
