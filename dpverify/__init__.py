@@ -21,6 +21,7 @@ __all__ = [
     "minimax",
     "approx",
     "evalbound",
+    "float_error_bound",
     "as_poly",
     "BasisMismatchError",
     "CertificationFailed",
@@ -36,7 +37,7 @@ __all__ = [
 
 _LAZY = {"Approximation": "approximation", "supnorm": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
-         "evalbound": "api", "as_poly": "exact"}
+         "evalbound": "api", "float_error_bound": "api", "as_poly": "exact"}
 _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)
 
 

@@ -14,7 +14,8 @@ from flint import arb, fmpq
 from .certify.alternation import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
-from .certify.evalbound import EvalBound
+from .certify.evalbound import EvalBound, FloatErrorBound
+from .certify.evalbound import float_error_bound as _float_error_bound
 from .certify.evalbound import evalbound as _evalbound
 from .certify.interval import SupNorm
 from .certify.interval import supnorm as _interval_supnorm
@@ -26,7 +27,8 @@ from .exact import ExactPoly, as_poly
 from .expr import Expr
 from .numbers import MAX_DEGREE, check_int
 
-__all__ = ["supnorm", "chebyshev_coefficients", "minimax", "approx", "evalbound"]
+__all__ = ["supnorm", "chebyshev_coefficients", "minimax", "approx", "evalbound",
+           "float_error_bound"]
 
 
 def supnorm(f: Any, poly: Any, box: Any, **options: Any) -> SupNorm:
@@ -101,3 +103,17 @@ def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
     (Chebyshev) evaluation over ``interval``; ``poly`` may be a numpy polynomial.  See
     :func:`dpverify.certify.evalbound.evalbound`."""
     return _evalbound(as_poly(poly), interval, **options)
+
+
+def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> FloatErrorBound:
+    """Certified ``sup |f(x) - fl(p(x))|`` over the binary64 ``x`` in ``interval``: the
+    certified ``sup |f - p|`` (a ``supnorm-box`` certificate) plus the :func:`evalbound` of
+    binary64 Horner / Clenshaw; ``poly`` may be a numpy polynomial.  See
+    :func:`dpverify.certify.evalbound.float_error_bound`.
+
+    >>> from numpy.polynomial import Polynomial
+    >>> b = float_error_bound("1 + x + x^2/2", Polynomial([1, 1, 0.5]), (0, 1))
+    >>> b.bound == b.evaluation.bound      # p = f exactly: only rounding remains
+    True
+    """
+    return _float_error_bound(f, as_poly(poly), interval, **options)
