@@ -15,8 +15,8 @@ from .certify.alternation import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
 from .certify.evalbound import EvalBound, FloatErrorBound
-from .certify.evalbound import float_error_bound as _float_error_bound
 from .certify.evalbound import evalbound as _evalbound
+from .certify.evalbound import float_error_bound as _float_error_bound
 from .certify.interval import SupNorm
 from .certify.interval import supnorm as _interval_supnorm
 from .constructions.chebyshev_series import ChebyshevSeries
