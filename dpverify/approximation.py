@@ -63,6 +63,8 @@ class Approximation:
 
     construction: str
     params: dict[str, Any]
+    # ExactPoly | TensorPoly; Any because this leaf module sits below dpverify.exact in the
+    # layers (docs/architecture.md) and may not import it, even for type checking
     poly: Any
     target: dict[str, Any]
     domain: dict[str, Any]

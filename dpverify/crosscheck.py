@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from flint import fmpq
+from numpy.typing import ArrayLike
 
 from ._version import __version__
 from .errors import InvalidParameterError
@@ -66,12 +67,13 @@ class Measured:
         return self.max_abs / self.scale if self.scale != 0 else self.max_abs
 
 
-def deviation(fast: Any, exact: Sequence[Any], scale: Any = None) -> Measured:
+def deviation(fast: ArrayLike, exact: Sequence[Any], scale: Any = None) -> Measured:
     """Exact ``max |fast_i - exact_i|`` and the scale (``max |exact_i|`` by default).
 
     ``fast``: array-like of float64 (any shape; flattened row-major); ``exact``: flat
-    sequence of exact numbers of the same length.  A length mismatch is reported as a
-    structural failure (not raised).
+    sequence of exact numbers of the same length; ``scale``: an exact number or ``None``
+    (exact numbers: anything :func:`~dpverify.numbers.to_fmpq` accepts).  A length
+    mismatch is reported as a structural failure (not raised).
     """
     f = np.asarray(fast, dtype=np.float64).reshape(-1)
     ex = [to_fmpq(e, "exact") if not isinstance(e, fmpq) else e for e in exact]
@@ -109,7 +111,7 @@ class Check:
     tolerance: str
     quick: tuple[dict[str, Any], ...]
     full: tuple[dict[str, Any], ...]
-    run: Callable[[dict[str, Any]], tuple[Any, Sequence[Any], Any]]
+    run: Callable[[dict[str, Any]], tuple[ArrayLike, Sequence[Any], Any]]
     requires: str | None = None
     scale_note: str = "max |exact|"
     notes: tuple[str, ...] = field(default_factory=tuple)

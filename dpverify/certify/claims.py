@@ -18,6 +18,7 @@ from ..errors import (
     PrecisionExhausted,
     TimeLimitExceeded,
 )
+from ..exact import ExactPoly, TensorPoly
 from ..numbers import fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
 from .finite import finite_max_error
@@ -43,13 +44,13 @@ CHECKED_CONSTRUCTIONS: dict[str, tuple[str, ...]] = {
 _DIGITS = 25
 
 
-def polynomial_statement(poly: Any) -> dict[str, Any]:
+def polynomial_statement(poly: ExactPoly | TensorPoly) -> dict[str, Any]:
     """The ``polynomial`` block of a statement: basis, domain(s), exact coefficients,
     exact degree, and the exact L1 coefficient norm in the polynomial's own basis
     (with its log2 rounded to 6 decimals, within 5e-7)."""
     data = poly.to_json()
     out: dict[str, Any] = {"basis": data["basis"]}
-    if "shape" in data:
+    if isinstance(poly, TensorPoly):  # the only class whose to_json has "shape"
         out["shape"] = data["shape"]
         out["domains"] = data["domains"]
         out["coefficients"] = data["coefficients"]
@@ -74,11 +75,15 @@ def _digits_for(rtol: fmpq) -> int:
     return min(max(_DIGITS, 3 + len(str(inv.p // inv.q))), 100_000)
 
 
-def _finite_error(approx: Approximation) -> tuple[dict, dict, dict, fmpq, fmpq]:
+#: (error block, evidence, info, lower, upper) of a measured error
+_Measured = tuple[dict[str, Any], dict[str, Any], dict[str, Any], fmpq, fmpq]
+
+
+def _finite_error(approx: Approximation) -> _Measured:
     res = finite_max_error(approx.poly, approx.target, approx.domain)
     if res.exact:
-        err = {"lower": fmpq_str(res.lower), "upper": fmpq_str(res.upper),
-               "upper_decimal": fmpq_to_decimal(res.upper, 20, "up")}
+        err: dict[str, Any] = {"lower": fmpq_str(res.lower), "upper": fmpq_str(res.upper),
+                               "upper_decimal": fmpq_to_decimal(res.upper, 20, "up")}
         lower, upper = res.lower, res.upper
     else:
         lo_s = fmpq_to_decimal(res.lower, _DIGITS, "down")
@@ -86,7 +91,7 @@ def _finite_error(approx: Approximation) -> tuple[dict, dict, dict, fmpq, fmpq]:
         err = {"lower": lo_s, "upper": up_s}
         lower, upper = to_fmpq(lo_s), to_fmpq(up_s)
     evidence = {"witness": fmpq_str(res.witness)}
-    info = {
+    info: dict[str, Any] = {
         "method": "exact enumeration" if res.exact else "ball enumeration",
         "points": res.npoints,
     }
@@ -94,9 +99,9 @@ def _finite_error(approx: Approximation) -> tuple[dict, dict, dict, fmpq, fmpq]:
 
 
 def _box_error(
-    approx: Approximation, claim: Any, rtol: Any, atol: Any, max_pieces: int,
-    timeout: Any, progress: Any,
-) -> tuple[dict, dict, dict, fmpq, fmpq]:
+    approx: Approximation, claim: fmpq | None, rtol: Any, atol: Any, max_pieces: int,
+    timeout: float | None, progress: Callable[[dict[str, Any]], None] | None,
+) -> _Measured:
     t = approx.target
     if t.get("kind") != "expr":
         raise InvalidParameterError("a box domain needs an 'expr' target")
@@ -115,12 +120,12 @@ def _box_error(
     lo_s = fmpq_to_decimal(res.lower, digits, "down")
     up_s = fmpq_to_decimal(res.upper, digits, "up")
     lower, upper = to_fmpq(lo_s), to_fmpq(up_s)
-    err = {"lower": lo_s, "upper": up_s}
-    evidence = {
+    err: dict[str, Any] = {"lower": lo_s, "upper": up_s}
+    evidence: dict[str, Any] = {
         "witness": [fmpq_str(w) for w in res.witness],
         "pieces": [p.to_json() for p in res.pieces],
     }
-    info = {
+    info: dict[str, Any] = {
         "method": "taylor branch-and-bound" if len(res.witness) == 1
         else "taylor-model branch-and-bound",
         "converged": res.converged,
@@ -139,7 +144,9 @@ def _status(value: fmpq, lower: fmpq, upper: fmpq) -> str:
     return "refuted" if lower > value else "undecided"
 
 
-def _least_degree(approx: Approximation, poly_block: dict, gamma: Any) -> tuple[dict, dict]:
+def _least_degree(
+    approx: Approximation, poly_block: dict[str, Any], gamma: fmpq | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """(statement part, evidence part) of a least-degree proof, after checking it."""
     from .optimality import check
 
@@ -165,7 +172,7 @@ def certify(
     rtol: Any = "1e-6",
     atol: Any = 0,
     max_pieces: int = 200_000,
-    timeout: Any = None,
+    timeout: float | None = None,
     stop_at_claim: bool = False,
     require: bool = False,
     progress: Callable[[dict[str, Any]], None] | None = None,
@@ -178,7 +185,8 @@ def certify(
         From a construction (or built by hand).
     rtol, atol, max_pieces, timeout, progress :
         Passed to :func:`~dpverify.certify.interval.supnorm` for box domains
-        (``timeout`` in seconds; ``None`` means no limit).
+        (``timeout`` in seconds; ``None`` means no limit).  ``rtol`` and ``atol`` are
+        exact numbers: anything :func:`~dpverify.numbers.to_fmpq` accepts.
     stop_at_claim : bool
         For box domains, stop as soon as ``max_error`` is proven or refuted
         (faster, wider enclosure).

@@ -10,21 +10,74 @@ duck-typed: ``dlp`` has ``h`` (callable on integers), ``k``, ``gamma``, ``m`` an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
 from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import fmpq_str
 
-__all__ = ["MAX_EXHAUSTIVE_M", "certify_exhaustive", "certify_per_term"]
+__all__ = [
+    "MAX_EXHAUSTIVE_M",
+    "certify_exhaustive",
+    "certify_per_term",
+    "DecisionListLike",
+    "DecisionListPolynomialLike",
+    "TermLike",
+]
 
 #: Largest m for exhaustive certification over {0,1}^m.
 MAX_EXHAUSTIVE_M = 20
 
 
-def _decision_list(dlp: Any, dlist: Any) -> Any:
+# The duck types of the module docstring, as protocols (certify may not import
+# dpverify.constructions, whose DecisionList / DecisionListPolynomial / Term satisfy them).
+# Read-only properties, so that frozen dataclasses match.
+
+
+class TermLike(Protocol):
+    """A term ``bit * h(argument(ys))`` (:class:`~dpverify.constructions.decision_lists.Term`)."""
+
+    @property
+    def bit(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def indicators(self) -> tuple[int, ...]: ...
+    def argument(self, ys: tuple[int, ...]) -> int: ...
+
+
+class DecisionListPolynomialLike(Protocol):
+    """``p_x`` of thaler2012 Appendix A
+    (:class:`~dpverify.constructions.decision_lists.DecisionListPolynomial`)."""
+
+    @property
+    def h(self) -> Callable[[int], fmpq]: ...  # exact h_k at an integer
+    @property
+    def k(self) -> int: ...
+    @property
+    def gamma(self) -> fmpq: ...
+    @property
+    def m(self) -> int: ...
+    @property
+    def terms(self) -> Sequence[TermLike]: ...
+
+
+class DecisionListLike(Protocol):
+    """A decision list (:class:`~dpverify.constructions.decision_lists.DecisionList`)."""
+
+    @property
+    def nodes(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def default(self) -> int: ...
+    @property
+    def m(self) -> int: ...
+    def __call__(self, y: Sequence[int]) -> int: ...
+
+
+def _decision_list(dlp: DecisionListPolynomialLike, dlist: DecisionListLike) -> DecisionListLike:
     if not all(hasattr(dlist, a) for a in ("nodes", "default", "m")) or not callable(dlist):
         raise ParameterTypeError(
             "dlist must be a DecisionList (dpverify.constructions.decision_lists."
@@ -34,7 +87,9 @@ def _decision_list(dlp: Any, dlist: Any) -> Any:
     return dlist
 
 
-def certify_exhaustive(dlp: Any, dlist: Any) -> dict[str, Any]:
+def certify_exhaustive(
+    dlp: DecisionListPolynomialLike, dlist: DecisionListLike
+) -> dict[str, Any]:
     """Exact ``max_y |p_x(y) - f(y)|`` over all of ``{0,1}^m`` (``m <= 20``).
 
     Guarantee
@@ -65,7 +120,9 @@ def certify_exhaustive(dlp: Any, dlist: Any) -> dict[str, Any]:
     }
 
 
-def certify_per_term(dlp: Any, dlist: Any) -> dict[str, Any]:
+def certify_per_term(
+    dlp: DecisionListPolynomialLike, dlist: DecisionListLike
+) -> dict[str, Any]:
     """The per-term argument (module docstring) as an exact check on the univariate ``h_k``.
 
     Checks that each term of ``dlp`` is the one Appendix A prescribes for ``dlist`` (offset

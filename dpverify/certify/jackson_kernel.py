@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flint import fmpq
+
 from .._version import __version__
 from ..numbers import check_int, fmpq_str
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
@@ -19,8 +21,8 @@ __all__ = ["jackson_kernel_certificate"]
 
 
 def jackson_kernel_certificate(
-    t: int, r: int, K: int | None, coefficients_2pi: Sequence[Any],
-    multipliers: Sequence[Any] | None,
+    t: int, r: int, K: int | None, coefficients_2pi: Sequence[fmpq],
+    multipliers: Sequence[fmpq] | None,
 ) -> Certificate:
     """State ``2 pi a_l`` (``l = 0..degree``) of ``H_{t,r}`` and, with ``K``, the
     multipliers ``w_0..w_t`` of ``I_{t,K}``.  ``degree = len(coefficients_2pi) - 1``."""

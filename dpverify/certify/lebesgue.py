@@ -55,14 +55,18 @@ search.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb, arb_mat, ctx, fmpq
 
 from ..errors import InvalidParameterError, PrecisionExhausted
 from ..numbers import arb_to_fmpq_bounds, check_int, check_rational, fmpq_str, fmpq_to_decimal
+
+if TYPE_CHECKING:  # imported on first use in lebesgue_certificate
+    from .certificate import Certificate
 
 __all__ = ["LebesgueEnclosure", "lebesgue_constant", "iterated_basis_arb", "MAX_K", "MAX_H"]
 
@@ -96,7 +100,8 @@ class LebesgueEnclosure:
     @property
     def paper_bound(self) -> int:
         """alda2017 Appendix C eq. (12): ``Lambda_{k,h} <= 2^h - 1``."""
-        return 2**self.h - 1
+        # 1 << h == 2**h for h >= 1, typed int (int ** int is Any to mypy: it may be a float)
+        return (1 << self.h) - 1
 
     @property
     def rel_width(self) -> fmpq:
@@ -204,11 +209,11 @@ def _evaluate(mats: _Mats, k: int, pieces: list[tuple[fmpq, fmpq]]) -> list[tupl
     n = k + 1
     cs, rs, ys = [], [], []
     for a, b in pieces:
-        c = (a + b) / 2
-        r = (b - a) / 2
-        cs.append(arb(c))
-        rs.append(arb(r))
-        ys.append(arb(c, arb(r).upper()))  # ball containing [a, b]
+        c_q = (a + b) / 2
+        r_q = (b - a) / 2
+        cs.append(arb(c_q))
+        rs.append(arb(r_q))
+        ys.append(arb(c_q, arb(r_q).upper()))  # ball containing [a, b]
     B0 = _columns([_basis_vectors(c, k) for c in cs])
     B1c = _columns([_basis_vectors(c, k - 1) for c in cs])
     B1Y = _columns([_basis_vectors(y, k - 1) for y in ys])
@@ -254,8 +259,8 @@ def _evaluate(mats: _Mats, k: int, pieces: list[tuple[fmpq, fmpq]]) -> list[tupl
 
 
 def lebesgue_constant(
-    k: Any,
-    h: Any,
+    k: int,
+    h: int,
     rtol: Any = "1e-6",
     *,
     prec: int = 128,
@@ -270,7 +275,8 @@ def lebesgue_constant(
     k, h : int
         Order ``k >= 1`` (``<= 1000``) and iteration order ``h >= 1`` (``<= 64``).
     rtol : exact number, default ``"1e-6"``
-        Target relative width ``upper / lower - 1 <= rtol`` (in ``(0, 1)``).
+        Target relative width ``upper / lower - 1 <= rtol`` (in ``(0, 1)``); anything
+        :func:`~dpverify.numbers.to_fmpq` accepts.
     prec, max_prec : int
         Starting and largest working precision (bits).
     max_pieces : int
@@ -341,7 +347,7 @@ def _run(
         while active:
             if count > max_pieces:
                 return None
-            results = []
+            results: list[tuple[tuple[fmpq, fmpq], tuple[arb, arb]]] = []
             for s in range(0, len(active), batch):
                 chunk = active[s : s + batch]
                 results.extend(zip(chunk, _evaluate(mats, k, chunk), strict=True))
@@ -372,11 +378,14 @@ def _run(
         return lower, upper, arg, count, retired
 
 
-def lebesgue_certificate(enc: LebesgueEnclosure, basis: Any = None) -> Any:
+def lebesgue_certificate(
+    enc: LebesgueEnclosure, basis: Sequence[Sequence[Any]] | None = None
+) -> Certificate:
     """The ``lebesgue-constant`` certificate of ``enc`` (``docs/certificates.md``):
     statement ``lower <= Lambda_{k,h} <= upper`` (exact), evidence the tiling of
     ``[0, 1/2]`` and the witness ``argmax``; ``basis`` (rows ``nu``, exact Bernstein
-    coefficients of ``b^{(h)}_{nu,k}``) joins the statement when given."""
+    coefficients of ``b^{(h)}_{nu,k}``, anything :func:`~dpverify.numbers.fmpq_str`
+    accepts, e.g. ``fmpq``) joins the statement when given."""
     from .._version import __version__
     from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 

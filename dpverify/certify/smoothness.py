@@ -33,8 +33,9 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx, fmpq
 
@@ -42,10 +43,18 @@ from ..errors import InvalidParameterError, PrecisionExhausted
 from ..expr.jets import Jet, jet_eval, multi_indices
 from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
 
+if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost), see below
+    from ..expr import Expr
+
 __all__ = ["smoothness_norm", "SmoothnessNorm", "MAX_K"]
 
 MAX_K = 12
 _VARS = ("x", "y", "z")
+
+#: A box ``((a_1, b_1), ..., (a_d, b_d))`` with exact ends (as returned by ``as_box``).
+_Box = tuple[tuple[fmpq, fmpq], ...]
+#: A heap entry: (-upper bound, tie-break counter, piece, per-order upper bounds).
+_HeapItem = tuple[fmpq, int, _Box, dict[int, fmpq]]
 
 
 @dataclass
@@ -58,16 +67,16 @@ class SmoothnessNorm:
     pieces: int
     per_order: dict[int, tuple[fmpq, fmpq]] = field(default_factory=dict)
 
-    def __iter__(self):  # (lower, upper) unpacking
+    def __iter__(self) -> Iterator[fmpq]:  # (lower, upper) unpacking
         return iter((self.lower, self.upper))
 
 
-def _jet_point(f, d, N, pt):
+def _jet_point(f: Expr, d: int, N: int, pt: Sequence[fmpq]) -> Jet:
     return jet_eval(f, [Jet.variable(d, N, i, arb(pt[i])) for i in range(d)])
 
 
-def _jet_box(f, d, N, box):
-    balls = []
+def _jet_box(f: Expr, d: int, N: int, box: _Box) -> Jet:
+    balls: list[arb] = []
     for a, b in box:
         mid = (a + b) / 2
         rad = (b - a) / 2
@@ -76,9 +85,9 @@ def _jet_box(f, d, N, box):
 
 
 def smoothness_norm(
-    f: Any,
-    K: Any,
-    box: Any = None,
+    f: str | Expr,
+    K: int,
+    box: Sequence[Sequence[Any]] | None = None,
     rtol: Any = "1e-3",
     *,
     max_pieces: int = 20_000,
@@ -94,9 +103,11 @@ def smoothness_norm(
     K : int
         Order ``0 <= K <= 12``.
     box : list of (a, b), optional
-        Default ``[(-1, 1)]`` (one variable).
+        Default ``[(-1, 1)]`` (one variable); ends are anything
+        :func:`~dpverify.numbers.to_fmpq` accepts.
     rtol : exact number
-        Stop when ``upper <= lower (1 + rtol)``.
+        Stop when ``upper <= lower (1 + rtol)``; anything
+        :func:`~dpverify.numbers.to_fmpq` accepts (``int``, ``fmpq``, ``"1e-3"``, ...).
 
     Returns
     -------
@@ -136,10 +147,10 @@ def smoothness_norm(
     ctx.prec, ctx.cap = prec, max(old_cap, K + 4)
     try:
         best_lower = fmpq(0)
-        argmax: Any = ((0,) * d, tuple(a for a, _ in bx))
+        argmax: tuple[tuple[int, ...], tuple[fmpq, ...]] = ((0,) * d, tuple(a for a, _ in bx))
         per_lower = {j: fmpq(0) for j in range(K + 1)}
 
-        def point_update(pt):
+        def point_update(pt: tuple[fmpq, ...]) -> tuple[Jet, dict[tuple[int, ...], int]]:
             nonlocal best_lower, argmax
             jp = _jet_point(fx, d, K + 1, pt)
             pos1 = {a: i for i, a in enumerate(multi_indices(d, K + 1))}
@@ -152,12 +163,12 @@ def smoothness_norm(
                     best_lower, argmax = lo, (k, tuple(pt))
             return jp, pos1
 
-        def bound(piece):
+        def bound(piece: _Box) -> tuple[fmpq, dict[int, fmpq]]:
             m = tuple((a + b) / 2 for a, b in piece)
             rho = [arb((b - a) / 2) for a, b in piece]
             jp, pos1 = point_update(m)
             jb = _jet_box(fx, d, K + 2, piece)
-            per = {}
+            per: dict[int, fmpq] = {}
             for k in ks:
                 s = abs(jp.c[pos1[k]]) * fact[k]
                 for i, e in enumerate(units):
@@ -178,7 +189,7 @@ def smoothness_norm(
 
         for corner in itertools.product(*bx):
             point_update(tuple(corner))
-        heap: list = []
+        heap: list[_HeapItem] = []
         counter = itertools.count()
         ub, per = bound(bx)
         heapq.heappush(heap, (-ub, next(counter), bx, per))
@@ -203,7 +214,7 @@ def smoothness_norm(
                 ub, per2 = bound(sub)
                 heapq.heappush(heap, (-ub, next(counter), sub, per2))
                 n += 1
-        per_order = {}
+        per_order: dict[int, tuple[fmpq, fmpq]] = {}
         for j in range(K + 1):
             up = max(p[3].get(j, fmpq(0)) for p in heap)
             per_order[j] = (per_lower[j], up)

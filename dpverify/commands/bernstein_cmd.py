@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..certify import certify
 from ..certify.lebesgue import lebesgue_certificate, lebesgue_constant
 from ..constructions.bernstein import MAX_H, MAX_K, bernstein_approx, iterated_bernstein_basis
@@ -19,10 +21,15 @@ from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
+if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
+    import argparse
+
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 __all__ = ["register"]
 
 
-def register(sub) -> None:
+def register(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "bernstein",
         help="exact iterated Bernstein basis + certified Lebesgue constant",
@@ -69,7 +76,7 @@ def _rtol(text: str) -> object:
     return r
 
 
-def _run_basis(args) -> CommandResult:
+def _run_basis(args: argparse.Namespace) -> CommandResult:
     k = int_flag(args.k, "--k", 1, MAX_K)
     h = int_flag(args.h, "--h", 1, MAX_H)
     rtol = _rtol(args.rtol)
@@ -95,7 +102,7 @@ def _run_basis(args) -> CommandResult:
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=0)
 
 
-def _run_approx(args) -> CommandResult:
+def _run_approx(args: argparse.Namespace) -> CommandResult:
     k = int_flag(args.k, "--k", 1, MAX_K)
     h = int_flag(args.h, "--h", 1, MAX_H)
     d = int_flag(args.dim, "--dim", 1, 3)

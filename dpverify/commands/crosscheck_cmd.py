@@ -6,13 +6,20 @@ reference, deviations measured exactly; exit 1 when a declared tolerance is exce
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..crosscheck import CHECKS, crosscheck
 from ._common import CommandResult, add_json_flag
+
+if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
+    import argparse
+
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 __all__ = ["register"]
 
 
-def register(sub) -> None:
+def register(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "crosscheck",
         help="compare the fast float64 path with the exact reference",
@@ -31,7 +38,7 @@ def register(sub) -> None:
     p.set_defaults(handler=_run, grid="quick")
 
 
-def _run(args) -> CommandResult:
+def _run(args: argparse.Namespace) -> CommandResult:
     report = crosscheck(args.grid, only=args.only)
     w = max(len(c["name"]) for c in report["checks"])
     lines = [f"crosscheck ({report['grid']} grid): "

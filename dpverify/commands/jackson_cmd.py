@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..certify import certify
 from ..certify.jackson_kernel import jackson_kernel_certificate
 from ..constructions.jackson import (
@@ -25,10 +27,15 @@ from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
+if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
+    import argparse
+
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 __all__ = ["register"]
 
 
-def register(sub) -> None:
+def register(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "jackson",
         help="exact generalized Jackson kernel H_{t,r} and the I_{t,K} multipliers",
@@ -64,7 +71,7 @@ def register(sub) -> None:
 
 
 
-def _run_kernel(args) -> CommandResult:
+def _run_kernel(args: argparse.Namespace) -> CommandResult:
     t = int_flag(args.t, "--t", 1, MAX_T)
     if args.K is not None:
         K = int_flag(args.K, "--K", 0, MAX_K)
@@ -92,7 +99,7 @@ def _run_kernel(args) -> CommandResult:
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=0)
 
 
-def _run_approx(args) -> CommandResult:
+def _run_approx(args: argparse.Namespace) -> CommandResult:
     t = int_flag(args.t, "--t", 1, MAX_T)
     K = int_flag(args.K, "--K", 0, MAX_K)
     d = int_flag(args.dim, "--dim", 1, 3)

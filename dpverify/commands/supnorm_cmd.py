@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from ..approximation import Approximation
 from ..certify import certify
@@ -13,12 +14,17 @@ from ..numbers import fmpq_str, round_to_float64
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag, read_poly_arg
 
+if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
+    import argparse
+
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 __all__ = ["register"]
 
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
 
 
-def register(sub) -> None:
+def register(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "supnorm",
         help="certified enclosure of sup |f - p| on an interval",
@@ -59,7 +65,7 @@ def register(sub) -> None:
 
 
 
-def run(args) -> CommandResult:
+def run(args: argparse.Namespace) -> CommandResult:
     f = parse(args.f, variables=("x",), name="--f")
     a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
     if not a < b:
@@ -102,7 +108,7 @@ def run(args) -> CommandResult:
         claims=claims,
     )
 
-    def progress(info):
+    def progress(info: dict[str, Any]) -> None:
         sys.stderr.write(
             f"  pieces {info['pieces']}, enclosure [{float(info['lower']):.6g}, "
             f"{float(info['upper']):.6g}], {info['seconds']:.1f} s\n"

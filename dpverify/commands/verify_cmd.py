@@ -6,14 +6,19 @@ malformed (one line, never a traceback).  The checker shares no code with the ce
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ._common import CommandResult, add_json_flag
+
+if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
+    import argparse
+
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 __all__ = ["register"]
 
 
-def register(sub: Any) -> None:
+def register(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "verify",
         help="re-check a certificate from scratch (independent checker)",
@@ -29,7 +34,7 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def run(args: Any) -> CommandResult:
+def run(args: argparse.Namespace) -> CommandResult:
     from ..errors import MalformedCertificate
     from ..verify import Malformed, render_json, render_text, verify_file
     from ._cert import read_timeout

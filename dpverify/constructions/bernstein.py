@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx, fmpq, fmpq_mat, fmpq_poly, fmpz
 
@@ -61,6 +61,9 @@ from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..exact import BernsteinPoly, TensorPoly
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+
+if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost)
+    from ..expr import Expr
 
 __all__ = [
     "MAX_K",
@@ -110,7 +113,7 @@ def _operator_matrix_cached(k: int) -> fmpq_mat:
     return fmpq_mat(n, n, entries)
 
 
-def bernstein_operator_matrix(k: Any) -> fmpq_mat:
+def bernstein_operator_matrix(k: int) -> fmpq_mat:
     """The Bernstein operator on order-``k`` coefficient vectors.
 
     ``A[mu, nu] = b_{nu,k}(mu/k) = C(k,nu) mu^nu (k-mu)^(k-nu) / k^k``: row ``mu`` is the
@@ -149,7 +152,7 @@ def _identity(n: int) -> fmpq_mat:
     return eye
 
 
-def iterated_operator_matrix(k: Any, h: Any) -> fmpq_mat:
+def iterated_operator_matrix(k: int, h: int) -> fmpq_mat:
     """``B_k^{(h)} = I - (I - B_k)^h`` on order-``k`` coefficient vectors: ``I - (I - A)^h``.
 
     Guarantee
@@ -168,7 +171,7 @@ def iterated_operator_matrix(k: Any, h: Any) -> fmpq_mat:
     return eye - P
 
 
-def iterated_basis_matrix(k: Any, h: Any) -> fmpq_mat:
+def iterated_basis_matrix(k: int, h: int) -> fmpq_mat:
     """``M = sum_{j<h} (I - A)^j``; column ``nu`` = Bernstein coefficients of
     ``b^{(h)}_{nu,k}`` (entry ``M[mu, nu]`` is its coefficient on ``b_{mu,k}``).
 
@@ -217,7 +220,7 @@ class IteratedBernsteinBasis:
         M = self.matrix
         return [[M[mu, nu] for mu in range(n)] for nu in range(n)]
 
-    def poly(self, nu: Any) -> BernsteinPoly:
+    def poly(self, nu: int) -> BernsteinPoly:
         """``b^{(h)}_{nu,k}`` as an exact :class:`~dpverify.exact.BernsteinPoly` on [0, 1]."""
         nu = check_int(nu, "nu", minimum=0, maximum=self.k)
         return BernsteinPoly([self.matrix[mu, nu] for mu in range(self.k + 1)])
@@ -247,7 +250,7 @@ class IteratedBernsteinBasis:
         }
 
 
-def iterated_bernstein_basis(k: Any, h: Any) -> IteratedBernsteinBasis:
+def iterated_bernstein_basis(k: int, h: int) -> IteratedBernsteinBasis:
     """Exact iterated Bernstein basis ``b^{(h)}_{nu,k}`` in Bernstein coordinates.
 
     Parameters
@@ -308,7 +311,7 @@ def _read_values(values: Any, n: int, name: str) -> list[fmpq]:
     return [to_fmpq(v, f"{name}[{i}]") for i, v in enumerate(values)]
 
 
-def iterated_bernstein_coefficients(values: Any, k: Any, h: Any) -> list[fmpq]:
+def iterated_bernstein_coefficients(values: Sequence[Any], k: int, h: int) -> list[fmpq]:
     """Bernstein coefficients (order ``k``) of ``B_k^{(h)} f`` from ``F_nu = f(nu/k)``.
 
     Guarantee
@@ -321,7 +324,7 @@ def iterated_bernstein_coefficients(values: Any, k: Any, h: Any) -> list[fmpq]:
     return _apply_M(F, k, h)
 
 
-def iterated_bernstein(values: Any, k: Any, h: Any) -> Approximation:
+def iterated_bernstein(values: Sequence[Any], k: int, h: int) -> Approximation:
     """The iterated Bernstein polynomial ``B_k^{(h)} f`` from lattice values.
 
     Parameters
@@ -430,7 +433,7 @@ def _check_ks(ks: Any, name: str = "ks") -> list[int]:
     return out
 
 
-def iterated_bernstein_tensor(values: Any, ks: Any, h: Any) -> TensorPoly:
+def iterated_bernstein_tensor(values: Sequence[Any], ks: Sequence[int], h: int) -> TensorPoly:
     """Multivariate iterated Bernstein polynomial (alda2017 Definition 9) on ``[0,1]^l``.
 
     Parameters
@@ -499,7 +502,7 @@ class LatticeValues:
         }
 
 
-def _round_ball(f: Any, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmpq]:
+def _round_ball(f: Expr, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmpq]:
     """Value on the 2^-ROUND_BITS grid from a ball, and a bound on |value - f(point)|."""
     scale = fmpz(2) ** ROUND_BITS
     tiny = fmpq(1, scale * 256)
@@ -507,6 +510,8 @@ def _round_ball(f: Any, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmpq
     while prec <= 16 * ROUND_BITS:
         with ctx.workprec(prec):
             ball = f.eval_arb(*[arb(p) for p in point])
+            if not isinstance(ball, arb):  # unreachable: arb arguments give an arb
+                raise ParameterTypeError(f"{where}: f did not evaluate to a ball")
             if not ball.is_finite():
                 raise DomainError(f"{where}: f is not finite at {[fmpq_str(p) for p in point]}")
             lo, hi = arb_to_fmpq_bounds(ball)
@@ -520,7 +525,7 @@ def _round_ball(f: Any, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmpq
     raise PrecisionExhausted(f"{where}: could not evaluate f to 2^-{ROUND_BITS} accuracy")
 
 
-def lattice_values(f_expr: Any, ks: Any, name: str = "f") -> LatticeValues:
+def lattice_values(f_expr: str | Expr, ks: Sequence[int], name: str = "f") -> LatticeValues:
     """Values of ``f`` on the lattice ``prod_i {nu/k_i}`` (row-major, first variable first).
 
     Exact where :meth:`~dpverify.expr.Expr.eval_exact` decides them; otherwise rounded
@@ -564,7 +569,7 @@ def lattice_values(f_expr: Any, ks: Any, name: str = "f") -> LatticeValues:
 _VARS = ("x", "y", "z")
 
 
-def _parse_f(text: Any, dim: int, name: str) -> Any:
+def _parse_f(text: Any, dim: int, name: str) -> Expr:
     from ..expr import parse
 
     if not isinstance(text, str):
@@ -573,7 +578,7 @@ def _parse_f(text: Any, dim: int, name: str) -> Any:
 
 
 def bernstein_approx(
-    f_expr: str, k: Any, h: Any, dim: Any = 1, *, name: str = "f"
+    f_expr: str, k: int, h: int, dim: int = 1, *, name: str = "f"
 ) -> Approximation:
     """Iterated Bernstein approximation ``B_k^{(h)} f`` of a user function on ``[0,1]^D``.
 
@@ -611,7 +616,7 @@ def bernstein_approx(
     ks = [k] * d
     lv = lattice_values(f, ks, name)
     if d == 1:
-        poly: Any = BernsteinPoly(_apply_M(list(lv.values), k, h))
+        poly: BernsteinPoly | TensorPoly = BernsteinPoly(_apply_M(list(lv.values), k, h))
     else:
         coeffs = _tensor_coeffs(list(lv.values), ks, h)
         poly = TensorPoly.from_flat(coeffs, [k + 1] * d, basis="bernstein", domains=[(0, 1)] * d)

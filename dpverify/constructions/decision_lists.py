@@ -38,6 +38,7 @@ Literals are non-zero ints, DIMACS style: ``+j`` is ``y_j``, ``-j`` is ``NOT y_j
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -86,8 +87,8 @@ class DecisionList:
                 )
             _bit(b, f"nodes[{i}].bit")
 
-    def __call__(self, y: Any) -> int:
-        """Exact value on ``y`` (a sequence of m bits)."""
+    def __call__(self, y: Sequence[int]) -> int:
+        """Exact value on ``y`` (a sequence of m bits, each 0 or 1)."""
         ys = _bits(y, self.m)
         for lit, b in self.nodes:
             if _lit(lit, ys) == 1:
@@ -113,9 +114,10 @@ def _lit(lit: int, ys: tuple[int, ...]) -> int:
     return v if lit > 0 else 1 - v
 
 
-def as_decision_list(dlist: Any, m: Any = None) -> DecisionList:
-    """``dlist`` as a :class:`DecisionList` (a pair ``(nodes, default)`` is converted;
-    ``m`` defaults to the largest variable used)."""
+def as_decision_list(dlist: DecisionList | Sequence[Any], m: int | None = None) -> DecisionList:
+    """``dlist`` as a :class:`DecisionList` (a pair ``(nodes, default)``, ``nodes`` a
+    sequence of ``(literal, bit)``, is converted; ``m`` defaults to the largest variable
+    used)."""
     if isinstance(dlist, DecisionList):
         if m is not None and m != dlist.m:
             raise InvalidParameterError(f"m = {m} disagrees with the decision list's m = {dlist.m}")
@@ -162,8 +164,8 @@ class DecisionListPolynomial:
     m: int
     terms: tuple[Term, ...]
 
-    def evaluate(self, y: Any) -> fmpq:
-        """Exact ``p_x(y)`` for ``y`` in ``{0,1}^m``."""
+    def evaluate(self, y: Sequence[int]) -> fmpq:
+        """Exact ``p_x(y)`` for ``y`` in ``{0,1}^m`` (a sequence of m bits)."""
         ys = _bits(y, self.m)
         return sum((self.h(t.argument(ys)) for t in self.terms if t.bit), fmpq(0))
 
@@ -204,13 +206,14 @@ class DecisionListPolynomial:
         }
 
 
-def h_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximation:
+def h_polynomial(k: int, gamma: Any, method: str = "chebyshev") -> Approximation:
     """``h_k(z) = 1 - g_k(k - z)``, ``g_k`` the OR polynomial for ``gamma/k`` (thaler2012 App. A).
 
     Parameters
     ----------
     k : int >= 1
     gamma : exact number in (0, 1); ``g_k`` is built for ``gamma/k``.
+        Anything :func:`~dpverify.numbers.to_fmpq` accepts (``fmpq``, ``"1/10"``, ...).
     method : {"chebyshev", "minimax"}
         How ``g_k`` is built (:func:`dpverify.constructions.chebyshev.or_polynomial`).
 
@@ -246,7 +249,12 @@ def h_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximation
 
 
 def decision_list_polynomial(
-    dlist: Any, k: Any, gamma: Any, *, m: Any = None, method: str = "chebyshev"
+    dlist: DecisionList | Sequence[Any],
+    k: int,
+    gamma: Any,
+    *,
+    m: int | None = None,
+    method: str = "chebyshev",
 ) -> DecisionListPolynomial:
     """``p_x(y)`` of thaler2012 Appendix A for one decision list ``x = dlist``.
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx, fmpq, fmpz, fmpz_poly
 
@@ -49,6 +49,9 @@ from ..approximation import Approximation
 from ..errors import InvalidParameterError
 from ..exact import ChebyshevPoly, TensorPoly
 from ..numbers import check_int, fmpq_str
+
+if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost)
+    from ..expr import Expr
 
 __all__ = [
     "MAX_T",
@@ -86,13 +89,13 @@ def _check_K(K: Any, name: str = "K") -> int:
     return check_int(K, name, minimum=0, maximum=MAX_K)
 
 
-def jackson_r(K: Any) -> int:
+def jackson_r(K: int) -> int:
     """``r = ceil((K+3)/2)`` of wang2013 eq. (2) (needs ``2r - (K+1) >= 2``)."""
     K = _check_K(K)
     return (K + 4) // 2
 
 
-def t_prime(t: Any, r: Any) -> int:
+def t_prime(t: int, r: int) -> int:
     """``t' = floor(t/r) + 1`` (wang2013 Section 4.1, below Definition 4.1)."""
     t, r = _check_t(t), _check_r(r)
     return t // r + 1
@@ -111,7 +114,7 @@ def _fejer_power(t: int, r: int) -> tuple[fmpz, ...]:
     return tuple(fmpz(c) for c in cs[deg : 2 * deg + 1])
 
 
-def fejer_power(t: Any, r: Any) -> list[fmpz]:
+def fejer_power(t: int, r: int) -> list[fmpz]:
     """Integer coefficients ``b_0, ..., b_{r(t-1)}`` of ``F_t(s)^r = sum_l b_{|l|} e^{ils}``,
     ``F_t(s) = (sin(ts/2)/sin(s/2))^2`` (exact, ``fmpz``).
 
@@ -123,7 +126,7 @@ def fejer_power(t: Any, r: Any) -> list[fmpz]:
     return list(_fejer_power(_check_t(t), _check_r(r)))
 
 
-def kernel_coefficients_2pi(t: Any, r: Any) -> list[fmpq]:
+def kernel_coefficients_2pi(t: int, r: int) -> list[fmpq]:
     """``2 pi a_l``, ``l = 0..r(t-1)``, of ``J_{t,r}(s) = a_0 + sum a_l cos(ls)`` normalised
     by ``int_{-pi}^{pi} J_{t,r} = 1`` (wang2013 Definition 4.1): ``2 pi a_0 = 1``,
     ``2 pi a_l = 2 b_l / b_0``.
@@ -142,7 +145,7 @@ def kernel_coefficients_2pi(t: Any, r: Any) -> list[fmpq]:
     return [fmpq(1)] + [fmpq(2 * c, b0) for c in b[1:]]
 
 
-def jackson_coefficients_2pi(t: Any, r: Any) -> list[fmpq]:
+def jackson_coefficients_2pi(t: int, r: int) -> list[fmpq]:
     """``2 pi a_l``, ``l = 0..deg``, of ``H_{t,r}(s) = a_0 + sum_l a_l cos(ls)``
     (wang2013 eq. (1)), ``H_{t,r} = J_{t',r}``, ``t' = floor(t/r) + 1``.
 
@@ -154,13 +157,13 @@ def jackson_coefficients_2pi(t: Any, r: Any) -> list[fmpq]:
     return kernel_coefficients_2pi(t // r + 1, r)
 
 
-def jackson_kernel_degree(t: Any, r: Any) -> int:
+def jackson_kernel_degree(t: int, r: int) -> int:
     """Exact degree of ``H_{t,r}``: ``r * floor(t/r)`` (always ``<= t``)."""
     t, r = _check_t(t), _check_r(r)
     return r * (t // r)
 
 
-def jackson_multipliers(t: Any, K: Any) -> list[fmpq]:
+def jackson_multipliers(t: int, K: int) -> list[fmpq]:
     """``w_0, ..., w_t`` with ``I_{t,K} cos(n.) = w_n cos(n.)`` (wang2013 eq. (2)).
 
     ``w_n = - sum_{l=1}^{K+1} (-1)^l C(K+1, l) b_{ln} / b_0`` with ``b`` the Fejér-power
@@ -227,13 +230,13 @@ def _damp(series: Any, w: list[fmpq]) -> tuple[list[fmpq], fmpq, arb, arb]:
 
 
 def jackson_approx(
-    f: Any,
-    t: Any,
-    K: Any,
-    dim: Any = 1,
+    f: str | Expr,
+    t: int,
+    K: int,
+    dim: int = 1,
     *,
     name: str = "f",
-    grid: Any = None,
+    grid: int | None = None,
 ) -> Approximation:
     """``I^d_{t,K} g_f`` as a damped Chebyshev series on ``[-1,1]^dim`` (wang2013 Fact 4.2).
 
@@ -299,7 +302,7 @@ def jackson_approx(
         operator_distance = None
     shape = [deg + 1] * d
     if d == 1:
-        poly: Any = ChebyshevPoly(flat)
+        poly: ChebyshevPoly | TensorPoly = ChebyshevPoly(flat)
     else:
         poly = TensorPoly.from_flat(flat, shape, basis="chebyshev", domains=[(-1, 1)] * d)
     info = {

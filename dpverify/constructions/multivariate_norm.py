@@ -39,12 +39,16 @@ that matters on the query set ``Y_k = {|y| <= k}``.
 from __future__ import annotations
 
 from math import comb, factorial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import check_int, fmpq_str, log2_fmpq
+
+if TYPE_CHECKING:  # annotations only (the checks below are duck-typed)
+    from ..approximation import Approximation
+    from ..exact import ExactPoly
 
 __all__ = [
     "MAX_D",
@@ -62,7 +66,7 @@ __all__ = [
 MAX_D = 10**9
 
 
-def monomial_coefficients(poly: Any) -> list[fmpq]:
+def monomial_coefficients(poly: ExactPoly | Approximation) -> list[fmpq]:
     """Monomial coefficients of a univariate exact polynomial (or Approximation), trailing
     zeros dropped (exact)."""
     p = getattr(poly, "poly", poly)  # accept an Approximation
@@ -107,7 +111,7 @@ def stirling2_row_sums(cs: list[fmpq]) -> list[fmpq]:
     return out
 
 
-def multilinear_coefficients(poly: Any) -> list[fmpq]:
+def multilinear_coefficients(poly: ExactPoly | Approximation) -> list[fmpq]:
     """``a_s = sum_i c_i s! S2(i, s)``: the multilinear coefficient of any set of size ``s``
     in ``g(sum_{j in W} y_j)`` (exact)."""
     return multilinear_from_monomial(monomial_coefficients(poly))
@@ -119,7 +123,7 @@ def multilinear_from_monomial(cs: list[fmpq]) -> list[fmpq]:
     return [b[s] * factorial(s) for s in range(len(b))]
 
 
-def norm_profile(poly: Any, w: int) -> dict[str, fmpq]:
+def norm_profile(poly: ExactPoly | Approximation, w: int) -> dict[str, fmpq]:
     """Exact ``T`` (max |coef|) and L1 of both representations for row weight ``w``, with and
     without the constant term (``*_nc``: the constant cancels between neighbouring rows)."""
     w = check_int(w, "row_weight", minimum=0, maximum=MAX_D)
@@ -156,7 +160,9 @@ def _n_coefficients(d: int, t: int) -> tuple[int, int]:
     return comb(d + t, t), sum(comb(d, s) for s in range(0, min(t, d) + 1))
 
 
-def multivariate_norms(poly: Any, d: Any, row_weight: Any = None) -> dict[str, Any]:
+def multivariate_norms(
+    poly: ExactPoly | Approximation, d: int, row_weight: int | None = None
+) -> dict[str, Any]:
     """Exact norms of ``p_x(y) = g(sum_j y_j x_j)`` over ``y in {0,1}^d`` (thaler2012 §2.3,
     Lemma 4.3).
 
@@ -197,7 +203,7 @@ def multivariate_norms(poly: Any, d: Any, row_weight: Any = None) -> dict[str, A
     return out
 
 
-def paper_coefficient_bound(poly: Any, k: Any) -> dict[str, Any]:
+def paper_coefficient_bound(poly: ExactPoly | Approximation, k: int) -> dict[str, Any]:
     """The bound of thaler2012 Lemma 4.3's proof, ``max_i k^i |c_i|``, against the exact
     ``T_full`` for the worst row (``w >= degree``): returns both and whether the bound holds."""
     k = check_int(k, "k", minimum=1)

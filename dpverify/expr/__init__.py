@@ -1337,6 +1337,12 @@ class Expr:
     """
 
     __slots__ = ("text", "variables", "canonical", "is_polynomial", "_root", "_hash")
+    text: str
+    variables: tuple[str, ...]
+    canonical: str
+    is_polynomial: bool
+    _root: _Node
+    _hash: int
 
     def __init__(self, text: str, variables: tuple[str, ...], root: _Node):
         object.__setattr__(self, "text", text)

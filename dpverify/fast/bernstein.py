@@ -18,9 +18,10 @@ measured deviations are the tolerances in :mod:`dpverify.crosscheck`.
 from __future__ import annotations
 
 from math import comb
-from typing import Any
+from typing import SupportsFloat
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..numbers import check_int
 from .chebyshev import as_points
@@ -35,7 +36,7 @@ __all__ = [
 ]
 
 
-def bernstein_basis_values(k: Any, s: Any) -> np.ndarray:
+def bernstein_basis_values(k: int, s: ArrayLike) -> np.ndarray:
     """``V[i, nu] = b_{nu,k}(s_i) = C(k,nu) s_i^nu (1-s_i)^(k-nu)``, shape ``(len(s), k+1)``.
 
     Vectorised: direct products for ``k <= 1000``, else ``exp(log C(k,nu) + nu log s +
@@ -44,18 +45,18 @@ def bernstein_basis_values(k: Any, s: Any) -> np.ndarray:
     underflow to 0).
     """
     k = check_int(k, "k", minimum=0)
-    s = np.clip(as_points(s, "s"), 0.0, 1.0)
+    x = np.clip(as_points(s, "s"), 0.0, 1.0)
     nu = np.arange(k + 1, dtype=np.float64)
     if k <= 1000:  # direct products: float(C(k,nu)) < 1e300, powers accurate to ~1 ulp
         lc = np.array([float(comb(k, j)) for j in range(k + 1)])
-        return lc[None, :] * s[:, None] ** nu[None, :] * (1.0 - s)[:, None] ** (k - nu)[None, :]
-    # log space: log C(k,nu) + nu log s + (k-nu) log(1-s); 0 log 0 = 0 (xlogy/xlog1py);
+        return lc[None, :] * x[:, None] ** nu[None, :] * (1.0 - x)[:, None] ** (k - nu)[None, :]
+    # log space: log C(k,nu) + nu log x + (k-nu) log(1-x); 0 log 0 = 0 (xlogy/xlog1py);
     # one exp per entry, relative error about eps * |log C(k,nu)|
     logfact = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1.0, k + 1.0)))))
     lc = logfact[k] - logfact[:k + 1] - logfact[k::-1]
     with np.errstate(divide="ignore"):
-        ls = np.log(s)[:, None]
-        l1 = np.log1p(-s)[:, None]
+        ls = np.log(x)[:, None]
+        l1 = np.log1p(-x)[:, None]
     expo = lc[None, :] + _xlog(nu, ls) + _xlog(k - nu, l1)
     return np.exp(expo)
 
@@ -67,13 +68,13 @@ def _xlog(n: np.ndarray, logs: np.ndarray) -> np.ndarray:
     return np.where(n[None, :] == 0, 0.0, out)
 
 
-def operator_matrix(k: Any) -> np.ndarray:
+def operator_matrix(k: int) -> np.ndarray:
     """``A[mu, nu] = b_{nu,k}(mu/k)`` (alda2017 Definition 7 on coefficient vectors)."""
     k = check_int(k, "k", minimum=1)
     return bernstein_basis_values(k, np.arange(k + 1) / k)
 
 
-def iterated_basis_matrix(k: Any, h: Any) -> np.ndarray:
+def iterated_basis_matrix(k: int, h: int) -> np.ndarray:
     """``M = sum_{j<h} (I - A)^j`` by Horner's rule (``h - 1`` float matrix products).
 
     Column ``nu`` = Bernstein coefficients of ``b^{(h)}_{nu,k}`` (alda2017 Definition 8).
@@ -90,7 +91,7 @@ def iterated_basis_matrix(k: Any, h: Any) -> np.ndarray:
     return M
 
 
-def iterated_coefficients(values: Any, k: Any, h: Any) -> np.ndarray:
+def iterated_coefficients(values: ArrayLike, k: int, h: int) -> np.ndarray:
     """Bernstein coefficients ``M F`` of ``B_k^{(h)} f`` from lattice values ``F_nu = f(nu/k)``
     (``values`` may be ``(k+1,)`` or ``(k+1, m)`` for ``m`` functions at once).  float64."""
     k = check_int(k, "k", minimum=1)
@@ -105,7 +106,9 @@ def iterated_coefficients(values: Any, k: Any, h: Any) -> np.ndarray:
     return acc
 
 
-def de_casteljau(coeffs: Any, s: Any, domain: tuple[Any, Any] = (0.0, 1.0)) -> np.ndarray:
+def de_casteljau(
+    coeffs: ArrayLike, s: ArrayLike, domain: tuple[SupportsFloat, SupportsFloat] = (0.0, 1.0)
+) -> np.ndarray:
     """``sum_nu c_nu b_{nu,k}(s)`` by de Casteljau's algorithm, vectorised over the points.
 
     ``coeffs`` of shape ``(k+1,)`` or ``(k+1, m)`` (``m`` polynomials; result
@@ -129,7 +132,9 @@ def de_casteljau(coeffs: Any, s: Any, domain: tuple[Any, Any] = (0.0, 1.0)) -> n
     return arr[0]
 
 
-def bernstein_eval(coeffs: Any, s: Any, domain: tuple[Any, Any] = (0.0, 1.0)) -> np.ndarray:
+def bernstein_eval(
+    coeffs: ArrayLike, s: ArrayLike, domain: tuple[SupportsFloat, SupportsFloat] = (0.0, 1.0)
+) -> np.ndarray:
     """``sum_nu c_nu b_{nu,k}(s)`` as a matrix-vector product with
     :func:`bernstein_basis_values` (``O(k n)``; chunked over the points).  Used for very
     many query points; float64, no promise (not backward stable like de Casteljau, but each

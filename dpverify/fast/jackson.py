@@ -46,20 +46,20 @@ __all__ = [
 ]
 
 
-def jackson_r(K: Any) -> int:
+def jackson_r(K: int) -> int:
     """``r = ceil((K + 3)/2)`` (wang2013 eq. (2)); ``K >= 0``."""
     K = check_int(K, "K", minimum=0)
     return (K + 4) // 2
 
 
-def jackson_kernel_degree(t: Any, r: Any) -> int:
+def jackson_kernel_degree(t: int, r: int) -> int:
     """Degree ``r (t' - 1)``, ``t' = floor(t/r) + 1``, of ``H_{t,r}`` (wang2013 Def. 4.1)."""
     t = check_int(t, "t", minimum=1)
     r = check_int(r, "r", minimum=1)
     return r * (t // r)
 
 
-def jackson_coefficients_2pi(t: Any, r: Any) -> np.ndarray:
+def jackson_coefficients_2pi(t: int, r: int) -> np.ndarray:
     """``2 pi a_l``, ``l = 0..deg``, of ``H_{t,r}(s) = a_0 + sum_l a_l cos(ls)`` (float64).
 
     The ``r``-fold convolution power of ``(t' - |l|)_{|l| < t'}`` (``r - 1`` calls of
@@ -80,7 +80,7 @@ def jackson_coefficients_2pi(t: Any, r: Any) -> np.ndarray:
     return out
 
 
-def jackson_multipliers(t: Any, K: Any) -> np.ndarray:
+def jackson_multipliers(t: int, K: int) -> np.ndarray:
     """``w_0..w_t`` with ``I_{t,K} cos(n .) = w_n cos(n .)`` (float64, vectorised gather).
 
     ``r = ceil((K+3)/2)``; see the module docstring for the formula.  No promise beyond
@@ -103,10 +103,10 @@ def jackson_multipliers(t: Any, K: Any) -> np.ndarray:
 
 def damped_chebyshev_coeffs(
     f: Callable[..., Any] | str,
-    t: Any,
-    K: Any,
-    dim: Any = 1,
-    n: Any = None,
+    t: int,
+    K: int,
+    dim: int = 1,
+    n: int | None = None,
 ) -> np.ndarray:
     """Coefficients (shape ``(t+1,)*dim``, Chebyshev basis on ``[-1, 1]^dim``) of
     ``I^d_{t,K} g_f`` in the ``T_n`` basis: DCT of ``f`` sampled on the ``n^dim`` product

@@ -18,26 +18,40 @@ closed forms are not used there).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import SupportsFloat
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..errors import InvalidParameterError
 from .bernstein import bernstein_basis_values
 
 __all__ = ["basis_values", "tensor_eval"]
 
-_DEFAULT = {"chebyshev": (-1.0, 1.0), "bernstein": (0.0, 1.0), "monomial": None}
+_DEFAULT: dict[str, tuple[float, float] | None] = {
+    "chebyshev": (-1.0, 1.0), "bernstein": (0.0, 1.0), "monomial": None}
+
+#: An interval ``(a, b)`` whose ends ``float()`` accepts (floats, ints, ``fmpq``).
+_Domain = Sequence[SupportsFloat]
 
 
-def basis_values(basis: str, n: int, x: np.ndarray, domain: Any = None) -> np.ndarray:
-    """``V[i, m] = phi_m(x_i)``, ``m = 0..n-1``, shape ``(len(x), n)``.  float64."""
+def basis_values(
+    basis: str, n: int, x: ArrayLike, domain: _Domain | None = None
+) -> np.ndarray:
+    """``V[i, m] = phi_m(x_i)``, ``m = 0..n-1``, shape ``(len(x), n)``.  float64.
+
+    ``domain`` is ``(a, b)`` (ignored for ``"monomial"``); default ``(-1, 1)`` for
+    ``"chebyshev"``, ``(0, 1)`` for ``"bernstein"``.
+    """
     if basis not in _DEFAULT:
         raise InvalidParameterError(f"basis must be one of {sorted(_DEFAULT)}, got {basis!r}")
     x = np.asarray(x, dtype=np.float64)
     if basis == "monomial":
         return np.power(x[:, None], np.arange(n)[None, :])
-    a, b = (float(v) for v in (domain if domain is not None else _DEFAULT[basis]))
+    dom = domain if domain is not None else _DEFAULT[basis]
+    if dom is None:  # unreachable: only "monomial" has no default, and it returned above
+        raise InvalidParameterError(f"basis {basis!r} needs a domain")
+    a, b = (float(v) for v in dom)
     if basis == "chebyshev":
         u = (2.0 * x - (a + b)) / (b - a)
         if np.any(np.abs(u) > 1.0 + 1e-15):
@@ -51,10 +65,10 @@ def basis_values(basis: str, n: int, x: np.ndarray, domain: Any = None) -> np.nd
 
 
 def tensor_eval(
-    coeffs: Any,
-    points: Any,
+    coeffs: ArrayLike,
+    points: ArrayLike,
     basis: str = "chebyshev",
-    domains: Sequence[Any] | None = None,
+    domains: Sequence[_Domain | None] | None = None,
     chunk: int = 8192,
 ) -> np.ndarray:
     """Evaluate ``p(x) = sum_i c[i] prod_j phi_{i_j}(x_j)`` at ``points`` of shape ``(N, d)``.
@@ -74,7 +88,7 @@ def tensor_eval(
         )
     if not np.all(np.isfinite(pts)):
         raise InvalidParameterError("points must be finite")
-    doms = list(domains) if domains is not None else [None] * d
+    doms: list[_Domain | None] = list(domains) if domains is not None else [None] * d
     if len(doms) != d:
         raise InvalidParameterError(f"domains must have {d} entries, got {len(doms)}")
     shape = c.shape
