@@ -69,6 +69,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jackson-approx": ("jackson_cmd",
                        "I^D_{t,K} g_f as a damped Chebyshev series, with a certified error"),
     "or": ("or_cmd", "certified OR polynomial on integer counts (thaler2012 Fact 4.2)"),
+    "plot": ("plot_cmd", "draw a certificate (error curve, bound, extremal points) or releases "
+             "(alpha against epsilon)"),
     "privacy": ("privacy_cmd",
                 "privacy certificate of a mechanism: sensitivity, noise scale, achieved epsilon"),
     "release": ("mechanism_cmd",

@@ -124,6 +124,35 @@ class Certificate:
     def __getitem__(self, key: str) -> Any:
         return self.data[key]
 
+    # -- notebooks and the REPL ---------------------------------------------
+    def summary(self) -> dict[str, str]:
+        """The headline fields as short strings: ``kind``, ``degree``, ``bound`` (the
+        certified upper bound in decimal, rounded up), ``domain`` and ``verified``.
+        Never raises (a malformed document shows ``?``)."""
+        try:
+            return _summary(self.data, self.verified)
+        except Exception:  # a repr must never fail, whatever the document holds
+            return {"kind": str(self.data.get("kind", "?"))[:40], "degree": "?",
+                    "bound": "?", "domain": "?", "verified": "?"}
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        text = (f"Certificate(kind={s['kind']!r}, degree={s['degree']}, bound={s['bound']}, "
+                f"domain={s['domain']}, verified={s['verified']})")
+        # short by contract (< 200 characters): long domains were shortened above
+        return text if len(text) < 200 else text[:195] + "...)"
+
+    def _repr_html_(self) -> str:
+        """A small HTML table for Jupyter (escaped)."""
+        import html
+
+        s = self.summary()
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>"
+                       for k, v in s.items() if k != "kind")
+        return (f"<table><caption style='text-align:left'><b>dpverify certificate</b> "
+                f"<code>{html.escape(s['kind'])}</code></caption>{rows}</table>")
+
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
 
@@ -180,3 +209,48 @@ def _no_floats(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return [_no_floats(v) for v in obj]
     return obj
+
+
+def _dec_up(text: Any, digits: int = 6) -> str:
+    """An exact number (``"p/q"`` or decimal text) as a short decimal rounded up."""
+    from ..numbers import fmpq_to_decimal, parse_exact
+
+    return fmpq_to_decimal(parse_exact(str(text)), digits, rounding="up")
+
+
+def _short_domain(dom: Any) -> str:
+    if not isinstance(dom, dict):
+        return "?"
+    kind = dom.get("kind")
+    if kind == "integers":
+        return f"{{{dom.get('lo')}..{dom.get('hi')}}}"
+    if kind == "points":
+        return f"{len(dom.get('points') or [])} points"
+    if kind == "box":
+        ivals = dom.get("intervals") or []
+        parts = [f"[{a}, {b}]" for a, b in ivals[:3]]
+        text = " x ".join(parts)
+        return text if len(text) <= 60 else f"box of {len(ivals)} intervals"
+    return str(kind)[:20]
+
+
+def _summary(data: dict[str, Any], verified: bool) -> dict[str, str]:
+    kind = str(data.get("kind"))
+    st = data.get("statement") or {}
+    poly = st.get("polynomial") or {}
+    degree = poly.get("degree", st.get("degree", "?"))
+    if kind == "lebesgue-constant":
+        bound = _dec_up(st["upper"])  # of the Lebesgue constant
+        domain = "[0, 1]"
+        degree = st.get("k", "?")
+    elif kind == "jackson-kernel":
+        bound = "n/a"  # exact coefficients, no error bound
+        domain = "[-pi, pi]"
+    else:
+        err = st.get("error") or {}
+        bound = f"{_dec_up(err['upper'])}" if "upper" in err else "?"
+        domain = _short_domain(st.get("domain"))
+    if isinstance(degree, list):
+        degree = "x".join(str(d) for d in degree)
+    return {"kind": kind[:40], "degree": str(degree)[:20], "bound": bound,
+            "domain": domain, "verified": str(verified)}
