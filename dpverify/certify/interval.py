@@ -5,7 +5,21 @@ Method (branch and bound, in arb ball arithmetic)
 The box is cut into pieces kept in a priority queue ordered by their upper bound.
 On a piece with centre ``m`` (exact rational) and radii ``r``:
 
-* **d = 1, Taylor form of order N** (default ``N = clamp(deg p + 1, 8, 40)``).
+* **d = 1, Taylor models bounded through their critical points**
+  (:mod:`.taylor_model`; the method of Sollya's ``supnorm``, Chevillard, Harrison,
+  Joldes, Lauter, TCS 412 (2011)).  ``f - p = Q + delta`` on the piece, with ``Q`` an
+  exact rational polynomial (midpoints of the Taylor coefficients of ``f`` at ``m``
+  minus the exact shift of ``p``) and ``|delta| <= Delta`` (the midpoints' rounding and
+  the Lagrange remainder of ``f`` alone over the piece).  The order ``N`` is the least
+  whose remainder is below the tolerance (no fixed cap: up to 1024), the precision is
+  set from the requested accuracy, and ``sup |Q|`` comes from the certified real roots of
+  ``Q'`` (FLINT root isolation) and the ends; one piece often suffices.  The search
+  starts from the whole interval and bisects only where a model does not reach the
+  tolerance (singularities nearby) or ``f`` has no Taylor series.  The piece-wise
+  *evidence* for the independent checker (``SupNorm.pieces``) is built on first access
+  by the Taylor-form branch and bound below, aimed at ``upper``.
+* **Taylor form of order N** (the evidence in one variable; default
+  ``N = clamp(deg p + 1, 8, 40)``).
   The polynomial is shifted exactly, ``p(m + t) = sum_j p_j t^j`` (fmpq), and
   ``f`` is expanded with ``arb_series``: ``f_j(m)`` for ``j < N`` at the point,
   and the Lagrange remainder coefficient ``f_N(I)`` over the whole piece ``I``.
@@ -26,11 +40,14 @@ On a piece with centre ``m`` (exact rational) and radii ``r``:
   piece falls back to plain interval evaluation of ``f`` and the exact
   expansion of ``p`` (order 0).
 
-``lower`` is the largest ``|f - p|`` certified at actual points (piece centres
-and the corners of the initial box); ``upper`` is the largest piece bound.
-Precision starts at 64 bits and is doubled per piece (up to ``max_prec``) until
-``f - p`` at the centre is known to a small fraction of the requested
-tolerance.
+``lower`` is the largest ``|f - p|`` certified at actual points (piece centres,
+critical points of the models in one variable, and the corners of the initial box);
+``upper`` is the largest piece bound (in one variable, when a piece was bounded through
+its critical points, plus half of the room left to the stopping test, so that the
+checker's triangle bounds can re-prove it).  In the Taylor-form search precision starts
+at 64 bits and is doubled per piece (up to ``max_prec``) until ``f - p`` at the centre
+is known to a small fraction of the requested tolerance.  ``stats`` reports
+``max_prec`` and ``orders`` used.
 
 Precondition: ``f`` is defined on the whole box.  It is checked at every point
 that is evaluated (box corners and piece centres raise ``DomainError`` when f
@@ -63,10 +80,14 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr.jets import series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_to_decimal, to_fmpq
+from .taylor_model import tm_piece
 
 __all__ = ["SupNorm", "supnorm", "as_box"]
 
 _MIN_ORDER, _MAX_ORDER = 8, 40
+#: order limit of the one-variable Taylor models (the series cost ~ N log N per operation;
+#: far above any useful order for the functions of dpverify.expr on a bisected piece)
+_TM_MAX_ORDER = 1024
 _MAX_ORDER_ND = {2: 10, 3: 6}
 #: an unbounded piece narrower than 2^-_UNBOUNDED_DEPTH of the box ends the search
 _UNBOUNDED_DEPTH = 80
@@ -87,23 +108,63 @@ class Piece:
         return [[[fmpq_str(a), fmpq_str(b)] for a, b in self.box], self.order, self.prec]
 
 
-@dataclass
+@dataclass(repr=False)
 class SupNorm:
-    """Enclosure ``[lower, upper]`` of ``sup |f - p|`` over a box (exact rationals)."""
+    """Enclosure ``[lower, upper]`` of ``sup |f - p|`` over a box (exact rationals).
+
+    ``pieces`` is the piece-wise evidence that the independent checker
+    (:mod:`dpverify.verify`) re-checks: sub-boxes with a Taylor order and a precision at
+    which the Taylor-form bound of each is ``<= upper``.  For one variable the enclosure
+    comes from Taylor models bounded through their critical points (fewer, larger pieces
+    than the checker's triangle bound accepts), so the evidence is built on first access
+    by the Taylor-form branch and bound, aimed at ``upper``; it raises
+    :class:`~dpverify.errors.PrecisionExhausted` if that cannot be completed.
+    """
 
     lower: fmpq
     upper: fmpq
     witness: tuple[fmpq, ...]
     converged: bool
     status: str
-    pieces: list[Piece] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
+    evidence: Any = None  # list[Piece], or a callable building it on first use
+    degree: int | None = None
+    domain: tuple[tuple[fmpq, fmpq], ...] | None = None
+
+    @property
+    def pieces(self) -> list[Piece]:
+        if callable(self.evidence):
+            self.evidence = self.evidence()
+        return list(self.evidence or [])
 
     @property
     def relative_width(self) -> float:
         if self.lower == 0:
             return float("inf") if self.upper > 0 else 0.0
         return float((self.upper - self.lower) / self.lower)
+
+    def _summary(self) -> tuple[str, str, str]:
+        lo = fmpq_to_decimal(self.lower, 6, "down")
+        up = fmpq_to_decimal(self.upper, 6, "up")
+        dom = " x ".join(
+            f"[{fmpq_to_decimal(a, 6)}, {fmpq_to_decimal(b, 6)}]" for a, b in self.domain or ())
+        return lo, up, dom
+
+    def __repr__(self) -> str:
+        lo, up, dom = self._summary()
+        return (f"SupNorm(degree={self.degree}, sup in [{lo}, {up}], domain={dom or '?'}, "
+                f"converged={self.converged})")
+
+    def _repr_html_(self) -> str:
+        import html
+
+        lo, up, dom = self._summary()
+        rows = [("degree", self.degree), ("sup |f - p| in", f"[{lo}, {up}]"),
+                ("domain", dom or "?"), ("converged", f"{self.converged} ({self.status})"),
+                ("seconds", self.stats.get("seconds"))]
+        body = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                       f"<td>{html.escape(str(v))}</td></tr>" for k, v in rows)
+        return f"<table><caption>SupNorm</caption>{body}</table>"
 
 
 def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
@@ -353,8 +414,10 @@ def supnorm(
     SupNorm
         ``lower``, ``upper`` (exact rationals), ``witness`` (a point where
         ``|f - p| >= lower``), the pieces with their orders and precisions (the
-        certificate's proof data), ``status`` in {"rtol", "atol", "claim proven",
-        "claim refuted", "max_pieces", "timeout", "zero"}.
+        certificate's proof data; in one variable built on first access of
+        ``pieces``), ``stats`` (``max_prec``, ``orders``, ``evaluations``), ``status``
+        in {"rtol", "atol", "claim proven", "claim refuted", "max_pieces", "timeout",
+        "zero"}.
 
     Guarantee
     ---------
@@ -378,9 +441,6 @@ def supnorm(
         if tq <= 0:
             raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
         deadline = time.monotonic() + float(tq)
-
-    def late() -> bool:
-        return deadline is not None and time.monotonic() > deadline
     if isinstance(f, str):
         f = parse(f, name="f")
     if not isinstance(f, Expr):
@@ -406,6 +466,24 @@ def supnorm(
         raise InvalidParameterError(f"polynomial has {pdim} variables but the box has {d}")
     if getattr(poly, "basis", None) == "cosine":
         raise InvalidParameterError("convert a cosine series with to_chebyshev() before certifying")
+    return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
+                     initial_pieces, deadline, timeout, progress)
+
+
+def _classic(f, poly, B, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | None,
+             max_pieces: int, max_prec: int, initial_pieces: int, deadline: float | None,
+             timeout: Any, progress: Any, evidence_for: fmpq | None = None,
+             start: list | None = None) -> SupNorm:
+    """Branch and bound with Taylor-form piece bounds (the module docstring).  With
+    ``evidence_for`` set it only proves ``sup <= evidence_for`` piece by piece (the form
+    the independent checker re-checks), starting from the boxes ``start``, and raises
+    when it cannot."""
+    if evidence_for is not None:
+        claim_q = evidence_for
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
     prob = _Problem(f, poly, d)
     t0 = time.time()
 
@@ -416,6 +494,8 @@ def supnorm(
         if rad == 0:
             return True
         target = max(rtol_q * L / 16, atol_q / 16)
+        if evidence_for is not None:
+            target = max(target, (evidence_for - L) / 16)
         mag = max(abs(lo), abs(hi))
         if lo > 0 or hi < 0:
             target = max(target, rtol_q * mag / 16)
@@ -489,7 +569,7 @@ def supnorm(
         key = -(ub if ub is not None else fmpq(10) ** 100000)
         heapq.heappush(heap, (key, counter, (pbox, ub, order, prec)))
 
-    for pbox in itertools.product(*cuts):
+    for pbox in start if start is not None else itertools.product(*cuts):
         push(tuple(pbox), 64)
 
     status = "max_pieces"
@@ -504,7 +584,7 @@ def supnorm(
         if claim_q is not None and L > claim_q:
             status, converged = "claim refuted", True
             break
-        if U is not None:
+        if U is not None and evidence_for is None:
             if U <= L * (1 + rtol_q) or U - L <= atol_q:
                 status = "rtol" if U <= L * (1 + rtol_q) else "atol"
                 if U == 0 and L == 0:
@@ -568,6 +648,13 @@ def supnorm(
             )
 
     pieces = done + [Piece(it[2][0], it[2][1], it[2][2], it[2][3]) for it in heap]
+    if evidence_for is not None and status != "claim proven":
+        if status == "timeout":
+            raise TimeLimitExceeded(
+                f"time limit of {timeout} s reached while building the piece-wise evidence")
+        raise PrecisionExhausted(
+            f"the piece-wise evidence for the bound {fmpq_to_decimal(evidence_for, 12, 'up')} "
+            f"could not be completed (status {status})")
     if any(p.upper is None for p in pieces):
         upper = None
     else:
@@ -583,11 +670,197 @@ def supnorm(
         witness=witness,
         converged=converged,
         status=status,
-        pieces=pieces,
+        evidence=pieces,
+        degree=prob.deg,
+        domain=tuple(B),
         stats={
             "pieces": len(pieces),
             "evaluations": nevals,
             "seconds": round(time.time() - t0, 3),
             "order": prob.order,
+            "max_prec": max((p.prec for p in pieces), default=64),
+            "orders": sorted({p.order for p in pieces}),
+            "method": "taylor-form branch-and-bound",
         },
     )
+
+
+def _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec, initial_pieces,
+              deadline, timeout, progress) -> SupNorm:
+    if d != 1:
+        return _classic(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
+                        initial_pieces, deadline, timeout, progress)
+    res, own = _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec,
+                                 deadline, timeout, progress)
+
+    def evidence() -> list[Piece]:
+        if not res.converged:
+            # a wide enclosure (time or piece limit): the search's own pieces, whose
+            # bounds are far from the stopping test, at orders the checker reads
+            return [Piece(((a, b),), up, min(order, 64), prec) for a, b, up, order, prec in own]
+        ev = _classic(f, poly, B, d, rtol_q, atol_q, None, max_pieces, max_prec,
+                      initial_pieces, deadline, timeout, None, evidence_for=res.upper,
+                      start=[((a, b),) for a, b, *_ in sorted(own, key=lambda t: t[0])])
+        return ev.pieces
+
+    res.evidence = evidence
+    return res
+
+
+def _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec, deadline,
+                      timeout, progress) -> tuple[SupNorm, list]:
+    """Branch and bound over Taylor models bounded through their critical points
+    (:mod:`.taylor_model`); one piece for an entire ``f`` of moderate degree."""
+    from ..expr import NotAnalytic
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    prob = _Problem(f, poly, 1)
+    (A, Bq), = B
+    t0 = time.time()
+    L = fmpq(0)
+    witness: tuple[fmpq, ...] = (A,)
+    nevals = 0
+    max_used = 64
+    orders: set[int] = set()
+    # the ends are candidate maximisers; their values also set the first tolerance
+    for c in (A, Bq):
+        prec = 64
+        while True:
+            with ctx.workprec(prec):
+                q = _f_point(f, (c,)) - arb(prob.p_exact((c,)))
+            if not q.is_finite():
+                raise DomainError(f"f is not finite at x = {c}")
+            lo_, hi_ = arb_to_fmpq_bounds(q)
+            mag = max(abs(lo_), abs(hi_))
+            if (hi_ - lo_) <= max(rtol_q, fmpq(1, 2**64)) * mag / 16 or prec >= max_prec:
+                break
+            prec = min(2 * prec, max_prec)
+        lq = _lower_abs(q)
+        if lq > L:
+            L, witness = lq, (c,)
+    # the polynomial part of a model has degree max(N - 1, deg p): a bound for one model
+    # is a fraction of Sollya-type tolerances, so start from one piece
+
+    def tol() -> fmpq:
+        return max(rtol_q * L / 8, atol_q / 8)
+
+    def bound(a: fmpq, b: fmpq):
+        nonlocal nevals, max_used
+        nevals += 1
+        tau = tol()
+        if tau == 0:
+            # no scale yet (f - p vanishes at the ends): take it from the centre
+            m = (a + b) / 2
+            with ctx.workprec(128):
+                q = _f_point(f, (m,)) - arb(prob.p_exact((m,)))
+            if not q.is_finite():
+                raise DomainError(f"f is not finite at x = {m}")
+            tau = max(rtol_q, fmpq(1, 2**64)) * _lower_abs(q) / 8
+        try:
+            pb = tm_piece(f, prob.P, prob.deg, a, b, tau, max_order=_TM_MAX_ORDER,
+                          max_prec=max_prec, cheap_ok=L * (1 + rtol_q))
+        except (NotAnalytic, DomainError):
+            p0 = min(max_prec, 96 + max(0, -_log2_floor(rtol_q)))
+            up, lo, order, _ = _eval_piece_1d(prob, a, b, p0)
+            return up, lo, ((a + b) / 2,), order, p0, False
+        max_used = max(max_used, pb.prec)
+        orders.add(pb.order)
+        return pb.upper, pb.lower, (pb.witness,), pb.order, pb.prec, True
+
+    heap: list = []
+    done: list = []
+    counter = 0
+
+    def push(a, b):
+        nonlocal L, witness, counter
+        up, lo, wit, order, prec, roots = bound(a, b)
+        if lo > L:
+            L, witness = lo, wit
+        counter += 1
+        key = -(up if up is not None else fmpq(10) ** 100000)
+        heapq.heappush(heap, (key, counter, (a, b, up, order, prec, roots)))
+
+    push(A, Bq)
+    status, converged = "max_pieces", False
+    last_report = time.time()
+    while heap:
+        _, _, (a, b, U, order, prec, _roots) = heap[0]
+        if claim_q is not None and U is not None and U <= claim_q:
+            status, converged = "claim proven", True
+            break
+        if claim_q is not None and L > claim_q:
+            status, converged = "claim refuted", True
+            break
+        if U is not None:
+            if U <= L * (1 + rtol_q) or U - L <= atol_q:
+                status = "rtol" if U <= L * (1 + rtol_q) else "atol"
+                if U == 0 and L == 0:
+                    status = "zero"
+                converged = True
+                break
+            if L == 0 and U <= fmpq(1, 2 ** (max_prec // 2)):
+                status = "zero within precision"
+                break
+        if len(heap) + len(done) >= max_pieces:
+            break
+        if late():
+            status = "timeout"
+            break
+        heapq.heappop(heap)
+        w = b - a
+        if U is None and w < (Bq - A) / 2**_UNBOUNDED_DEPTH:
+            raise PrecisionExhausted(
+                f"f has no finite bound near {fmpq_to_decimal((a + b) / 2, 12)} "
+                "(a pole or a point outside its domain?)")
+        if w < fmpq(1, 2 ** (max_prec // 2)):
+            raise PrecisionExhausted(
+                f"cannot bound |f - p| near {fmpq_to_decimal((a + b) / 2, 12)}: "
+                "piece width below the precision limit")
+        mid = (a + b) / 2
+        push(a, mid)
+        push(mid, b)
+        if progress is not None and time.time() - last_report > 1.0:
+            last_report = time.time()
+            progress({"pieces": len(heap) + len(done), "lower": L,
+                      "upper": -heap[0][0] if heap else L, "seconds": time.time() - t0})
+    ups = [it[2][2] for it in heap]
+    if any(u is None for u in ups):
+        if status == "timeout":
+            raise TimeLimitExceeded(
+                f"time limit of {timeout} s reached before every piece had a finite bound")
+        raise PrecisionExhausted("some pieces could not be bounded (f not finite there)")
+    upper = max(ups + [L])
+    own = [(it[2][0], it[2][1], it[2][2], it[2][3], it[2][4]) for it in heap]
+    # The checker re-proves ``upper`` piece by piece with Taylor-form (triangle) bounds,
+    # which cannot reach a bound that is attained exactly, nor one a hair above the sup;
+    # so ``upper`` is at least the largest Taylor-model bound plus half of the room left
+    # to the stopping test (still within the requested tolerance, and still an upper
+    # bound: it only adds to a proven one).  Order-0 bounds are the checker's own and
+    # stay as they are.
+    room = None
+    if status == "rtol":
+        room = L * (1 + rtol_q) - upper
+    elif status == "atol":
+        room = L + atol_q - upper
+    elif status == "claim proven":
+        room = claim_q - upper
+    tm_ups = [it[2][2] for it in heap if it[2][5]]
+    if room is not None and room > 0 and tm_ups:
+        upper = max(upper, max(tm_ups) + room / 2)
+    return SupNorm(
+        lower=L, upper=upper, witness=witness, converged=converged, status=status,
+        degree=prob.deg, domain=tuple(B), evidence=None,
+        stats={"pieces": len(heap), "evaluations": nevals,
+               "seconds": round(time.time() - t0, 3), "order": max(orders, default=0),
+               "max_prec": max_used, "orders": sorted(orders),
+               "method": "taylor models, critical points isolated"},
+    ), own
+
+
+def _log2_floor(q: fmpq) -> int:
+    """About log2 q for q > 0 (0 for q == 0)."""
+    if q <= 0:
+        return 0
+    return int(q.p).bit_length() - int(q.q).bit_length()

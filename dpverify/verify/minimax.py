@@ -27,6 +27,7 @@ from .numbers import (
     MAX_PREC,
     check_rounded_up,
     expect_keys,
+    read_error_claim,
     read_exact,
     read_int,
     read_list,
@@ -143,14 +144,7 @@ def verify_minimax(st: object, ev: object, ck: Checks, out: list[str]) -> None:
     ab = read_interval(read_list(dom["intervals"], "statement.domain.intervals", 1, 1)[0],
                        "statement.domain.intervals")
     n = read_int(st["degree"], "statement.degree", 0, MAX_DEGREE)
-    err = expect_keys(st["error"], "statement.error", ("lower", "upper"), ("upper_decimal",))
-    lower = read_exact(err["lower"], "statement.error.lower")
-    upper = read_exact(err["upper"], "statement.error.upper")
-    dec = err.get("upper_decimal")
-    if dec is not None:
-        read_exact(dec, "statement.error.upper_decimal")
-    me = st.get("max_error")
-    max_error = None if me is None else read_exact(me, "statement.max_error")
+    lower, upper, dec, max_error = read_error_claim(st)
     ld = st.get("least_degree")
     ld_lower = None if ld is None else read_exact(
         expect_keys(ld, "statement.least_degree", ("lower",))["lower"],

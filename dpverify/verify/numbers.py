@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from flint import ctx, fmpq, fmpz
 
@@ -161,3 +162,18 @@ def read_list(v: object, where: str, lo: int, hi: int) -> list:
     if not isinstance(v, list) or not lo <= len(v) <= hi:
         raise Malformed(f"{where}: expected a list of {lo} to {hi} entries")
     return v
+
+
+def read_error_claim(st: dict[str, Any]) -> tuple[fmpq, fmpq, str | None, fmpq | None]:
+    """``(lower, upper, upper_decimal or None, max_error or None)`` of a statement's
+    ``error`` block and optional ``max_error`` claim (numbers exact; the decimal string is
+    checked to be a number and returned as written)."""
+    err = expect_keys(st["error"], "statement.error", ("lower", "upper"), ("upper_decimal",))
+    lower = read_exact(err["lower"], "statement.error.lower")
+    upper = read_exact(err["upper"], "statement.error.upper")
+    dec = err.get("upper_decimal")
+    if dec is not None:
+        read_exact(dec, "statement.error.upper_decimal")
+    me = st.get("max_error")
+    return (lower, upper, dec,
+            None if me is None else read_exact(me, "statement.max_error"))

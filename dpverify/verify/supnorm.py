@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from flint import fmpq
 
 from .expr import CONSTANTS, FUNCTIONS, IDENT, IvAlg, parse, point, run
-from .numbers import check_rounded_up, expect_keys, read_exact, read_int, read_list, show
+from .numbers import (
+    check_rounded_up,
+    expect_keys,
+    read_error_claim,
+    read_exact,
+    read_int,
+    read_list,
+    show,
+)
 from .poly import Poly, check_poly, read_interval, read_poly
 from .report import Checks, Malformed
 
@@ -117,14 +125,7 @@ def read_sup(st: object, kind: str) -> Sup:
     poly = read_poly(st["polynomial"], "statement.polynomial")
     target = _read_target(st["target"], "statement.target")
     domain = _read_domain(st["domain"], "statement.domain")
-    err = expect_keys(st["error"], "statement.error", ("lower", "upper"), ("upper_decimal",))
-    lower = read_exact(err["lower"], "statement.error.lower")
-    upper = read_exact(err["upper"], "statement.error.upper")
-    dec = err.get("upper_decimal")
-    if dec is not None:
-        read_exact(dec, "statement.error.upper_decimal")
-    me = st.get("max_error")
-    max_error = None if me is None else read_exact(me, "statement.max_error")
+    lower, upper, dec, max_error = read_error_claim(st)
     ld = st.get("least_degree")
     if ld is not None:
         pin = expect_keys(ld, "statement.least_degree", ("pin",))["pin"]

@@ -1,0 +1,250 @@
+"""One-variable Taylor models of ``f - p`` on a piece, bounded through their critical points.
+
+Method (after Chevillard, Harrison, Joldes, Lauter, *Efficient and accurate computation of
+upper bounds of approximation errors*, Theoret. Comput. Sci. 412 (2011), the method of
+Sollya's ``supnorm``).  On a piece ``[m - r, m + r]``, with ``t = x - m``::
+
+    f(m + t) - p(m + t) = Q(t) + delta(t),   |delta(t)| <= Delta   for |t| <= r
+
+* ``Q(t) = sum_{j<N} mid(f_j(m)) t^j - p(m + t)`` has exact rational coefficients: the
+  midpoints of the arb enclosures of the Taylor coefficients ``f_j(m) = f^(j)(m)/j!`` and
+  the exact Taylor shift of ``p`` (all of it, so the remainder involves ``f`` alone and the
+  cancellation in ``f - p`` never costs precision, whatever ``deg p``);
+* ``Delta = sum_{j<N} rad(f_j(m)) r^j + |f_N(I)| r^N``, the rounding of the midpoints and
+  the Lagrange remainder over the whole piece ``I``.
+
+The order ``N`` is the least one whose remainder is below a quarter of the piece's
+tolerance (the series over ``I`` is computed at growing lengths, up to ``max_order``); the
+working precision is set from the tolerance and the size of the Taylor terms, so a
+requested accuracy of ``2^-k`` costs about ``k`` bits more than the function's scale, not
+more.  ``sup |Q|`` on ``[-r, r]`` is bounded rigorously: the real roots of ``Q'`` are
+isolated by FLINT's ``arb_fmpz_poly_complex_roots`` (certified isolating balls; real roots
+come back with an exactly zero imaginary part), and ``|Q|`` is enclosed at each root ball
+in ``[-r, r]`` and at both ends.  For high-degree ``Q`` (more than ``ROOTS_MAX``) the
+triangle bound ``sum |Q_j| r^j`` is used instead.
+
+Guarantee
+---------
+``upper`` bounds ``|f - p|`` on the whole closed piece; ``lower <= |f - p|(witness)`` at
+the returned point of the piece.  Both are decided in arb ball arithmetic and exact fmpq
+arithmetic (floats are never used).  ``NotAnalytic`` / ``DomainError`` propagate when the
+Taylor series of ``f`` does not exist on the piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flint import arb, arb_series, ctx, fmpq, fmpq_poly
+
+from ..errors import InvalidParameterError
+from ..expr.jets import series_cap, series_coeffs
+from ..numbers import arb_to_fmpq_bounds
+
+__all__ = ["PieceBound", "tm_piece", "ROOTS_MAX"]
+
+#: above this degree of Q the critical points are not isolated (root isolation costs
+#: about deg^3; the triangle bound with bisection is cheaper there)
+ROOTS_MAX = 48
+
+
+@dataclass
+class PieceBound:
+    """Result of :func:`tm_piece` (exact rationals; ``upper`` None when unbounded)."""
+
+    upper: fmpq | None
+    lower: fmpq
+    witness: fmpq
+    order: int
+    prec: int
+    delta: fmpq | None
+    used_roots: bool
+
+
+def _dyadic(x: arb) -> fmpq:
+    man, exp = x.mid().man_exp()
+    m, e = int(man), int(exp)
+    return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
+
+
+def _up(x: arb) -> fmpq | None:
+    if not x.is_finite():
+        return None
+    try:
+        return arb_to_fmpq_bounds(x)[1]
+    except InvalidParameterError:
+        return None
+
+
+def _low_abs(x: arb) -> fmpq:
+    try:
+        lo, hi = arb_to_fmpq_bounds(x)
+    except InvalidParameterError:
+        return fmpq(0)
+    return lo if lo > 0 else (-hi if hi < 0 else fmpq(0))
+
+
+def _bits(q: fmpq) -> int:
+    """About log2 |q| (q > 0)."""
+    return int(q.p).bit_length() - int(q.q).bit_length()
+
+
+def _series_at(f, c: arb, n: int) -> list[arb]:
+    with series_cap(n + 2):
+        return series_coeffs(f.eval_arb(arb_series([c, 1], prec=n)), n)
+
+
+def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_order: int):
+    """(N, |f_N(I)| r^N upper bound, scale) with the least N >= min_order whose remainder
+    is <= tau/4; else the N with the smallest remainder found.  ``scale`` estimates
+    ``sum_j |f_j(I)| r^j`` over the computed terms (sets the working precision).
+
+    The search compares floats (it only *chooses* N); the remainder returned for the
+    chosen N is a rigorous upper bound computed in arb and converted exactly."""
+    I = arb(a).union(arb(b))
+    rr = arb(r)
+    n = max(min_order + 1, 17)
+    best = None
+    ftau = 0.25
+    while True:
+        with ctx.workprec(64):
+            # terms relative to tau (floats of arb ratios: no underflow at tiny scales)
+            itau = 1 / arb(tau)
+            FI = _series_at(f, I, n)
+            if not all(c.is_finite() for c in FI):
+                return None
+            terms = []
+            rp = arb(1)
+            sacc = arb(0)
+            for c in FI:
+                t = abs(c) * rp
+                sacc += t
+                terms.append(float((t * itau).upper()))
+                rp = rp * rr
+            scale = _up(sacc)
+        pick = None
+        for j in range(min_order, n):
+            if best is None or terms[j] < best[1]:
+                best = (j, terms[j])
+            if terms[j] <= ftau:
+                pick = j
+                break
+        if pick is None and n <= max_order:
+            half = n // 2
+            lo_min, hi_min = min(terms[:half]), min(terms[half:])
+            # decaying: a longer series may reach the tolerance; else (a singularity
+            # within reach of the piece) the caller bisects
+            if lo_min == 0 or hi_min <= lo_min / 256:
+                n = min(2 * n, max_order + 1)
+                continue
+        j = pick if pick is not None else best[0]
+        with ctx.workprec(64):
+            rem = _up(abs(FI[j]) * rr**j)
+        if rem is None:
+            return None
+        return j, rem, scale
+
+
+def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_order: int,
+             max_prec: int, cheap_ok: fmpq | None = None) -> PieceBound:
+    """Bound ``|f - P|`` on ``[a, b]`` by a Taylor model (see the module docstring).
+
+    ``tau`` is the piece's tolerance (the wanted size of ``Delta``); ``cheap_ok``: when the
+    triangle bound is already ``<= cheap_ok`` the critical points are not computed."""
+    m = (a + b) / 2
+    r = (b - a) / 2
+    tau = tau if tau > 0 else fmpq(1, 2 ** (max_prec // 2))
+    pick = _choose_order(f, a, b, r, tau, 1, max_order)
+    if pick is None:
+        from ..expr import NotAnalytic
+
+        raise NotAnalytic("non-finite Taylor coefficient")
+    N, rem, scale = pick
+    # working precision from the requested accuracy: the midpoints' rounding (about
+    # 2^-prec * scale) must stay below tau/4
+    need = 64
+    if scale is not None and scale > 0:
+        need = _bits(scale) - _bits(tau) + 14
+    elif scale is None:
+        need = max_prec
+    prec = min(max(64, need), max_prec)
+    Pm = P(fmpq_poly([m, 1])) if deg > 0 else P
+    pc = [fmpq(c) for c in Pm.coeffs()]
+    while True:
+        with ctx.workprec(prec):
+            F = _series_at(f, arb(m), N)
+            if not all(c.is_finite() for c in F):
+                from ..expr import NotAnalytic
+
+                raise NotAnalytic("non-finite Taylor coefficient")
+            rr = arb(r)
+            mids = [_dyadic(c) for c in F]
+            radsum = arb(0)
+            rp = arb(1)
+            for c in F:
+                radsum += arb(c.rad()) * rp
+                rp = rp * rr
+            delta = _up(radsum + arb(rem))
+            if delta is None:
+                from ..expr import NotAnalytic
+
+                raise NotAnalytic("non-finite remainder")
+            if delta - rem <= tau / 2 or prec >= max_prec:
+                break
+        prec = min(max_prec, 2 * prec)
+    n = max(N, len(pc))
+    qc = [(mids[j] if j < N else fmpq(0)) - (pc[j] if j < len(pc) else fmpq(0))
+          for j in range(n)]
+    with ctx.workprec(prec):
+        # Q(r s), s in [-1, 1]: scale the coefficients (no polynomial composition)
+        cs = []
+        rp = fmpq(1)
+        for c in qc:
+            cs.append(c * rp)
+            rp *= r
+        while len(cs) > 1 and cs[-1] == 0:
+            cs.pop()
+        tri = sum((abs(c) for c in cs), fmpq(0))
+        lower_c = abs(cs[0]) - delta
+        lower, wit = (lower_c, m) if lower_c > 0 else (fmpq(0), m)
+        deg_q = len(cs) - 1
+        if deg_q <= 0 or tri + delta <= (cheap_ok if cheap_ok is not None else -1) \
+                or deg_q > ROOTS_MAX:
+            return PieceBound(tri + delta, lower, wit, N, prec, delta, False)
+        Qs = fmpq_poly(cs)
+        ends = [fmpq(1), fmpq(-1)]
+        cand = []
+        D = Qs.derivative()
+        Dz = D.numer()
+        for z, _mult in Dz.complex_roots():
+            if not z.imag.is_zero():
+                continue
+            c = z.real
+            if c > 1 or c < -1:
+                continue
+            cand.append(c)
+        acs = [arb(c) for c in cs]
+
+        def horner(x: arb) -> arb:
+            acc = arb(0)
+            for c in reversed(acs):
+                acc = acc * x + c
+            return acc
+
+        top = max(abs(Qs(s)) for s in ends)
+        for s in ends:
+            v = abs(Qs(s)) - delta
+            if v > lower:
+                lower, wit = v, m + r * s
+        for c in cand:
+            u = _up(abs(horner(c)))
+            if u is None:
+                return PieceBound(tri + delta, lower, wit, N, prec, delta, False)
+            top = max(top, u)
+            s = _dyadic(c)
+            if -1 <= s <= 1:
+                v = _low_abs(horner(arb(s))) - delta
+                if v > lower:
+                    lower, wit = v, m + r * s
+        up = min(top, tri) + delta
+        return PieceBound(up, lower, wit, N, prec, delta, True)
