@@ -39,6 +39,7 @@ __all__ = [
     "check_open_unit",
     "fmpq_str",
     "parse_fmpq_str",
+    "arb_upper",
     "arb_to_fmpq_bounds",
     "fmpq_to_decimal",
     "log2_fmpq",
@@ -292,6 +293,17 @@ def _bits(x: arb) -> int:
         return -(1 << 62)
     m, e = x.man_exp()
     return int(e) + int(fmpz(m).bit_length())
+
+
+def arb_upper(x: arb) -> fmpq | None:
+    """The exact upper end of the ball ``x``, or ``None`` when ``x`` is not finite or
+    beyond the exponent range of :func:`arb_to_fmpq_bounds` (no usable bound)."""
+    if not x.is_finite():
+        return None
+    try:
+        return arb_to_fmpq_bounds(x)[1]
+    except InvalidParameterError:
+        return None
 
 
 def fmpq_to_decimal(q: Any, digits: int = 20, rounding: str = "nearest") -> str:

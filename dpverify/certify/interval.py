@@ -79,7 +79,7 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr.jets import series_cap, series_coeffs
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_to_decimal, to_fmpq
+from ..numbers import arb_to_fmpq_bounds, arb_upper, check_int, fmpq_to_decimal, to_fmpq
 from .taylor_model import tm_piece
 
 __all__ = ["SupNorm", "supnorm", "as_box"]
@@ -199,15 +199,20 @@ def _ball(a: fmpq, b: fmpq) -> arb:
     return arb(a).union(arb(b))
 
 
-def _upper(x: arb) -> fmpq | None:
-    """Exact upper end of ``x``; ``None`` when ``x`` is not finite or beyond the
-    exponent range of :func:`~dpverify.numbers.arb_to_fmpq_bounds` (no usable bound)."""
-    if not x.is_finite():
+def _stop_rule(U: fmpq | None, L: fmpq, rtol: fmpq, atol: fmpq,
+               max_prec: int) -> tuple[str, bool] | None:
+    """``(status, converged)`` when the enclosure ``[L, U]`` is tight enough to stop, else
+    ``None`` (the one stopping rule of both branch-and-bound loops)."""
+    if U is None:
         return None
-    try:
-        return arb_to_fmpq_bounds(x)[1]
-    except InvalidParameterError:
-        return None
+    if U <= L * (1 + rtol) or U - L <= atol:
+        if U == 0 and L == 0:
+            return "zero", True
+        return ("rtol" if U <= L * (1 + rtol) else "atol"), True
+    if L == 0 and U <= fmpq(1, 2 ** (max_prec // 2)):
+        # f - p vanishes to within the precision cap: a valid [0, tiny] enclosure
+        return "zero within precision", False
+    return None
 
 
 def _lower_abs(x: arb) -> fmpq:
@@ -279,7 +284,7 @@ def _interval_bound(f, X: list[arb], expansion: dict, rpow) -> arb:
         if alpha != zero:
             spread += abs(arb(c)) * rpow(alpha)
     fX = f.eval_arb(*X, clip_to_domain=True)
-    su = _upper(spread)
+    su = arb_upper(spread)
     if not fX.is_finite() or su is None:
         return arb("inf")
     return abs(fX - (arb(expansion.get(zero, fmpq(0))) + arb(0, su)))
@@ -323,7 +328,7 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at x = {m}")
-        up = _upper(total)
+        up = arb_upper(total)
         return up, _lower_abs(q0), order, q0
 
 
@@ -368,7 +373,7 @@ def _eval_piece_nd(prob: _Problem, box, prec: int):
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
-        up = _upper(total)
+        up = arb_upper(total)
         return up, _lower_abs(q0), order, q0
 
 
@@ -584,17 +589,10 @@ def _classic(f, poly, B, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | Non
         if claim_q is not None and L > claim_q:
             status, converged = "claim refuted", True
             break
-        if U is not None and evidence_for is None:
-            if U <= L * (1 + rtol_q) or U - L <= atol_q:
-                status = "rtol" if U <= L * (1 + rtol_q) else "atol"
-                if U == 0 and L == 0:
-                    status = "zero"
-                converged = True
-                break
-            if L == 0 and U <= fmpq(1, 2 ** (max_prec // 2)):
-                # f - p vanishes to within the precision cap: a valid [0, tiny] enclosure
-                status = "zero within precision"
-                break
+        stop = _stop_rule(U, L, rtol_q, atol_q, max_prec) if evidence_for is None else None
+        if stop is not None:
+            status, converged = stop
+            break
         if len(heap) + len(done) >= max_pieces:
             break
         if late():
@@ -793,16 +791,10 @@ def _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec,
         if claim_q is not None and L > claim_q:
             status, converged = "claim refuted", True
             break
-        if U is not None:
-            if U <= L * (1 + rtol_q) or U - L <= atol_q:
-                status = "rtol" if U <= L * (1 + rtol_q) else "atol"
-                if U == 0 and L == 0:
-                    status = "zero"
-                converged = True
-                break
-            if L == 0 and U <= fmpq(1, 2 ** (max_prec // 2)):
-                status = "zero within precision"
-                break
+        stop = _stop_rule(U, L, rtol_q, atol_q, max_prec)
+        if stop is not None:
+            status, converged = stop
+            break
         if len(heap) + len(done) >= max_pieces:
             break
         if late():

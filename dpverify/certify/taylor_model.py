@@ -39,7 +39,7 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import InvalidParameterError
 from ..expr.jets import series_cap, series_coeffs
-from ..numbers import arb_to_fmpq_bounds
+from ..numbers import arb_to_fmpq_bounds, arb_upper
 
 __all__ = ["PieceBound", "tm_piece", "ROOTS_MAX"]
 
@@ -65,15 +65,6 @@ def _dyadic(x: arb) -> fmpq:
     man, exp = x.mid().man_exp()
     m, e = int(man), int(exp)
     return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
-
-
-def _up(x: arb) -> fmpq | None:
-    if not x.is_finite():
-        return None
-    try:
-        return arb_to_fmpq_bounds(x)[1]
-    except InvalidParameterError:
-        return None
 
 
 def _low_abs(x: arb) -> fmpq:
@@ -121,7 +112,7 @@ def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_o
                 sacc += t
                 terms.append(float((t * itau).upper()))
                 rp = rp * rr
-            scale = _up(sacc)
+            scale = arb_upper(sacc)
         pick = None
         for j in range(min_order, n):
             if best is None or terms[j] < best[1]:
@@ -139,7 +130,7 @@ def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_o
                 continue
         j = pick if pick is not None else best[0]
         with ctx.workprec(64):
-            rem = _up(abs(FI[j]) * rr**j)
+            rem = arb_upper(abs(FI[j]) * rr**j)
         if rem is None:
             return None
         return j, rem, scale
@@ -184,7 +175,7 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
             for c in F:
                 radsum += arb(c.rad()) * rp
                 rp = rp * rr
-            delta = _up(radsum + arb(rem))
+            delta = arb_upper(radsum + arb(rem))
             if delta is None:
                 from ..expr import NotAnalytic
 
@@ -237,7 +228,7 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
             if v > lower:
                 lower, wit = v, m + r * s
         for c in cand:
-            u = _up(abs(horner(c)))
+            u = arb_upper(abs(horner(c)))
             if u is None:
                 return PieceBound(tri + delta, lower, wit, N, prec, delta, False)
             top = max(top, u)
