@@ -464,7 +464,7 @@ def _compute(tasks: list[tuple[str, dict[str, Any]]], backend: str,
     """``table_entry`` of every task, in order: serially or as Dask tasks."""
     if backend == "local":
         return [table_entry(n, p) for n, p in tasks]
-    with dask_client(scheduler) as client:
+    with dask_client(scheduler) as (client, _):
         # pure=False: every task gets its own key; gather returns them in task order, so
         # the result (and the files) do not depend on where or when each one ran
         futures = client.map(table_entry, [n for n, _ in tasks], [p for _, p in tasks],

@@ -84,3 +84,19 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config) -> None:
     terminalreporter.section(title, sep="-", red=strict, yellow=not strict)
     for nodeid, reason in _unexpected:
         terminalreporter.line(f"{nodeid}: {reason}")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A 2-worker in-process Dask cluster shared by the tests of one module (the dask
+    backend and the table grids; the [dask] extra is installed in CI)."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                           dashboard_address=":0", silence_logs=logging.ERROR)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()

@@ -30,16 +30,6 @@ from dpverify.mechanisms.tuv import tuv_release
 from dpverify.numbers import parse_fmpq_str
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
-
-
 def _csv(path, X, header="", fmt="%.17g"):
     np.savetxt(path, X, delimiter=",", header=header, comments="", fmt=fmt)
     return str(path)

@@ -6,12 +6,11 @@ One in-process cluster (threads: no process start-up) for the module.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
 import pytest
-from distributed import Client, LocalCluster, get_task_stream
+from distributed import get_task_stream
 
 from dpverify import tables
 from dpverify.cli import main
@@ -20,16 +19,6 @@ from dpverify.errors import InvalidParameterError, MissingExtraError
 # a grid spread over several constructions, so the entries differ in cost and finish out of
 # order on the two workers
 GRID = {"k": [2, 5, 10, 25, 40], "gamma": ["1e-1", "1e-3", "1e-6"]}
-
-
-@pytest.fixture(scope="module")
-def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
 
 
 def _files(d):

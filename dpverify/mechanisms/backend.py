@@ -214,14 +214,14 @@ def _client(scheduler: Any) -> tuple[Any, Any, str]:
 
 
 @contextmanager
-def dask_client(scheduler: Any = None) -> Iterator[Any]:
-    """A ``distributed.Client``: the caller's (``scheduler`` a Client; left open), one
-    connected to ``scheduler`` (an address), or one on an embedded ``LocalCluster`` sized to
-    the machine (``None``); the last two are closed on exit.  ``MissingExtraError`` without
-    the ``[dask]`` extra."""
-    client, cluster, _ = _client(scheduler)
+def dask_client(scheduler: Any = None) -> Iterator[tuple[Any, str]]:
+    """``(client, description)``: the caller's ``distributed.Client`` (``scheduler`` a
+    Client; left open), one connected to ``scheduler`` (an address), or one on an embedded
+    ``LocalCluster`` sized to the machine (``None``); the last two are closed on exit.
+    ``MissingExtraError`` without the ``[dask]`` extra."""
+    client, cluster, desc = _client(scheduler)
     try:
-        yield client
+        yield client, desc
     finally:
         if cluster is not None:
             client.close()
@@ -295,8 +295,7 @@ def reduce_rows(
     while len(level) > 1:
         level = [comb(*level[i:i + split_every]) for i in range(0, len(level), split_every)]
         depth += 1
-    client, cluster, desc = _client(scheduler)
-    try:
+    with dask_client(scheduler) as (client, desc):
         from distributed import KilledWorker
 
         try:
@@ -305,12 +304,6 @@ def reduce_rows(
             raise DPVerifyError(
                 f"the Dask run failed: a task was lost with its worker too often ({exc}); "
                 "nothing was released") from None
-    finally:
-        if cluster is not None:
-            client.close()
-            cluster.close()
-        elif scheduler is not None and isinstance(scheduler, str):
-            client.close()
     if count != len(parts):
         raise DPVerifyError(
             f"internal: the reduction covered {count} of {len(parts)} partitions; nothing "
