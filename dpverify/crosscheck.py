@@ -39,6 +39,7 @@ from numpy.typing import ArrayLike
 from ._version import __version__
 from .errors import InvalidParameterError
 from .numbers import fmpq_to_decimal, to_fmpq
+from .progress import ProgressCallback, report
 
 __all__ = ["Check", "CHECKS", "float_to_fmpq", "deviation", "run_check", "crosscheck"]
 
@@ -443,8 +444,11 @@ def _fmt(q: fmpq) -> str:
     return fmpq_to_decimal(q, 6, "up")
 
 
-def run_check(check: Check, grid: str = "quick") -> dict[str, Any]:
-    """Run one check over its grid; returns the JSON-able report (see :func:`crosscheck`)."""
+def run_check(check: Check, grid: str = "quick",
+              progress: ProgressCallback | None = None) -> dict[str, Any]:
+    """Run one check over its grid; returns the JSON-able report (see :func:`crosscheck`).
+    ``progress``: a :mod:`dpverify.progress` callback, called as ``(check.name, done,
+    cases)`` after each case."""
     if grid not in ("quick", "full"):
         raise InvalidParameterError(f"grid must be 'quick' or 'full', got {grid!r}")
     tol = to_fmpq(check.tolerance, "tolerance")
@@ -462,7 +466,9 @@ def run_check(check: Check, grid: str = "quick") -> dict[str, Any]:
     worst_rel = fmpq(0)
     ok = True
     t0 = time.perf_counter()
-    for params in check.full if grid == "full" else check.quick:
+    grid_params = check.full if grid == "full" else check.quick
+    for i, params in enumerate(grid_params):
+        report(progress, check.name, i, len(grid_params))
         fast, exact, scale = check.run(dict(params))
         m = deviation(fast, exact, scale)
         value = m.max_abs if check.kind == "abs" else m.max_rel
@@ -481,6 +487,7 @@ def run_check(check: Check, grid: str = "quick") -> dict[str, Any]:
         if m.structural:
             case["structural"] = m.structural
         cases.append(case)
+    report(progress, check.name, len(grid_params), len(grid_params))
     out.update(
         status="passed" if ok else "failed",
         passed=ok,
@@ -492,8 +499,13 @@ def run_check(check: Check, grid: str = "quick") -> dict[str, Any]:
     return out
 
 
-def crosscheck(grid: str = "quick", only: Sequence[str] | None = None) -> dict[str, Any]:
+def crosscheck(grid: str = "quick", only: Sequence[str] | None = None, *,
+               progress: ProgressCallback | None = None) -> dict[str, Any]:
     """Run every check (or those named in ``only``) on the ``quick`` or ``full`` grid.
+
+    ``progress``: a :mod:`dpverify.progress` callback, called as ``("NAME [j/N]", done,
+    cases)`` for the ``j``-th of the ``N`` selected checks, before each of its cases and at
+    its end (cases differ in cost by orders of magnitude, so each check has its own count).
 
     Returns
     -------
@@ -515,7 +527,16 @@ def crosscheck(grid: str = "quick", only: Sequence[str] | None = None) -> dict[s
                 raise InvalidParameterError(
                     f"unknown check {n!r}; known: {', '.join(sorted(names))}"
                 )
-    reports = [run_check(c, grid) for c in CHECKS if not only or c.name in only]
+    if grid not in ("quick", "full"):
+        raise InvalidParameterError(f"grid must be 'quick' or 'full', got {grid!r}")
+    selected = [c for c in CHECKS if not only or c.name in only]
+    count = len(selected)
+    reports = []
+    for j, c in enumerate(selected, 1):
+        def step(stage: str, done: int, total: int | None, tag: str = f"[{j}/{count}]") -> None:
+            report(progress, f"{stage} {tag}", done, total)
+
+        reports.append(run_check(c, grid, step if progress is not None else None))
     return {
         "grid": grid,
         "passed": all(r["passed"] for r in reports),

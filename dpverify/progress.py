@@ -83,15 +83,17 @@ class Progress:
         self.stream.flush()
         self.lines += 1
 
-    def close(self) -> None:
-        """End the line (if anything was drawn)."""
+    def close(self, failed: bool = False) -> None:
+        """End the line (if anything was drawn): ``done in ...``, or ``stopped after ...``
+        when ``failed`` (the ``with`` block raised)."""
         if self.enabled and self.lines:
             total = time.perf_counter() - self._t0
-            self.stream.write(f"\r{self.label}: done in {total:.1f} s" + " " * self._width + "\n")
+            end = "stopped after" if failed else "done in"
+            self.stream.write(f"\r{self.label}: {end} {total:.1f} s" + " " * self._width + "\n")
             self.stream.flush()
 
     def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        self.close(failed=exc_type is not None)

@@ -67,21 +67,12 @@ from .atomic import write_bytes
 from .errors import InvalidParameterError, ParameterTypeError
 from .mechanisms.backend import check_backend, dask_client
 from .numbers import fmpq_str, to_fmpq
+from .progress import ProgressCallback, report
 
 __all__ = [
-    "CONSTRUCTIONS",
-    "ALIASES",
-    "TABLES",
-    "GRIDS",
-    "MAX_GRID_ENTRIES",
-    "float64_of",
-    "number_record",
-    "table_values",
-    "table_entry",
-    "grid_entries",
-    "build_table",
-    "write_tables",
-    "table_names",
+    "CONSTRUCTIONS", "ALIASES", "TABLES", "GRIDS", "MAX_GRID_ENTRIES", "float64_of",
+    "number_record", "table_values", "table_entry", "grid_entries", "build_table",
+    "write_tables", "table_names",
 ]
 
 #: Largest number of entries of one table (a guard against a typo in a parameter list).
@@ -144,7 +135,7 @@ def _rofk(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
     from .constructions.sherstov import rofk_polynomial
 
     method = p.get("method", "sherstov")
-    kw = {"intermediates": "summary"} if method == "sherstov" else {}
+    kw: dict[str, Any] = {"intermediates": "summary"} if method == "sherstov" else {}
     a = rofk_polynomial(p["r"], p["k"], p["gamma"], method=method, **kw)
     out = {
         "chebyshev_0_k": list(a.poly.to_chebyshev(domain=(0, p["k"])).coeffs),
@@ -459,16 +450,32 @@ def table_entry(name: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _compute(tasks: list[tuple[str, dict[str, Any]]], backend: str,
-             scheduler: Any) -> list[dict[str, Any]]:
-    """``table_entry`` of every task, in order: serially or as Dask tasks."""
+def _compute(tasks: list[tuple[str, dict[str, Any]]], backend: str, scheduler: Any,
+             progress: ProgressCallback | None = None) -> list[dict[str, Any]]:
+    """``table_entry`` of every task, in order: serially or as Dask tasks; reports
+    ``progress("entries", done, len(tasks))`` as entries complete (after a stage
+    ``"dask cluster"`` while the cluster starts)."""
+    n = len(tasks)
     if backend == "local":
-        return [table_entry(n, p) for n, p in tasks]
+        report(progress, "entries", 0, n)
+        out = []
+        for i, (name, p) in enumerate(tasks, 1):
+            out.append(table_entry(name, p))
+            report(progress, "entries", i, n)
+        return out
+    report(progress, "dask cluster", 0)
     with dask_client(scheduler) as (client, _):
+        report(progress, "entries", 0, n)
         # pure=False: every task gets its own key; gather returns them in task order, so
         # the result (and the files) do not depend on where or when each one ran
-        futures = client.map(table_entry, [n for n, _ in tasks], [p for _, p in tasks],
+        futures = client.map(table_entry, [t[0] for t in tasks], [t[1] for t in tasks],
                              pure=False)
+        if progress is not None:
+            # distributed is the optional dask extra, present once dask_client succeeded
+            from distributed import as_completed
+
+            for i, _f in enumerate(as_completed(futures), 1):
+                report(progress, "entries", i, n)
         return list(client.gather(futures))
 
 
@@ -486,16 +493,18 @@ def _header(spec: TableSpec, grid: str) -> dict[str, Any]:
 
 
 def build_table(name: str, grid: str = "full", *, params: dict[str, Any] | None = None,
-                backend: str = "local", scheduler: Any = None) -> dict[str, Any]:
+                backend: str = "local", scheduler: Any = None,
+                progress: ProgressCallback | None = None) -> dict[str, Any]:
     """Table ``name`` as a JSON-able dict: over its built-in ``grid`` ("full" or "quick"),
     or over the Cartesian product of ``params`` (:func:`grid_entries`; the ``grid`` field
     is then ``"custom"``).  ``backend="dask"`` computes the entries in parallel (module
-    docstring); the result is identical to ``backend="local"``."""
+    docstring); the result is identical to ``backend="local"``.  ``progress``: a
+    :mod:`dpverify.progress` callback, called as ``("entries", done, total)``."""
     check_backend(backend, scheduler)
     spec = _spec(name)
     plist = grid_entries(name, params, grid)
     label = "custom" if params is not None else grid
-    entries = _compute([(name, p) for p in plist], backend, scheduler)
+    entries = _compute([(name, p) for p in plist], backend, scheduler, progress)
     return {**_header(spec, label), "entries": entries}
 
 
@@ -537,14 +546,17 @@ def _csv_bytes(table: dict[str, Any]) -> bytes:
 
 def write_tables(names: Sequence[str], out_dir: str, grid: str = "full", *,
                  params: dict[str, Any] | None = None, backend: str = "local",
-                 scheduler: Any = None) -> dict[str, Any]:
+                 scheduler: Any = None,
+                 progress: ProgressCallback | None = None) -> dict[str, Any]:
     """Write ``NAME.json`` and ``NAME.csv`` for each name and ``manifest.json`` into
     ``out_dir`` (created if needed).  Returns the manifest.
 
     ``names`` are table names (:data:`TABLES`) or ``"all"`` (every construction, not the
     aliases).  ``params`` (one value or a list per parameter) replaces the built-in ``grid``
     of every named table.  ``backend="dask"`` computes all entries of all tables in
-    parallel; the files are byte-identical to the serial run.
+    parallel; the files are byte-identical to the serial run.  ``progress``: a
+    :mod:`dpverify.progress` callback, called as ``("entries", done, total)`` over all
+    tables.
 
     The manifest lists, per table, its parameters and the sha256 of each file, plus the
     dpverify version; it has no timestamps, so repeated runs give identical bytes.
@@ -566,7 +578,7 @@ def write_tables(names: Sequence[str], out_dir: str, grid: str = "full", *,
     plists = {s.name: grid_entries(s.name, params, grid) for s in specs}  # all checks first
     label = "custom" if params is not None else grid
     tasks = [(s.name, p) for s in specs for p in plists[s.name]]
-    results = iter(_compute(tasks, backend, scheduler))
+    results = iter(_compute(tasks, backend, scheduler, progress))
     os.makedirs(out_dir, exist_ok=True)
     manifest: dict[str, Any] = {"dpverify_version": __version__, "grid": label, "tables": {}}
     for spec in specs:

@@ -71,3 +71,12 @@ def test_cli_progress_flags(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:  # mutually exclusive flags: argparse, exit 2
         main(base + ["--progress", "--no-progress"])
     assert exc.value.code == 2
+
+
+def test_a_failed_run_does_not_say_done():
+    s = io.StringIO()
+    with pytest.raises(KeyError), Progress("cmd", stream=s, enabled=True, interval=0) as p:
+        p("entries", 1, 10)
+        raise KeyError("boom")
+    out = s.getvalue()
+    assert "stopped after" in out and "done in" not in out and out.endswith("\n")

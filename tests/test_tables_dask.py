@@ -69,3 +69,20 @@ def test_missing_dask_names_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(MissingExtraError, match=r'pip install "dpverify\[dask\]"'):
         tables.build_table("or", params={"k": 5, "gamma": "1e-1"}, backend="dask")
+
+
+def test_dask_grid_progress_on_stderr_only(client, tmp_path, capsys):
+    # issue 19: --progress counts the entries as they complete on the cluster; stdout is
+    # the same as without it (6 entries: the 2 x 3 product of the flags)
+    addr = client.scheduler.address
+    argv = ["table", "or", "--k", "2,5", "--gamma", "1e-1,1e-3,1/7", "--backend", "dask",
+            "--scheduler", addr]
+    assert main([*argv, "--out", str(tmp_path / "p"), "--progress"]) == 0
+    with_p = capsys.readouterr()
+    assert main([*argv, "--out", str(tmp_path / "n"), "--no-progress"]) == 0
+    without = capsys.readouterr()
+    assert without.err == ""
+    assert "dpverify table: entries" in with_p.err and "(6/6)" in with_p.err
+    assert with_p.out.replace(str(tmp_path / "p"), "D") == \
+        without.out.replace(str(tmp_path / "n"), "D")
+    assert _files(tmp_path / "p") == _files(tmp_path / "n")

@@ -1,4 +1,4 @@
-"""``dpverify crosscheck [--quick|--full] [--only NAME ...] [--json]``.
+"""``dpverify crosscheck [--quick|--full] [--only NAME ...] [--json] [--progress]``.
 
 Runs :func:`dpverify.crosscheck.crosscheck`: the fast float64 path against the exact
 reference, deviations measured exactly; exit 1 when a declared tolerance is exceeded.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..crosscheck import CHECKS, crosscheck
-from ._common import CommandResult, add_json_flag
+from ._common import CommandResult, add_json_flag, make_progress, progress_flags
 
 if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
     import argparse
@@ -34,12 +34,14 @@ def register(sub: _Subparsers) -> None:
     g.add_argument("--full", dest="grid", action="store_const", const="full",
                    help="full grid (minutes)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these checks")
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=_run, grid="quick")
 
 
 def _run(args: argparse.Namespace) -> CommandResult:
-    report = crosscheck(args.grid, only=args.only)
+    with make_progress(args, "dpverify crosscheck") as bar:
+        report = crosscheck(args.grid, only=args.only, progress=bar)
     w = max(len(c["name"]) for c in report["checks"])
     lines = [f"crosscheck ({report['grid']} grid): "
              + ("PASSED" if report["passed"] else "FAILED")]

@@ -1,4 +1,5 @@
-"""``dpverify table NAME... --out DIR [--k K,... --gamma G,... ...] [--backend dask]`` and
+"""``dpverify table NAME... --out DIR [--k K,... --gamma G,... ...] [--backend dask]
+[--progress]`` and
 ``dpverify table --list`` (reference tables).
 
 Tables are named like the commands (``or``, ``and``, ``rofk``, ``dlist``, ``jackson``,
@@ -16,7 +17,15 @@ from __future__ import annotations
 
 from ..errors import InvalidParameterError
 from ..tables import CONSTRUCTIONS, TABLES, table_names, write_tables
-from ._common import CommandResult, add_json_flag, backend_params, flag_names, format_table
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    backend_params,
+    flag_names,
+    format_table,
+    make_progress,
+    progress_flags,
+)
 
 # every parameter of every construction: (flag, help)
 _PARAM_FLAGS = {
@@ -57,6 +66,7 @@ def register(sub) -> None:
     p.add_argument("--scheduler", default=None, type=str, metavar="ADDRESS",
                    help="dask: address of an existing scheduler (tcp://host:8786); default "
                    "an embedded LocalCluster sized to this machine")
+    progress_flags(p)
     p.set_defaults(handler=_run)
 
 
@@ -105,9 +115,9 @@ def _run(args) -> CommandResult:
     flags = {name: f"--{name}" for name in _PARAM_FLAGS}
     flags.update({"name": "NAME", "names": "NAME", "params": "the parameter flags",
                   "scheduler": "--scheduler", "backend": "--backend"})
-    with flag_names(flags):
+    with flag_names(flags), make_progress(args, "dpverify table") as bar:
         manifest = write_tables(args.names, args.out, grid, params=params, backend=backend,
-                                scheduler=scheduler)
+                                scheduler=scheduler, progress=bar)
     rows = []
     for info in manifest["tables"].values():
         for f, h in info["files"].items():
