@@ -42,7 +42,7 @@ _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)
 
 
 def __getattr__(name: str) -> Any:
-    import importlib
+    import importlib  # lazy attributes (PEP 562): `import dpverify` stays light
 
     if name == "__version__":
         return importlib.import_module("._version", __name__).__version__

@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         timeout = getattr(args, "timeout", None)
         if timeout is not None:
+            # deferred: only commands with --timeout need it (CLI start-up)
             from .commands._cert import read_timeout
 
             seconds = read_timeout(timeout)

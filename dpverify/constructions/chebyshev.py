@@ -67,6 +67,7 @@ from ..approximation import Approximation
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly, MonomialPoly
 from ..numbers import check_int, check_open_unit, fmpq_str
+from .minimax import minimax_least_degree
 
 __all__ = [
     "MAX_K",
@@ -275,8 +276,6 @@ def or_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximatio
     method = _check_method(method)
     t, tv = or_degree(k, gamma)
     if method == "minimax":
-        from .minimax import minimax_least_degree
-
         approx = minimax_least_degree(
             {"kind": "threshold", "r": 1}, k, gamma, fix_zero=True, degree_hint=t
         )
@@ -359,8 +358,6 @@ def and_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximati
     t, tv = or_degree(k, gamma)
     target = {"kind": "threshold", "r": k}
     if method == "minimax":
-        from .minimax import minimax_least_degree
-
         approx = minimax_least_degree(target, k, gamma, pin=(k, 1), degree_hint=t)
         ex = dict(approx.extra)
         ex["chebyshev_degree"] = t

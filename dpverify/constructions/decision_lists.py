@@ -49,6 +49,7 @@ from ..approximation import Approximation
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
+from .chebyshev import or_polynomial
 
 __all__ = [
     "as_decision_list",
@@ -229,8 +230,6 @@ def h_polynomial(k: int, gamma: Any, method: str = "chebyshev") -> Approximation
     Construction only; ``h_k(k) = 1`` holds exactly because ``g_k(0) = 0`` exactly, and the
     error on ``0..k-1`` equals the OR polynomial's error on ``1..k``; ``certify`` decides it.
     """
-    from .chebyshev import or_polynomial
-
     k = check_int(k, "k", minimum=1, maximum=MAX_DEGREE)
     g = check_open_unit(gamma, "gamma")
     orp = or_polynomial(k, g / k, method=method)

@@ -56,6 +56,7 @@ from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str, log2_fmpq
+from .minimax import minimax_least_degree
 
 __all__ = [
     "READING_OPTIONS",
@@ -497,8 +498,6 @@ def rofk_polynomial(
     if method == "minimax":
         if reading is not None:
             raise InvalidParameterError("reading applies only to method='sherstov'")
-        from .minimax import minimax_least_degree
-
         approx = minimax_least_degree(target, k, g, fix_zero=False)
         return dataclasses.replace(
             approx, construction="rofk/minimax",

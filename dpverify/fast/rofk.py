@@ -85,6 +85,7 @@ def rofk_values(r: Any, k: Any, gamma: Any, x: Any, reading: Any = None) -> np.n
     Does NOT promise: float64; accuracy degrades where the composed polynomial is large
     (off the integers); see the module docstring.
     """
+    # deferred: importing constructions adds ~60 ms to `import dpverify.fast` (-X importtime)
     from ..constructions.sherstov import sherstov_parameters
 
     prm = sherstov_parameters(r, k, gamma, reading)
@@ -97,6 +98,7 @@ def rofk_values(r: Any, k: Any, gamma: Any, x: Any, reading: Any = None) -> np.n
 
 def rofk_degree(r: Any, k: Any, gamma: Any, reading: Any = None) -> int:
     """Predicted degree ``max_l 2 D_l N_l + 2(Delta - 1)`` (exact integer arithmetic)."""
+    # deferred: importing constructions adds ~60 ms to `import dpverify.fast` (-X importtime)
     from ..constructions.sherstov import sherstov_parameters
 
     prm = sherstov_parameters(r, k, gamma, reading)
