@@ -26,6 +26,7 @@ claimed for other parameters.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -37,7 +38,32 @@ from flint import fmpq
 from numpy.typing import ArrayLike
 
 from ._version import __version__
+from .constructions.bernstein import iterated_basis_matrix
+from .constructions.chebyshev import chebyshev_t_value, or_chebyshev_form, or_degree
+from .constructions.decision_lists import h_polynomial
+from .constructions.jackson import jackson_approx, jackson_coefficients_2pi, jackson_multipliers
+from .constructions.sherstov import rofk_polynomial
 from .errors import InvalidParameterError
+from .exact import BernsteinPoly, ChebyshevPoly, TensorPoly
+from .fast import (
+    and_values,
+    bernstein_eval,
+    chebyshev_coeffs_from_values,
+    chebyshev_points,
+    clenshaw,
+    damped_chebyshev_coeffs,
+    de_casteljau,
+    h_values,
+    or_chebyshev_coeffs,
+    or_degree_float,
+    or_values,
+    rofk_chebyshev_coeffs,
+    rofk_values,
+    tensor_eval,
+)
+from .fast import iterated_basis_matrix as fast_M
+from .fast import jackson_coefficients_2pi as fast_j
+from .fast import jackson_multipliers as fast_w
 from .numbers import fmpq_to_decimal, to_fmpq
 from .progress import ProgressCallback, report
 
@@ -123,9 +149,6 @@ def _ints(k: int) -> np.ndarray:
 
 
 def _or_coeffs(p: dict[str, Any]):
-    from .constructions.chebyshev import or_chebyshev_form, or_degree
-    from .fast import or_chebyshev_coeffs
-
     ex = or_chebyshev_form(p["k"], p["gamma"])
     t = or_degree(p["k"], p["gamma"])[0] if p["k"] > 1 else None
     c, _ = or_chebyshev_coeffs(p["k"], p["gamma"], t=t)
@@ -133,9 +156,6 @@ def _or_coeffs(p: dict[str, Any]):
 
 
 def _or_degree(p: dict[str, Any]):
-    from .constructions.chebyshev import or_degree
-    from .fast import or_degree_float
-
     t = or_degree(p["k"], p["gamma"])[0]
     tf = or_degree_float(p["k"], p["gamma"])[0]
     return np.array([float(tf)]), [fmpq(t)], 1
@@ -144,7 +164,6 @@ def _or_degree(p: dict[str, Any]):
 def _g_exact(k: int, gamma: Any, kind: str) -> list[fmpq]:
     """Exact OR/AND values at 0..k through ``T_t`` by doubling (independent of the
     monomial and Chebyshev-form code paths)."""
-    from .constructions.chebyshev import chebyshev_t_value, or_degree
 
     if k == 1:
         return [fmpq(0), fmpq(1)]
@@ -156,27 +175,18 @@ def _g_exact(k: int, gamma: Any, kind: str) -> list[fmpq]:
 
 
 def _or_values(p: dict[str, Any]):
-    from .constructions.chebyshev import or_degree
-    from .fast import or_values
-
     k = p["k"]
     t = or_degree(k, p["gamma"])[0] if k > 1 else None
     return or_values(k, p["gamma"], _ints(k), t=t), _g_exact(k, p["gamma"], "or"), 1
 
 
 def _and_values(p: dict[str, Any]):
-    from .constructions.chebyshev import or_degree
-    from .fast import and_values
-
     k = p["k"]
     t = or_degree(k, p["gamma"])[0] if k > 1 else None
     return and_values(k, p["gamma"], _ints(k), t=t), _g_exact(k, p["gamma"], "and"), 1
 
 
 def _h_values(p: dict[str, Any]):
-    from .constructions.decision_lists import h_polynomial
-    from .fast import h_values
-
     k = p["k"]
     P = h_polynomial(k, p["gamma"]).poly.as_fmpq_poly()
     return h_values(k, p["gamma"], _ints(k)), [P(fmpq(z)) for z in range(k + 1)], 1
@@ -191,9 +201,6 @@ def _random_floats(rng: random.Random, n: int, lo: float = -1.0, hi: float = 1.0
 
 
 def _clenshaw(p: dict[str, Any]):
-    from .exact import ChebyshevPoly
-    from .fast import clenshaw
-
     rng = _rng(p)
     c = _random_floats(rng, p["n"] + 1)
     x = _random_floats(rng, p["points"]) + [-1.0, 1.0]
@@ -203,9 +210,6 @@ def _clenshaw(p: dict[str, Any]):
 
 
 def _dct(p: dict[str, Any]):
-    from .exact import ChebyshevPoly
-    from .fast import chebyshev_coeffs_from_values, chebyshev_points
-
     rng = _rng(p)
     n = p["n"]
     c = [float_to_fmpq(v) for v in _random_floats(rng, n)]
@@ -216,9 +220,6 @@ def _dct(p: dict[str, Any]):
 
 
 def _rofk_values(p: dict[str, Any]):
-    from .constructions.sherstov import rofk_polynomial
-    from .fast import rofk_values
-
     A = rofk_polynomial(p["r"], p["k"], p["gamma"], intermediates="summary")
     P = A.poly.as_fmpq_poly()
     k = p["k"]
@@ -226,9 +227,6 @@ def _rofk_values(p: dict[str, Any]):
 
 
 def _rofk_cheb(p: dict[str, Any]):
-    from .constructions.sherstov import rofk_polynomial
-    from .fast import rofk_chebyshev_coeffs
-
     A = rofk_polynomial(p["r"], p["k"], p["gamma"], intermediates="summary")
     C = A.poly.to_chebyshev(domain=(0, p["k"]))
     fc, _ = rofk_chebyshev_coeffs(p["r"], p["k"], p["gamma"])
@@ -237,9 +235,6 @@ def _rofk_cheb(p: dict[str, Any]):
 
 
 def _bern_basis(p: dict[str, Any]):
-    from .constructions.bernstein import iterated_basis_matrix
-    from .fast import iterated_basis_matrix as fast_M
-
     k, h = p["k"], p["h"]
     M = iterated_basis_matrix(k, h)
     ex = [M[i, j] for i in range(k + 1) for j in range(k + 1)]
@@ -247,9 +242,6 @@ def _bern_basis(p: dict[str, Any]):
 
 
 def _de_casteljau(p: dict[str, Any], which: str = "de_casteljau"):
-    from .exact import BernsteinPoly
-    from .fast import bernstein_eval, de_casteljau
-
     rng = _rng(p)
     c = _random_floats(rng, p["k"] + 1)
     s = _random_floats(rng, p["points"], 0.0, 1.0) + [0.0, 1.0]
@@ -260,9 +252,6 @@ def _de_casteljau(p: dict[str, Any], which: str = "de_casteljau"):
 
 
 def _tensor(p: dict[str, Any]):
-    from .exact import TensorPoly
-    from .fast import tensor_eval
-
     rng = _rng(p)
     shape = tuple(p["shape"])
     d = len(shape)
@@ -279,23 +268,14 @@ def _tensor(p: dict[str, Any]):
 
 
 def _jackson_coeffs(p: dict[str, Any]):
-    from .constructions.jackson import jackson_coefficients_2pi
-    from .fast import jackson_coefficients_2pi as fast_j
-
     return fast_j(p["t"], p["r"]), list(jackson_coefficients_2pi(p["t"], p["r"])), None
 
 
 def _jackson_mult(p: dict[str, Any]):
-    from .constructions.jackson import jackson_multipliers
-    from .fast import jackson_multipliers as fast_w
-
     return fast_w(p["t"], p["K"]), list(jackson_multipliers(p["t"], p["K"])), 1
 
 
 def _jackson_approx(p: dict[str, Any]):
-    from .constructions.jackson import jackson_approx
-    from .fast import damped_chebyshev_coeffs
-
     t, dim = p["t"], p["dim"]
     A = jackson_approx(p["f"], t, p["K"], dim)
     poly = A.poly
@@ -431,8 +411,6 @@ def _available(module: str | None) -> str | None:
     """``None`` if the module imports, else the reason it is skipped."""
     if module is None:
         return None
-    import importlib
-
     try:
         importlib.import_module(module)
     except ImportError as exc:

@@ -321,7 +321,7 @@ def _error_finite(fig: Figure, doc: dict[str, Any], points: int) -> None:
         ax.plot([_f(wit)], [_diff(f(wit), poly(wit))], "D", color=_C_WITNESS, ms=7, zorder=6,
                 label=f"witness x = {_dec(wit)}")
     if dom.get("kind") == "integers":
-        from matplotlib.ticker import MaxNLocator
+        from matplotlib.ticker import MaxNLocator  # optional extra (see _matplotlib)
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("x (number of ones)")
@@ -524,7 +524,7 @@ def plot_releases(docs: Sequence[dict[str, Any]]) -> Figure:
                 label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    from matplotlib.ticker import FuncFormatter, NullFormatter
+    from matplotlib.ticker import FuncFormatter, NullFormatter  # optional extra
 
     plain = FuncFormatter(lambda v, _pos: f"{v:g}")  # 0.5, 1, 2 rather than 5 x 10^-1
     ax.yaxis.set_major_formatter(plain)

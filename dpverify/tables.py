@@ -64,6 +64,15 @@ from flint import fmpq, fmpz
 
 from ._version import __version__
 from .atomic import write_bytes
+from .constructions.bernstein import iterated_bernstein_basis
+from .constructions.chebyshev import and_polynomial, or_polynomial
+from .constructions.decision_lists import h_polynomial
+from .constructions.jackson import (
+    jackson_coefficients_2pi,
+    jackson_kernel_degree,
+    jackson_multipliers,
+)
+from .constructions.sherstov import rofk_polynomial
 from .errors import InvalidParameterError, ParameterTypeError
 from .mechanisms.backend import check_backend, dask_client
 from .numbers import fmpq_str, to_fmpq
@@ -120,20 +129,14 @@ def _or_and(p: dict[str, Any], fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _or(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
-    from .constructions.chebyshev import or_polynomial
-
     return _or_and(p, or_polynomial)
 
 
 def _and(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
-    from .constructions.chebyshev import and_polynomial
-
     return _or_and(p, and_polynomial)
 
 
 def _rofk(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
-    from .constructions.sherstov import rofk_polynomial
-
     method = p.get("method", "sherstov")
     kw: dict[str, Any] = {"intermediates": "summary"} if method == "sherstov" else {}
     a = rofk_polynomial(p["r"], p["k"], p["gamma"], method=method, **kw)
@@ -148,20 +151,12 @@ def _rofk(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
 
 
 def _dlist(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
-    from .constructions.decision_lists import h_polynomial
-
     a = h_polynomial(p["k"], p["gamma"], method=p.get("method", "chebyshev"))
     return {"monomial": list(a.poly.coeffs), "degree": a.poly.degree,
             "values": _values(a.poly, p["k"])}
 
 
 def _jackson(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
-    from .constructions.jackson import (
-        jackson_coefficients_2pi,
-        jackson_kernel_degree,
-        jackson_multipliers,
-    )
-
     if "r" in p:
         return {"two_pi_a": list(jackson_coefficients_2pi(p["t"], p["r"])),
                 "degree": jackson_kernel_degree(p["t"], p["r"])}
@@ -169,8 +164,6 @@ def _jackson(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
 
 
 def _bernstein(p: dict[str, Any], more: bool = False) -> dict[str, Any]:
-    from .constructions.bernstein import iterated_bernstein_basis
-
     return {"basis": iterated_bernstein_basis(p["k"], p["h"]).basis}
 
 

@@ -21,7 +21,7 @@ __all__ = [
 
 
 def _st():
-    try:
+    try:  # hypothesis is optional (the test extra): imported only when strategies are asked for
         from hypothesis import strategies as st
     except ImportError as exc:  # pragma: no cover - hypothesis is a test dependency
         from ..errors import MissingExtraError
