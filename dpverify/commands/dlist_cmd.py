@@ -16,6 +16,8 @@ from ..numbers import MAX_DEGREE, check_open_unit
 from ._cert import outcome, statement_rows
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
+__all__ = ["register"]
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -37,6 +39,7 @@ def register(sub: Any) -> None:
 
 
 def _run(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..constructions.decision_lists import h_polynomial
 
     k = int_flag(args.k, "--k", 1, MAX_DEGREE)

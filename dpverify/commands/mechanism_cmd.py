@@ -40,6 +40,7 @@ from ._common import (
     data_errors,
     eps_delta_flags,
     exact,
+    flag_names,
     format_table,
     int_flag,
     make_progress,
@@ -47,6 +48,8 @@ from ._common import (
     psi_flags,
     psi_params,
 )
+
+__all__ = ["register", "read_csv"]
 
 
 def register(sub: Any) -> None:
@@ -157,6 +160,7 @@ def read_csv(path: str, flag: str = "--data") -> np.ndarray:
     header exactly when none of its cells is a number; every data cell must be a finite
     decimal number (``nan``, ``inf``, ``1e999`` are errors naming the line and column).
     """
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.data import read_data
 
     return data_errors(read_data, path, flag=flag).values
@@ -168,45 +172,19 @@ def _seed(args: Any) -> int | None:
     return int_flag(args.insecure_seed, "--insecure-seed", minimum=0)
 
 
-def _labelled(X: np.ndarray, args: Any, fn: str) -> tuple[np.ndarray, str]:
-    """Move the label column last (features first); validate the label encoding."""
-    c = X.shape[1]
-    j = int_flag(args.label_column, "--label-column", minimum=-c, maximum=c - 1)
-    j = j % c
-    if c < 2:
-        raise InvalidParameterError(f"--data needs a label column and features for {fn}")
-    if c - 1 > 4:
-        raise InvalidParameterError(f"--data has {c - 1} feature columns; {fn} needs <= 4")
-    enc = args.label_encoding.strip().lower()
-    if enc not in ("pm1", "01"):
-        raise InvalidParameterError(f"--label-encoding must be pm1 or 01, got {enc!r}")
-    lab = X[:, j]
-    allowed = (1.0, -1.0) if enc == "pm1" else (1.0, 0.0)
-    bad = ~np.isin(lab, allowed)
-    if bad.any():
-        raise InvalidParameterError(
-            f"--label-column values must be {allowed[0]:g} or {allowed[1]:g} for "
-            f"--label-encoding {enc}, got {lab[bad][0]!r}")
-    return np.column_stack([np.delete(X, j, axis=1), lab]), enc
-
-
-def _positive(flag: str, value: Any) -> Any:
-    v = exact(value, flag)
-    if v <= 0:
-        raise InvalidParameterError(f"{flag} must be > 0, got {value!r}")
-    return v
-
-
 def _release_bernstein(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms import bernstein_mech as bm
 
     backend, scheduler = backend_params(args)
     if backend == "dask":
+        # deferred: `dpverify --help` imports every command module (CLI start-up)
         from ..mechanisms.data import source_width
 
-        X = None
+        X: np.ndarray | None = None
         width = data_errors(source_width, args.data)
     else:
+        # deferred: `dpverify --help` imports every command module (CLI start-up)
         from ..mechanisms.data import read_data
 
         tab = data_errors(read_data, args.data)
@@ -222,48 +200,21 @@ def _release_bernstein(args: Any) -> CommandResult:
         e_max = exact(args.e_max, "--e-max")
         if e_max < 0:
             raise InvalidParameterError(f"--e-max must be >= 0, got {args.e_max!r}")
-    fn = args.function.strip().lower()
-    if backend == "dask" and fn not in ("kde", "linear-mean"):
-        raise InvalidParameterError(
-            f"--backend dask supports the mean queries kde and linear-mean (sums over rows); "
-            f"--function {fn} needs the whole data set (use --backend local)")
-    if fn in ("kde", "priestley-chao", "naive-bayes") and args.bandwidth is None:
-        raise InvalidParameterError(f"--bandwidth is required for --function {fn}")
-    if fn == "kde":
-        bw = _positive("--bandwidth", args.bandwidth)
-        if width > 4:
-            raise InvalidParameterError(f"--data has {width} columns; kde needs <= 4")
-        q = bm.kde_query(bw, width)
-    elif fn == "priestley-chao":
-        bw = _positive("--bandwidth", args.bandwidth)
-        lb = _positive("--label-bound", args.label_bound)
-        if args.gap is None:
-            raise InvalidParameterError("--gap is required for --function priestley-chao")
-        gap = _positive("--gap", args.gap)
-        if X.shape[1] != 2:
-            raise InvalidParameterError("--data must have 2 columns (d, label) for "
-                                        "priestley-chao")
-        q = bm.priestley_chao_query(bw, lb, gap)
-    elif fn == "linear-mean":
-        if width > 4:
-            raise InvalidParameterError(f"--data has {width} columns; at most 4")
-        q = bm.linear_mean_query(width)
-    elif fn == "naive-bayes":
-        bw = _positive("--bandwidth", args.bandwidth)
-        X, enc = _labelled(X, args, fn)
-        q = bm.naive_bayes_query(bw, X.shape[1] - 1, negative_label=-1 if enc == "pm1" else 0)
-    elif fn == "logistic":
-        if args.lam is None:
-            raise InvalidParameterError("--lambda is required for --function logistic")
-        lam = _positive("--lambda", args.lam)
-        X, enc = _labelled(X, args, fn)
-        if enc == "01":
-            X[:, -1] = 2 * X[:, -1] - 1  # fixed public recoding 1/0 -> +1/-1
-        q = bm.logistic_query(lam, X.shape[1] - 1)
-    else:
-        raise InvalidParameterError(
-            "--function must be kde, linear-mean, priestley-chao, naive-bayes or logistic, "
-            f"got {args.function!r}")
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.bernstein_builtin import builtin_query
+
+    with flag_names({"function": "--function", "bandwidth": "--bandwidth",
+                     "label_bound": "--label-bound", "gap": "--gap", "lam": "--lambda",
+                     "label_column": "--label-column", "label_encoding": "--label-encoding",
+                     "data": "--data", "backend": "--backend"}):
+        q, X = builtin_query(
+            args.function, X, columns=width,
+            bandwidth=None if args.bandwidth is None else exact(args.bandwidth, "--bandwidth"),
+            label_bound=exact(args.label_bound, "--label-bound"),
+            gap=None if args.gap is None else exact(args.gap, "--gap"),
+            lam=None if args.lam is None else exact(args.lam, "--lambda"),
+            label_column=int_flag(args.label_column, "--label-column"),
+            label_encoding=args.label_encoding)
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
     with make_progress(args, "dpverify release bernstein") as bar:
@@ -305,6 +256,7 @@ def _release_bernstein(args: Any) -> CommandResult:
 def _read_cube_data(path: str) -> Any:
     """Data for the smooth-query mechanisms: at most 4 columns, values in [-1, 1] (an
     out-of-domain value is an error naming the file, line and column)."""
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.data import CUBE, read_data
 
     tab = data_errors(read_data, path)
@@ -316,6 +268,7 @@ def _read_cube_data(path: str) -> Any:
 
 def _cube_width(args: Any) -> int:
     """dask: the width of the first partition of --data (at most 4 columns)."""
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.data import source_width
 
     c = data_errors(source_width, args.data)
@@ -325,6 +278,7 @@ def _cube_width(args: Any) -> int:
 
 
 def _check_moment_count(t: int, d: int) -> None:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.wang_summary import MAX_MOMENTS
 
     if t**d > MAX_MOMENTS:
@@ -332,6 +286,7 @@ def _check_moment_count(t: int, d: int) -> None:
 
 
 def _release_wang(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.wang_summary import release_summary
 
     backend, scheduler = backend_params(args)
@@ -361,6 +316,7 @@ def _release_wang(args: Any) -> CommandResult:
 
 
 def _release_jin_basis(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.jin_synthetic import MAX_BASIS, release_synthetic_basis
 
     if args.t is not None:
@@ -368,11 +324,13 @@ def _release_jin_basis(args: Any) -> CommandResult:
                                     "--basis-degree/--basis-size")
     backend, scheduler = backend_params(args)
     if backend == "dask":
+        # deferred: `dpverify --help` imports every command module (CLI start-up)
         from ..mechanisms.data import source_width
 
         X = None
         width = data_errors(source_width, args.data)
     else:
+        # deferred: `dpverify --help` imports every command module (CLI start-up)
         from ..mechanisms.data import CUBE, read_data
 
         tab = data_errors(read_data, args.data)
@@ -420,6 +378,7 @@ def _release_jin_basis(args: Any) -> CommandResult:
 
 
 def _release_jin(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.jin_synthetic import release_synthetic
 
     if args.basis_degree is not None or args.basis_size is not None:
@@ -483,39 +442,28 @@ def _answer(args: Any) -> CommandResult:
 
 def _answer_jin(obj: dict, args: Any) -> CommandResult:
     """Mean of the query over the synthetic rows (post-processing; no certified error)."""
-    from ..expr import parse
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.jin_answer import answer_synthetic
 
     if args.query is None:
         raise InvalidParameterError("--query is required for a jin-synthetic summary")
-    try:
-        rows = np.array([[float(v) for v in r] for r in obj["rows"]], dtype=np.float64)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidParameterError(f"--summary: malformed synthetic rows: {exc}") from None
-    if rows.ndim != 2 or not len(rows):
-        raise InvalidParameterError("--summary: no synthetic rows")
-    d = rows.shape[1]
-    names = ["x", "y", "z", "w"][:d] if d <= 4 else [f"x{i}" for i in range(1, d + 1)]
-    f = parse(args.query, names, "--query").to_numpy()
-    vals = f(*rows.T)
-    if not np.all(np.isfinite(vals)):
-        raise InvalidParameterError("--query is not finite on every synthetic row")
-    ans = float(np.mean(vals))
-    data = {"query": args.query, "variables": names, "answer": ans, "rows": len(rows),
-            "guarantee": "post-processing of the private release (privacy as in the "
-            "summary); the error is not certified (heuristic LP, jin Theorem 3.1 rates)"}
+    with flag_names({"query": "--query", "summary": "--summary"}):
+        data = answer_synthetic(obj, args.query)
+    names, ans, d = data["variables"], data["answer"], len(data["variables"])
     table = [("query", args.query), ("variables", ", ".join(names[:6])
               + (", ..." if d > 6 else "")), ("answer", f"{ans:.12g}"),
-             ("synthetic rows", str(len(rows))), ("error", "not certified (heuristic LP)")]
+             ("synthetic rows", str(data["rows"])), ("error", "not certified (heuristic LP)")]
     return CommandResult(data=data, text=format_table(table))
 
 
 def _answer_bernstein(obj: dict, args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.bernstein_mech import BernsteinRelease
 
     if args.at is None:
         raise InvalidParameterError("--at is required for a bernstein summary")
     rel = BernsteinRelease.from_json(obj)
-    out = []
+    out: list[dict[str, Any]] = []
     for j, part in enumerate(args.at.split(";")):
         coords = [c.strip() for c in part.split(",")]
         if len(coords) != rel.dim or not all(coords):
@@ -530,11 +478,12 @@ def _answer_bernstein(obj: dict, args: Any) -> CommandResult:
                     "value_decimal": fmpq_to_decimal(v, 15)})
     data = {"mechanism": "bernstein", "answers": out,
             "evaluation_mode": (obj.get("privacy") or {}).get("evaluation_mode")}
-    rows = [(",".join(a["at"]), a["value_decimal"]) for a in out]
+    rows = [(",".join(a["at"]), str(a["value_decimal"])) for a in out]
     return CommandResult(data=data, text=format_table(rows))
 
 
 def _answer_wang(obj: dict, args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.wang_summary import WangSummary
 
     if args.query is None:

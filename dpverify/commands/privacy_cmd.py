@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidParameterError
+from ..numbers import fmpq_to_decimal
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -27,7 +28,6 @@ from ._common import (
     format_table,
     int_flag,
     psi_flags,
-    psi_params,
 )
 
 __all__ = ["register", "MECHANISMS"]
@@ -56,46 +56,32 @@ def _tuv_args(p: Any) -> None:
 
 
 def _tuv_run(args: Any) -> CommandResult:
-    from ..mechanisms.privacy import tuv_privacy
-    from ..mechanisms.tuv import tuv_polynomial
-    from ..numbers import check_open_unit
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.tuv import tuv_privacy_report
 
-    d = int_flag(args.d, "--d", minimum=1, maximum=10**6)
-    k = int_flag(args.k, "--k", minimum=1, maximum=10_000)
-    r = int_flag(args.r, "--r", minimum=1, maximum=k)
-    gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
-    eps, delta = eps_delta_flags(args)
-    rep = args.representation.strip()
-    uni = args.universe.strip()
-    if rep not in ("full", "multilinear"):
-        raise InvalidParameterError(f"--representation must be full or multilinear, got {rep!r}")
-    if uni not in ("monotone", "doubled"):
-        raise InvalidParameterError(f"--universe must be monotone or doubled, got {uni!r}")
-    if k > (d if uni == "monotone" else 2 * d):
-        raise InvalidParameterError(f"--k must be <= the number of variables, got {k}")
-    n = None if args.n is None else int_flag(args.n, "--n", minimum=1)
-    approx, cert = tuv_polynomial(k, gamma, r, args.method)
-    cs = list(approx.poly.to_monomial().coeffs)
-    res = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=rep, universe=uni,
-                      max_support=k if args.truncate else None).to_json()
-    res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
-                         "error_exact": cert.error["upper"], "certified": cert.verified}
-    from ..mechanisms.tuv import tuv_accuracy_plan
-
-    plan = tuv_accuracy_plan(d, k, gamma, eps, beta=exact(args.beta, "--beta"), delta=delta,
-                             r=r, representation=rep, universe=uni, truncate=args.truncate,
-                             method=args.method,
-                             alpha=None if args.alpha is None else exact(args.alpha, "--alpha"))
-    res["accuracy_plan"] = plan
+    with flag_names(_flags("d", "k", "r", "gamma", "epsilon", "delta", "n", "beta", "alpha",
+                           "method", "representation", "universe")):
+        res = tuv_privacy_report(
+            int_flag(args.d, "--d", 1, 10**6), int_flag(args.k, "--k", 1, 10_000),
+            exact(args.gamma, "--gamma"),
+            exact(args.epsilon, "--epsilon"),
+            delta=None if args.delta is None else exact(args.delta, "--delta"),
+            r=int_flag(args.r, "--r"), representation=args.representation.strip(),
+            universe=args.universe.strip(), method=args.method,
+            n=None if args.n is None else int_flag(args.n, "--n"), truncate=args.truncate,
+            beta=exact(args.beta, "--beta"),
+            alpha=None if args.alpha is None else exact(args.alpha, "--alpha"))
+    plan, pol, sens = res["accuracy_plan"], res["polynomial"], res["sensitivity"]
+    r, rep, uni = plan["r"], plan["representation"], plan["universe"]
     ach = res["achieved"] or {}
     paper = res.get("paper") or {}
     rows = [
         ("mechanism", f"tuv (r={r}, {rep}, {uni} universe)"),
-        ("polynomial", f"{approx.construction}, degree {approx.poly.degree}, "
-         f"error {cert.error['upper']}"),
-        ("L1 sensitivity * n", res["sensitivity"]["l1_times_n"]),
-        ("Linf sensitivity * n", res["sensitivity"]["linf_times_n"]),
-        ("noised coordinates K", res["sensitivity"]["n_coordinates"]),
+        ("polynomial", f"{pol['construction']}, degree {pol['degree']}, "
+         f"error {pol['error_exact']}"),
+        ("L1 sensitivity * n", sens["l1_times_n"]),
+        ("Linf sensitivity * n", sens["linf_times_n"]),
+        ("noised coordinates K", sens["n_coordinates"]),
         ("route", res["route"]),
         ("scale * n", res["scale_times_n"]),
         ("achieved epsilon", ach.get("epsilon_decimal", "0") + f" (delta {ach.get('delta', 0)})"),
@@ -106,6 +92,11 @@ def _tuv_run(args: Any) -> CommandResult:
     if "n_needed" in plan:
         rows.append((f"n for alpha <= {plan['alpha']}", str(plan["n_needed"])))
     return CommandResult(data=res, text=format_table(rows), exit_code=0)
+
+
+def _flags(*names: str) -> dict[str, str]:
+    """Library parameter name -> CLI flag (``psi_k`` -> ``--psi-k``), for :func:`flag_names`."""
+    return {nm: "--" + nm.replace("_", "-") for nm in names}
 
 
 def _common_eps(p: Any) -> None:
@@ -124,18 +115,15 @@ def _dlist_args(p: Any) -> None:
 
 
 def _dlist_run(args: Any) -> CommandResult:
-    from ..mechanisms.privacy import dlist_privacy
-    from ..mechanisms.tuv_dlist import dlist_release_polynomial
-    from ..noise import check_epsilon
-    from ..numbers import check_open_unit
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.tuv_dlist import dlist_privacy_report
 
     m = int_flag(args.m, "--m", minimum=1, maximum=10**6)
     k = int_flag(args.k, "--k", minimum=1, maximum=64)
-    gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
-    eps = check_epsilon(exact(args.epsilon, "--epsilon"), "--epsilon")
-    n = None if args.n is None else int_flag(args.n, "--n", minimum=1)
-    hc, gamma_rel, _ = dlist_release_polynomial(k, gamma, m)
-    res = dlist_privacy(hc, k, m, eps, n=n).to_json()
+    with flag_names(_flags("m", "k", "gamma", "epsilon", "n")):
+        res = dlist_privacy_report(m, k, exact(args.gamma, "--gamma"),
+                                   exact(args.epsilon, "--epsilon"),
+                                   None if args.n is None else int_flag(args.n, "--n"))
     sens, paper = res["sensitivity"], res["paper"]
     rows = [
         ("mechanism", f"tuv decision lists (length <= {k}, m = {m} variables)"),
@@ -171,34 +159,41 @@ def _jin_args(p: Any) -> None:
 
 
 def _jin_dec(s: str) -> str:
-    from ..numbers import fmpq_to_decimal
-
     return fmpq_to_decimal(exact(s, "epsilon"), 10, rounding="up")
 
 
 def _jin_run(args: Any) -> CommandResult:
-    from math import comb
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.jin_accounting import jin_privacy_report
 
-    from ..mechanisms.jin_psi import psi_privacy
-    from ..mechanisms.jin_synthetic import MAX_BASIS, basis_privacy
-    from ..mechanisms.privacy import compose_basic
-    from ..mechanisms.wang_summary import MAX_MOMENTS, wang_privacy
-
-    eps, delta = eps_delta_flags(args)
-    n = int_flag(args.n, "--n", 1, 2**40)
-    grid = None if args.grid is None else exact(args.grid, "--grid")
-    rows: list[tuple[str, str]] = [("mechanism", "jin synthetic database (jin Alg. 1)")]
     if (args.t is None) == (args.basis_degree is None):
         raise InvalidParameterError("give exactly one of --t (full tensor) or --basis-degree")
-    if args.t is not None:
-        d = int_flag(args.d, "--d", 1, 4)
-        t = int_flag(args.t, "--t", 1, 10_000)
-        if t**d > MAX_MOMENTS:
-            raise InvalidParameterError(f"--t: t^d = {t**d} moments exceed {MAX_MOMENTS}")
-        mom, _ = wang_privacy(n, t, d, eps, delta, grid)
-        pp = mom["paper"]
-        rows += [("moments", f"full tensor, t^d - 1 = {t**d - 1} noisy"),
-                 ("moment L1 sensitivity (no grid)", f"2(t^d-1)/n = {(2 * (t**d - 1))}/{n}"),
+    if args.psi_k is not None and args.psi_epsilon is None:
+        raise InvalidParameterError("--psi-epsilon is required with --psi-k")
+    psi: dict[str, Any] = {}
+    if args.psi_k is not None:  # without --psi-k the PSI flags are not used
+        psi = {"psi_k": int_flag(args.psi_k, "--psi-k"),
+               "psi_iters": int_flag(args.psi_iters, "--psi-iters"),
+               "psi_epsilon": exact(args.psi_epsilon, "--psi-epsilon"),
+               "psi_delta": None if args.psi_delta is None else exact(args.psi_delta,
+                                                                      "--psi-delta")}
+    with flag_names(_flags("n", "d", "t", "basis_degree", "epsilon", "delta", "grid",
+                           "psi_k", "psi_iters", "psi_epsilon", "psi_delta")):
+        rep = jin_privacy_report(
+            int_flag(args.n, "--n"), int_flag(args.d, "--d"), exact(args.epsilon, "--epsilon"),
+            delta=None if args.delta is None else exact(args.delta, "--delta"),
+            t=None if args.t is None else int_flag(args.t, "--t"),
+            basis_degree=None if args.basis_degree is None else int_flag(
+                args.basis_degree, "--basis-degree"),
+            grid=None if args.grid is None else exact(args.grid, "--grid"), **psi)
+    mom = rep["moments"]
+    pp = mom["paper"]
+    rows: list[tuple[str, str]] = [("mechanism", "jin synthetic database (jin Alg. 1)")]
+    if rep["variant"] == "tensor":
+        M = rep["t"] ** rep["d"]
+        rows += [("moments", f"full tensor, t^d - 1 = {M - 1} noisy"),
+                 ("moment L1 sensitivity (no grid)",
+                  f"2(t^d-1)/n = {rep['moment_sensitivity_l1']}"),
                  ("L1 sensitivity (with grid)", mom["l1_sensitivity"]),
                  ("noise scale", mom["scale"]),
                  ("achieved epsilon", mom["achieved_epsilon"]),
@@ -209,51 +204,43 @@ def _jin_run(args: Any) -> CommandResult:
             rows += [("jin (eps,delta) scale", pp["jin_delta_scale"]),
                      ("  achieves (adv. comp.)", pp["jin_achieved_epsilon_advanced_composition"])]
     else:
-        d = int_flag(args.d, "--d", 1, 1000)
-        S = int_flag(args.basis_degree, "--basis-degree", 0, 10_000)
-        R = comb(d + S, S)
-        if R > MAX_BASIS:
-            raise InvalidParameterError(f"--basis-degree: C(d+S, S) = {R} exceeds {MAX_BASIS}")
-        mom, _ = basis_privacy(n, R, S, eps, delta, grid)
-        pp = mom["paper"]
-        rows += [("moments", f"basis subset ||r||_1 <= {S}: |R| - 1 = {R - 1} noisy"),
+        R = rep["basis_size"]
+        rows += [("moments", f"basis subset ||r||_1 <= {rep['basis_degree']}: |R| - 1 = "
+                  f"{R - 1} noisy"),
                  ("moment L1 sensitivity (no grid)",
-                  f"2(|R|-1)/n = {mom['moment_sensitivity_l1']}"),
+                  f"2(|R|-1)/n = {rep['moment_sensitivity_l1']}"),
                  ("L1 sensitivity (with grid)", mom["l1_sensitivity"]),
                  ("noise scale", mom["scale"]),
                  ("achieved epsilon", mom["achieved_epsilon"]),
                  ("jin step 9 pattern |R|/(n eps)", pp["jin_step9_pattern_scale"]),
                  ("  achieves epsilon", _jin_dec(pp["jin_step9_pattern_achieved_epsilon"]))]
     data: dict[str, Any] = {"moments": mom}
-    pp = psi_params(args, d)
-    if pp is not None:
-        k, L, pe, pd = pp["psi_k"], pp["psi_iters"], pp["psi_epsilon"], pp["psi_delta"]
-        if n < 2:
-            raise InvalidParameterError("--n must be >= 2 for PSI")
-        psi = psi_privacy(d, k, L, n, pe, pd)
-        data["psi"] = psi
-        pap = psi["paper"]
-        rows += [("PSI target", f"epsilon {_jin_dec(str(pe))}, delta {pd or 0}, k = {k}, "
-                  f"L = {L}"),
-                 ("PSI spectral/Frobenius sens. of A", psi["covariance_sensitivity"]["spectral"]),
-                 ("  jin Lemma A.4 (5d/n)", psi["covariance_sensitivity"]["jin_lemma_A4"])]
+    if "psi" in rep:
+        ps, pk = rep["psi"], rep["psi_parameters"]
+        data["psi"] = ps
+        pap = ps["paper"]
+        pd = psi["psi_delta"]
+        rows += [("PSI target", f"epsilon {_jin_dec(str(psi['psi_epsilon']))}, delta "
+                  f"{pd or 0}, k = {pk['k']}, L = {pk['iterations']}"),
+                 ("PSI spectral/Frobenius sens. of A", ps["covariance_sensitivity"]["spectral"]),
+                 ("  jin Lemma A.4 (5d/n)", ps["covariance_sensitivity"]["jin_lemma_A4"])]
         if pd is not None:
             g = pap["gaussian"]
-            rows += [("PSI L2 sensitivity of AX / step", psi["l2_sensitivity_per_step"]),
-                     ("PSI sigma (derived)", f"{psi['sigma_approx']:.6g}"),
-                     ("PSI achieved epsilon", _jin_dec(psi["achieved_epsilon"])),
+            rows += [("PSI L2 sensitivity of AX / step", ps["l2_sensitivity_per_step"]),
+                     ("PSI sigma (derived)", f"{ps['sigma_approx']:.6g}"),
+                     ("PSI achieved epsilon", _jin_dec(ps["achieved_epsilon"])),
                      ("jin Thm 3.6 Gaussian sigma", g["printed_sigma"]),
                      ("  achieves eps (||X||_inf = 1)", g["epsilon_multiplier_1"]),
                      ("  achieves eps (||X||_inf = d^-1/2)", g["epsilon_multiplier_worst"])]
         else:
             lp = pap["laplace"]
-            rows += [("PSI L1 sensitivity of AX / step", psi["l1_sensitivity_per_step"]),
-                     ("PSI Laplace scale (derived)", f"{psi['scale_approx']:.6g}"),
-                     ("PSI achieved epsilon", _jin_dec(psi["achieved_epsilon"])),
+            rows += [("PSI L1 sensitivity of AX / step", ps["l1_sensitivity_per_step"]),
+                     ("PSI Laplace scale (derived)", f"{ps['scale_approx']:.6g}"),
+                     ("PSI achieved epsilon", _jin_dec(ps["achieved_epsilon"])),
                      ("jin Thm 3.6 Laplace sigma", lp["printed_sigma"]),
                      ("  achieves eps (||X||_inf = 1)", lp["epsilon_multiplier_1"]),
                      ("  achieves eps (||X||_inf = d^-1/2)", lp["epsilon_multiplier_worst"])]
-        tot = compose_basic([mom, psi]).to_json()
+        tot = rep["total"]
         data["total"] = tot
         rows.append(("total (basic composition)", f"eps {tot['epsilon_decimal_up']}, "
                      f"delta {tot['delta']}"))
@@ -268,6 +255,7 @@ def _wang_args(p: Any) -> None:
 
 
 def _wang_run(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.wang_summary import wang_privacy
 
     eps, delta = eps_delta_flags(args)
@@ -296,6 +284,7 @@ def _bernstein_args(p: Any) -> None:
 
 
 def _bernstein_run(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.bernstein_accounting import bernstein_privacy
 
     eps, delta = eps_delta_flags(args)

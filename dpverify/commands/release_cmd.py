@@ -22,6 +22,8 @@ from ._common import (
     int_flag,
 )
 
+__all__ = ["register"]
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -76,6 +78,7 @@ def _flagged(fn, *a, **kw):
 
 
 def _run(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.release_size import release_size
 
     d = int_flag(args.d, "--d")

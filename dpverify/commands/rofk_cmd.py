@@ -15,6 +15,8 @@ from ..numbers import MAX_DEGREE, check_open_unit
 from ._cert import outcome, statement_rows
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
+__all__ = ["register"]
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -58,6 +60,7 @@ def _parse_reading(text: str | None) -> dict[str, str] | None:
 
 
 def _run(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..constructions.sherstov import MAX_SHERSTOV_DEGREE, resolve_reading, rofk_polynomial
 
     k = int_flag(args.k, "--k", 1, MAX_DEGREE)
@@ -77,6 +80,7 @@ def _run(args: Any) -> CommandResult:
     if method == "minimax":
         if reading is not None:
             raise InvalidParameterError("--reading applies only to --method sherstov")
+        # deferred: `dpverify --help` imports every command module (CLI start-up)
         from ..constructions.minimax import MAX_MINIMAX_K
 
         if k > MAX_MINIMAX_K:

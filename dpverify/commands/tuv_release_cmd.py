@@ -35,6 +35,8 @@ from ._common import (
     progress_flags,
 )
 
+__all__ = ["register"]
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -102,6 +104,7 @@ def _flag_prefix(flag: str, fn: Any, *a: Any) -> Any:
 
 
 def _release(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv import read_binary_csv, tuv_release
 
     if (args.data is None) == (args.dlists is None):
@@ -129,6 +132,7 @@ def _release(args: Any) -> CommandResult:
     seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
                                                             "--insecure-seed")
     if backend == "dask":
+        # deferred: `dpverify --help` imports every command module (CLI start-up)
         from ..mechanisms.data import source_width
 
         X = None
@@ -163,6 +167,7 @@ def _release(args: Any) -> CommandResult:
 
 
 def _release_dlists(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv_dlist import read_decision_lists, tuv_dlist_release
 
     for flag, val in (("--delta", args.delta), ("--r", args.r),
@@ -206,6 +211,7 @@ def _release_dlists(args: Any) -> CommandResult:
 
 
 def _answer_dlist(obj: dict, args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv_dlist import DlistSummary
 
     s = DlistSummary(obj)
@@ -239,6 +245,7 @@ def _parse_query(text: str) -> list[Any]:
 
 
 def _answer(args: Any) -> CommandResult:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv import TUVSummary
 
     try:

@@ -14,3 +14,16 @@ from .privacy import tuv_sensitivity as tuv_sensitivity
 from .tuv import TUVSummary as TUVSummary
 from .tuv import tuv_answer as tuv_answer
 from .tuv import tuv_release as tuv_release
+
+__all__ = [
+    "gaussian_privacy",
+    "gaussian_sigma2",
+    "laplace_advanced_composition",
+    "laplace_privacy",
+    "laplace_scale",
+    "tuv_privacy",
+    "tuv_sensitivity",
+    "TUVSummary",
+    "tuv_answer",
+    "tuv_release",
+]

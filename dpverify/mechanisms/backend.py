@@ -140,7 +140,8 @@ def first_bad_row(validate: Callable[[np.ndarray], None], X: np.ndarray) -> int:
 def _frame(part: Partition, columns: int) -> Any:
     """Partition -> pandas DataFrame (dask.dataframe's unit); reads with the data reader
     and checks the width, so the error names this partition's file."""
-    import pandas as pd  # dask.dataframe's partition type (installed with the dask extra)
+    # dask.dataframe's partition type (installed with the dask extra; stubs optional)
+    import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
     tab = read_partition(part)
     if tab.values.shape[1] != columns:
@@ -275,6 +276,7 @@ def reduce_rows(
         raise InvalidParameterError(
             f"{parts[0].path!r} has {c} columns; the data need at least {min_columns}{hi}")
     try:
+        # optional dependency (the [dask] extra): imported when the dask backend runs
         import dask
         import dask.dataframe as dd  # optional extra: dask backend only
         import pandas as pd
@@ -296,6 +298,7 @@ def reduce_rows(
         level = [comb(*level[i:i + split_every]) for i in range(0, len(level), split_every)]
         depth += 1
     with dask_client(scheduler) as (client, desc):
+        # optional dependency (the [dask] extra): imported when the dask backend runs
         from distributed import KilledWorker
 
         try:

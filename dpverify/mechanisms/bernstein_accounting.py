@@ -171,7 +171,7 @@ def _check_mean_range(query: MeanQuery, n: int, k: int, trials: int, seed: int) 
     seen_lo, seen_hi = np.inf, -np.inf
     rows = min(n, 4096)  # the range of phi does not depend on n; bounded memory
     for _ in range(trials):
-        vals = np.asarray(query.phi(query.sample_rows(rows, g), pts), dtype=np.float64)
+        vals = query.phi_values(query.sample_rows(rows, g), pts)
         seen_lo, seen_hi = min(seen_lo, float(vals.min())), max(seen_hi, float(vals.max()))
         if not np.all(np.isfinite(vals)) or seen_lo < lo - tol or seen_hi > hi + tol:
             raise InvalidParameterError(

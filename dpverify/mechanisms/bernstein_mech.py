@@ -67,6 +67,10 @@ built-in queries, a user declaration -- tested by :func:`check_sensitivity` -- o
 float queries additionally on the declared ``float_error``.  The privacy record lists the
 mode and every assumption.  References: alda2017 Algorithm 1, Definitions 6-9,
 Theorems 3, 5, 7, §6, Appendices F, G.
+
+Size: the release, its four evaluation modes and the accuracy bound share the
+lattice helpers; the accounting, the query catalogue and the named built-ins are already
+split out (bernstein_accounting, bernstein_queries, bernstein_builtin).
 """
 
 from __future__ import annotations
@@ -78,9 +82,24 @@ from typing import Any
 import numpy as np
 from flint import arb, ctx, fmpq, fmpz
 
+from ..certify.lebesgue import lebesgue_constant
+from ..constructions.bernstein import (
+    MAX_H,
+    iterated_bernstein_coefficients,
+    iterated_bernstein_tensor,
+)
 from ..errors import InvalidParameterError, ParameterTypeError
+from ..exact import BernsteinPoly, TensorPoly
+from ..fast.bernstein import de_casteljau
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import (
+    arb_to_fmpq_bounds,
+    check_int,
+    fmpq_str,
+    fmpq_to_decimal,
+    parse_fmpq_str,
+    to_fmpq,
+)
 from .backend import check_backend, first_bad_row, reduce_rows
 from .bernstein_accounting import (
     CHECK_ROWS,
@@ -180,8 +199,6 @@ class BernsteinRelease:
     def evaluate(self, ys: Any) -> np.ndarray:
         """Float64 values at points ``ys`` (shape ``(p, l)`` or ``(p,)`` for l = 1) by de
         Casteljau along each axis.  Heuristic float64 (backward stable), no promise."""
-        from ..fast.bernstein import de_casteljau
-
         y = np.asarray(ys, dtype=np.float64)
         if y.ndim == 1:
             y = y.reshape(-1, 1) if self.dim == 1 else y.reshape(1, -1)
@@ -209,8 +226,6 @@ class BernsteinRelease:
         return self.poly()(*pt)
 
     def poly(self) -> Any:
-        from ..exact import BernsteinPoly, TensorPoly
-
         if self.dim == 1:
             return BernsteinPoly(list(self.coefficients))
         return TensorPoly.from_flat(
@@ -236,8 +251,6 @@ class BernsteinRelease:
 
     @classmethod
     def from_json(cls, obj: dict) -> BernsteinRelease:
-        from ..numbers import parse_fmpq_str
-
         try:
             k, h, dim = int(obj["k"]), int(obj["h"]), int(obj["dim"])
             vals = tuple(parse_fmpq_str(v, "values") for v in obj["values"])
@@ -261,8 +274,6 @@ def _as_list(y: Any, dim: int) -> list:
 
 
 def _coefficients(values: list[fmpq], k: int, h: int, dim: int) -> list[fmpq]:
-    from ..constructions.bernstein import iterated_bernstein_coefficients, iterated_bernstein_tensor
-
     if dim == 1:
         return list(iterated_bernstein_coefficients(values, k, h))
     arr = np.empty(len(values), dtype=object)
@@ -273,8 +284,8 @@ def _coefficients(values: list[fmpq], k: int, h: int, dim: int) -> list[fmpq]:
 
 
 def _arb_mid_fmpq(v: arb) -> fmpq:
-    m, e = v.mid().man_exp()
-    m, e = int(m), int(e)
+    man, ex = v.mid().man_exp()
+    m, e = int(man), int(ex)
     return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
 
 
@@ -297,7 +308,7 @@ def _check_rowwise(query: MeanQuery, k: int, rows: int = 16, seed: int = 0) -> N
     h = len(D) // 2
 
     def phi(rows: np.ndarray) -> np.ndarray:
-        return np.asarray(query.phi(rows, pts), dtype=np.float64)
+        return query.phi_values(rows, pts)
 
     def _same(x: np.ndarray, y: np.ndarray, equal_nan: bool = True) -> bool:
         # a test of row-wise structure, not of bits: BLAS may round sub-chunks differently
@@ -346,7 +357,7 @@ def mean_lattice_sums(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
     for p0 in range(0, len(pts), P):
         ysub = pts[p0:p0 + P]
         for r0 in range(0, n, R):
-            vals = np.asarray(query.phi(D[r0:r0 + R], ysub), dtype=np.float64)
+            vals = query.phi_values(D[r0:r0 + R], ysub)
             if vals.shape != (len(ysub), len(D[r0:r0 + R])):
                 raise InvalidParameterError(
                     f"phi of {query.name!r} must return shape (points, rows) = "
@@ -508,7 +519,6 @@ def release_bernstein(
     only through numerical conditioning).  alda2017 Algorithm 1.
     """
     k = check_int(k, "k", minimum=1)
-    from ..constructions.bernstein import MAX_H
 
     h = check_int(h, "h", minimum=1, maximum=MAX_H)
     eps = check_epsilon(epsilon)
@@ -571,7 +581,7 @@ def release_bernstein(
     if mode == "float":
         assumptions.append(f"declared float evaluation error <= {fmpq_str(query.float_error)} "
                            "(user assertion)")
-    if mode == "mean" and not getattr(query, "rowwise", False):
+    if isinstance(query, MeanQuery) and not query.rowwise:
         _check_rowwise(query, k)
         assumptions.append("phi is row-wise and deterministic (column i of phi(data, ys) "
                            "depends on row i only; user assertion, tested on a permutation "
@@ -587,7 +597,7 @@ def release_bernstein(
     else:
         per_value = query.float_error + g / 2
         acc_note = "assumes the declared float_error"
-    evaluation = {
+    evaluation: dict[str, Any] = {
         "mode": mode,
         "description": {
             "mean": "phi in float64, rounded to the grid, clamped to the declared range "
@@ -599,7 +609,7 @@ def release_bernstein(
         "per_value_error": fmpq_str(per_value),
         "per_value_error_note": acc_note,
     }
-    if mode == "mean":
+    if isinstance(query, MeanQuery):
         evaluation["range"] = [fmpq_str(query.lower), fmpq_str(query.upper)]
     if mode == "ball":
         evaluation["e_max"] = fmpq_str(e)
@@ -621,7 +631,7 @@ def release_bernstein(
     }
     scale, fields = calibrate_laplace(per, m, eps, delta)
     privacy.update(fields)
-    if mode == "mean":
+    if isinstance(query, MeanQuery):
         sums = red.value if red is not None else \
             mean_lattice_sums(query, D, lattice_points(k, l), g, progress)
         centres = _centres(sums, n, g)
@@ -659,8 +669,6 @@ def bernstein_accuracy(
     (mean mode: the float error of ``phi`` is not included).  Union bound over the ``m``
     lattice noises.
     """
-    from ..certify.lebesgue import lebesgue_constant
-
     b = to_fmpq(beta, "beta")
     if not 0 < b < 1:
         raise InvalidParameterError(f"beta must be in (0, 1), got {fmpq_str(b)}")

@@ -23,6 +23,9 @@ Every built-in query states its sensitivity derivation in its docstring (Guarant
 rigorous upper bound, arb rounded up) and the data domain it validates.
 References: alda2017 §2 (S(F)), §6 (examples), Appendix F (naive Bayes), Appendix G
 (logistic regression); Chaudhuri-Monteleoni 2008 (minimiser stability).
+
+Size: the query catalogue (KDE, linear mean, Priestley-Chao, naive Bayes,
+logistic), each with the derivation of its sensitivity next to it.
 """
 
 from __future__ import annotations
@@ -138,6 +141,9 @@ class FunctionQuery:
         if self.evaluation not in EVALUATION_MODES:
             raise InvalidParameterError(
                 f"evaluation must be one of {EVALUATION_MODES}, got {self.evaluation!r}")
+        if self.evaluation == "mean" and not isinstance(self, MeanQuery):
+            raise InvalidParameterError(
+                "evaluation='mean' needs a MeanQuery (mean_query(...)) with a declared range")
         if self.float_error is not None:
             fe = to_fmpq(self.float_error, "float_error")
             if fe < 0:
@@ -183,6 +189,13 @@ class MeanQuery(FunctionQuery):
                 f"lower must be <= upper, got [{fmpq_str(lo)}, {fmpq_str(hi)}]")
         object.__setattr__(self, "lower", lo)
         object.__setattr__(self, "upper", hi)
+
+    def phi_values(self, data: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """``phi(data, ys)`` as a float64 array (shape as returned; callers check it)."""
+        phi = self.phi
+        if phi is None:  # excluded by __post_init__; kept for the type checker
+            raise ParameterTypeError("phi must be callable")
+        return np.asarray(phi(data, ys), dtype=np.float64)
 
 
 def mean_query(

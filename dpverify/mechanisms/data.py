@@ -18,14 +18,20 @@ Parquet files (``.parquet`` / ``.pq``; needs pyarrow, ``pip install "dpverify[da
 every column must have an integer or floating type and no nulls; the column names are the
 header.  Errors name the file, the 1-based row and the column.
 
-Fast path (issue 15): a CSV is read as one text; the data lines are validated against the
-strict grammar above by one regular-expression scan (``^(?!row$)``: the first line that is
-*not* a row of ``c`` numbers, found in C without a Python loop), then converted by
-pyarrow (when installed) or numpy -- both convert a decimal literal to the nearest binary64
-value, so the result is the value of the strict reader.  Anything the scan does not accept
-(quotes, blank lines, unusual whitespace, a bad cell) goes through the strict
-``csv.reader`` path, which either accepts the file with the same values or raises the error
-naming the line and column.  ``tests/test_data.py`` checks that the two paths agree.
+Fast path (issue 15): only the head of a CSV (:data:`HEAD_BYTES`) is read into Python to
+find the header and the width; pyarrow (when installed) then parses the file itself (its
+multi-threaded reader, no copy of the text in Python) into float64 columns, which are
+copied once, chunk by chunk, into the result.  pyarrow's float grammar is the strict one
+plus ``nan``/``inf`` (refused by the finiteness check) and it converts a decimal literal to
+the nearest binary64 value, so the result is the value of the strict reader.  Without
+pyarrow, or when it refuses the file, the whole file is read: its data lines are validated
+against the strict grammar by one regular-expression scan (``^(?!row$)``: the first line
+that is *not* a row of ``c`` numbers, found in C without a Python loop) and converted by
+numpy.  Anything neither path accepts (quotes, blank lines, unusual whitespace, a bad cell)
+goes through the strict ``csv.reader`` path, which either accepts the file with the same
+values or raises the error naming the line and column.  ``tests/test_data.py`` and
+``tests/test_data_reader_paths.py`` check that the paths agree (the latter through
+:func:`read_data` on files, i.e. pyarrow reading the file itself).
 
 Errors are :class:`dpverify.errors.InvalidParameterError` naming the file (``path``), the
 line or row and the column; they never mention command-line flags (the CLI prefixes
@@ -60,8 +66,13 @@ __all__ = [
     "DataTable",
     "Domain",
     "Partition",
+    "DATA_SUFFIXES",
+    "HEAD_BYTES",
+    "PARQUET_SUFFIXES",
     "csv_records",
+    "expand_source",
     "is_number",
+    "is_parquet",
     "list_partitions",
     "read_data",
     "read_partition",
@@ -100,9 +111,25 @@ class Domain:
             bad |= X != np.rint(X)
         return bad
 
+    def contains_all(self, X: np.ndarray) -> bool:
+        """Whether every value of ``X`` lies in the domain: for intervals two reductions
+        (``min``/``max``: ``nan`` and ``inf`` fail the finiteness test) and no temporary
+        array; the mask of :meth:`bad_mask` only for ``{0, 1}``-type domains."""
+        if not X.size:
+            return True
+        if self.integers:
+            return not self.bad_mask(X).any()
+        lo, hi = float(X.min()), float(X.max())
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            return False
+        return ((self.lower is None or lo >= self.lower)
+                and (self.upper is None or hi <= self.upper))
+
     def check(self, table: DataTable) -> None:
         """Raise :class:`InvalidParameterError` naming the file, line/row and column of
         the first value outside the domain (row order)."""
+        if self.contains_all(table.values):
+            return
         bad = self.bad_mask(table.values)
         if bad.any():
             i, j = (int(v) for v in np.argwhere(bad)[0])
@@ -178,10 +205,16 @@ def read_data(path: str) -> DataTable:
         return _read_parquet(path, None)
     try:
         with open(path, "rb") as fh:
+            head = fh.read(HEAD_BYTES)
+            # pyarrow parses the file itself: the data are never copied into Python
+            tab = _read_csv_fast(path, None, head)
+            if tab is not None:
+                return tab
+            fh.seek(0)
             raw = fh.read()
     except OSError as exc:
         raise InvalidParameterError(f"cannot read {path!r}: {exc.strerror}") from None
-    tab = _read_csv_fast(path, raw)
+    tab = _read_csv_fast(path, raw, use_arrow=False)  # pyarrow failed or is absent
     if tab is not None:
         return tab
     try:
@@ -196,11 +229,24 @@ def _row_pattern(c: int) -> str:
     return rf"{cell}(?:,{cell}){{{c - 1}}}\r?"
 
 
-def _read_csv_fast(path: str, raw: bytes) -> DataTable | None:
+#: Bytes read to find the header and the width before pyarrow parses the file itself.
+HEAD_BYTES = 1 << 16
+
+
+def _read_csv_fast(path: str, raw: bytes | None, head: bytes | None = None, *,
+                   use_arrow: bool = True) -> DataTable | None:
     """The fast path, or ``None`` when the strict reader must decide (module docstring).
-    Only the first lines are decoded here: pyarrow accepts nothing but the ASCII of
-    numbers in a float column, so the rest needs no UTF-8 check on this path."""
-    lines = raw.split(b"\n", 2)
+
+    ``raw``: the whole file, or ``None``: pyarrow then reads ``path`` itself and only
+    ``head`` (the first :data:`HEAD_BYTES` bytes) is seen here (``None`` is returned when
+    pyarrow is absent, so that the caller reads the file).  Only the first lines are
+    decoded here: pyarrow accepts nothing but the ASCII of numbers in a float column, so
+    the rest needs no UTF-8 check on this path."""
+    if head is None:
+        head = raw[:HEAD_BYTES] if raw is not None else b""
+    lines = head.split(b"\n", 2)
+    if raw is None and len(head) == HEAD_BYTES and len(lines) < 3:
+        return None  # the first two lines may be cut: decide on the whole file
     try:
         first = lines[0].decode("utf-8")
         second = lines[1].decode("utf-8") if len(lines) > 1 else ""
@@ -218,8 +264,11 @@ def _read_csv_fast(path: str, raw: bytes) -> DataTable | None:
     if not line.strip():
         return None
     c = line.count(",") + 1
-    values = _convert_arrow(raw, first_line - 1, c)
+    values = _convert_arrow(path if raw is None else raw, first_line - 1, c) \
+        if use_arrow else None
     if values is None:
+        if raw is None:
+            return None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -229,13 +278,14 @@ def _read_csv_fast(path: str, raw: bytes) -> DataTable | None:
         if not body or re.search(rf"^(?!{_row_pattern(c)}$)", body, re.M) is not None:
             return None  # some line is not a row of c numbers: the strict reader decides
         values = _convert_numpy(body, c)
-    if values is None or not values.shape[0] or not np.all(np.isfinite(values)):
+    if values is None or not values.shape[0] or not _all_finite(values):
         return None
     return DataTable(values, path, header, "csv", first_line=first_line)
 
 
-def _convert_arrow(raw: bytes, skip: int, c: int) -> np.ndarray | None:
-    """pyarrow's multi-threaded CSV parser, when installed, or ``None``.
+def _convert_arrow(source: str | bytes, skip: int, c: int) -> np.ndarray | None:
+    """pyarrow's multi-threaded CSV parser on a file name or the file's bytes, when
+    installed, or ``None``.
 
     Every cell pyarrow converts to a finite float64 is a strict decimal literal after
     stripping blanks, with the same value (tests/test_data.py checks this on random
@@ -250,21 +300,30 @@ def _convert_arrow(raw: bytes, skip: int, c: int) -> np.ndarray | None:
     names = [f"c{j}" for j in range(c)]
     try:
         tab = pacsv.read_csv(
-            io.BytesIO(raw),
+            source if isinstance(source, str) else io.BytesIO(source),
             read_options=pacsv.ReadOptions(column_names=names, skip_rows=skip),
             parse_options=pacsv.ParseOptions(quote_char=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(
                 column_types={nm: pa.float64() for nm in names}),
         )
-    except pa.ArrowException:
+    except (pa.ArrowException, OSError):
         return None
     out = np.empty((tab.num_rows, c), dtype=np.float64)
     for j in range(c):
         col = tab.column(j)
         if col.null_count:
             return None
-        out[:, j] = col.to_numpy()
+        i0 = 0
+        for chunk in col.chunks:  # one copy per chunk, straight into the result
+            k = len(chunk)
+            out[i0:i0 + k, j] = chunk.to_numpy(zero_copy_only=False)
+            i0 += k
     return out
+
+
+def _all_finite(X: np.ndarray) -> bool:
+    """Two reductions, no temporary: ``min``/``max`` propagate ``nan``; ``inf`` shows."""
+    return bool(np.isfinite(X.min()) and np.isfinite(X.max()))
 
 
 def _convert_numpy(body: str, c: int) -> np.ndarray | None:

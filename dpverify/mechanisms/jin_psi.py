@@ -72,7 +72,7 @@ from flint import arb, ctx, fmpq, fmpz_mat
 
 from ..errors import CertificationFailed, InvalidParameterError
 from ..noise import RandomSource, discrete_gaussian_vector, discrete_laplace_vector
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from .privacy import check_delta, check_epsilon, rho_to_epsilon
 
 __all__ = [
@@ -267,8 +267,6 @@ def paper_psi_scales(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = 
 
 def fmpq_to_dec(x: arb) -> str:
     """Upper endpoint of an arb ball as a decimal string rounded up."""
-    from ..numbers import fmpq_to_decimal
-
     return fmpq_to_decimal(arb_to_fmpq_bounds(x)[1], 8, rounding="up")
 
 
@@ -426,7 +424,7 @@ def private_subspace_iteration(
         # round(A X / g) = round(P gq / (den gp)), ties up, exact integers
         num_scale, den_scale = gq, den * gp
         ints = [(2 * int(v) * num_scale + den_scale) // (2 * den_scale) for v in P.entries()]
-        if dl is not None:
+        if rho_step is not None:  # delta given: Gaussian noise, rho split over the L steps
             du = _upper_sqrt(sens["l2_squared"]) / g + _upper_sqrt(fmpq(d * k))
             s2u = _dyadic_up(du * du / (2 * rho_step))
             noise = discrete_gaussian_vector(d * k, s2u, rng=rng)

@@ -39,13 +39,17 @@ private PCA ellipsoid of :mod:`dpverify.mechanisms.jin_psi` (jin Algorithm 2) sn
 ``A^d``; its centre is the noisy degree-1 moments (``T_1(x) = x``: the private mean, by
 post-processing), so the degree-1 indices must be in ``R``.  Total privacy = basic
 composition of the moments and PSI (``privacy["total"]``).
+
+Size: jin Algorithm 1 in both variants (full tensor, basis subset) with their
+accounting; the variants share the discretisation, the basis values and the LP step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import product
+from itertools import combinations_with_replacement, product
+from math import comb, prod
 from typing import Any
 
 import numpy as np
@@ -57,6 +61,7 @@ from ..numbers import check_int, fmpq_str, to_fmpq
 from ..progress import report
 from .backend import check_backend, reduce_rows
 from .data import CUBE, source_width
+from .jin_psi import ellipsoid_points, private_subspace_iteration
 from .privacy import calibrate_laplace, check_delta, check_epsilon, compose_basic
 from .wang_summary import (
     chebyshev_table,
@@ -138,6 +143,7 @@ class SyntheticDatabase:
 
 def _linprog():
     try:
+        # optional dependency (the [lp] extra, scipy): only the LP step needs it
         from scipy.optimize import linprog
     except ImportError:  # pragma: no cover - scipy is installed in CI
         raise MissingExtraError(
@@ -264,9 +270,6 @@ def basis_indices(d: Any, *, degree: Any = None, size: Any = None, seed: Any = 0
     R ... preferred to lower degrees"); the last degree level is subsampled with the public
     ``seed``.  Both given: the first ``size`` of the ``degree`` set.
     """
-    from itertools import combinations_with_replacement
-    from math import comb
-
     d = check_int(d, "d", minimum=1, maximum=MAX_D)
     if degree is None and size is None:
         raise InvalidParameterError("give degree or size for the basis subset")
@@ -545,6 +548,7 @@ def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = N
 
 def _lp_fit(V: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
     """``min ||V^T u - b||_1`` s.t. ``u >= 0``, ``sum u = 1`` (HiGHS, sparse blocks)."""
+    # optional dependency (the [lp] extra, scipy): only the LP step needs it
     from scipy import sparse
 
     linprog = _linprog()
@@ -615,8 +619,6 @@ def release_synthetic_basis(
     psi_delta)``-DP by basic composition (``privacy["total"]``).  LP / sampling: float,
     heuristic (HiGHS status must be optimal).
     """
-    from math import prod
-
     backend = check_backend(backend, scheduler)
     if backend == "dask":
         if psi_k is not None:
@@ -626,7 +628,7 @@ def release_synthetic_basis(
         d = source_width(data)
         if not 1 <= d <= MAX_D:
             raise InvalidParameterError(f"data dimension d must be 1..{MAX_D}, got {d}")
-        X = None
+        X: np.ndarray | None = None
     else:
         X = _check_rows(data)
         n, d = X.shape
@@ -656,14 +658,13 @@ def release_synthetic_basis(
                           min_columns=d, max_columns=d, scheduler=scheduler)
         n = red.n
     else:
+        assert X is not None  # the local backend read the rows above
         idx = discretise(X, N)
     if m is None:
         m = n
     seed2 = None if insecure_seed is None else int(insecure_seed) + 1
     psi = None
     if psi_k is not None:
-        from .jin_psi import private_subspace_iteration
-
         if psi_epsilon is None:
             raise InvalidParameterError("psi_epsilon is required with psi_k")
         report(progress, "private subspace iteration", 0)
@@ -678,8 +679,6 @@ def release_synthetic_basis(
         summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
                                         insecure_seed=insecure_seed)
     if psi is not None:
-        from .jin_psi import ellipsoid_points
-
         C = check_int(candidates, "candidates", minimum=1, maximum=10**6)
         pts = ellipsoid_points(psi, summary.mean(), C, radius_scale=radius_scale,
                                seed=int(rng.integers(2**31)))

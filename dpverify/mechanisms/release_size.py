@@ -52,13 +52,18 @@ from typing import Any
 
 from flint import arb, fmpq
 
+from ..certify import certify
+from ..constructions.chebyshev import or_polynomial
+from ..constructions.decision_lists import h_polynomial
 from ..constructions.multivariate_norm import (
     MAX_D,
     monomial_coefficients,
     multilinear_from_monomial,
     norm_profile,
 )
+from ..constructions.sherstov import rofk_polynomial
 from ..errors import InvalidParameterError
+from ..exact import MonomialPoly
 from ..numbers import (
     arb_to_fmpq_bounds,
     check_int,
@@ -137,8 +142,6 @@ def _row_norms(cs: list[fmpq], d: int, rep: str) -> dict[str, Any]:
 
 
 def _cs_poly(cs: list[fmpq]):
-    from ..exact import MonomialPoly
-
     return MonomialPoly(cs)
 
 
@@ -151,8 +154,6 @@ def _dlist_bounds(h_cs: list[fmpq], k: int) -> dict[str, Any]:
     size ``s`` into at most ``2^s`` of L1 norm ``<= 2^s``.  Summing over the ``k + 1`` terms
     (``n = 1..k`` and the default ``n = k``) bounds the L1 norm of ``p_x`` (hence T too); the
     L1 sensitivity is at most twice that."""
-    from ..exact import MonomialPoly
-
     h = MonomialPoly(h_cs)
     total = fmpq(0)
     for n in list(range(1, k + 1)) + [k]:
@@ -171,14 +172,9 @@ def default_gamma_grid(alpha: fmpq) -> list[fmpq]:
 
 def _build(query_class: str, k: int, r: int | None, gamma: fmpq, method: str):
     if query_class == "disjunction":
-        from ..constructions.chebyshev import or_polynomial
-
         return or_polynomial(k, gamma, method=method)
     if query_class == "rofk":
-        from ..constructions.sherstov import rofk_polynomial
-
         return rofk_polynomial(r, k, gamma, method=method, intermediates="summary")
-    from ..constructions.decision_lists import h_polynomial
 
     return h_polynomial(k, gamma, method=method)
 
@@ -187,8 +183,6 @@ def _one_gamma(
     query_class: str, d: int, k: int, r: int | None, gamma: fmpq, eps: fmpq,
     delta: fmpq | None, beta: fmpq, alpha: fmpq, rep: str, method: str,
 ) -> dict[str, Any]:
-    from ..certify import certify
-
     approx = _build(query_class, k, r, gamma, method)
     cert = certify(approx)
     cs = monomial_coefficients(approx.poly)

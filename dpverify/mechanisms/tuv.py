@@ -47,6 +47,10 @@ Guarantee
 ``g`` is certified (exact error on ``{0..k}``) before use, else ``CertificationFailed``;
 sensitivities and the noise scale are exact (:mod:`dpverify.mechanisms.privacy`); noise is
 integer-only; answers are exact rationals; ``alpha(beta)`` is a rigorous upper bound.
+
+Size: the sanitizer, its support-count kernels and the evaluator share the coordinate
+layout (set keys, lattice denominators) defined here; a split would export private layout
+helpers across modules.
 """
 
 from __future__ import annotations
@@ -60,6 +64,9 @@ from typing import Any
 import numpy as np
 from flint import arb, fmpq
 
+from ..certify import certify
+from ..constructions.chebyshev import or_polynomial
+from ..constructions.sherstov import rofk_polynomial
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
 from ..noise import RandomSource, discrete_laplace_union_quantile, discrete_laplace_vector
 from ..numbers import (
@@ -90,6 +97,7 @@ __all__ = [
     "tuv_release",
     "tuv_answer",
     "tuv_accuracy_plan",
+    "tuv_privacy_report",
     "read_binary_csv",
     "partition_support_counts",
     "MAX_COORDINATES",
@@ -116,23 +124,19 @@ def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
     """Build and certify ``g`` (``r = 1``: OR, Chebyshev/minimax; ``r >= 2``: r-of-k,
     minimax by default, or Sherstov).  Returns ``(approx, certificate)``; raises
     ``CertificationFailed`` if the claim ``max_error <= gamma`` is not proven."""
-    from ..certify import certify
-
     k = check_int(k, "k", minimum=1, maximum=10_000)
     r = check_int(r, "r", minimum=1, maximum=k)
     gamma = check_open_unit(gamma, "gamma")
     if r == 1:
-        from ..constructions.chebyshev import or_polynomial
-
         approx = or_polynomial(k, gamma, method=method or "chebyshev")
     else:
-        from ..constructions.sherstov import rofk_polynomial
-
         # default minimax: least degree, and the printed Sherstov steps are undefined
         # for small k (DomainError); method="sherstov" selects the paper's construction
         meth = method or "minimax"
-        kw = {"intermediates": "summary"} if meth == "sherstov" else {}
-        approx = rofk_polynomial(r, k, gamma, method=meth, **kw)
+        if meth == "sherstov":
+            approx = rofk_polynomial(r, k, gamma, method=meth, intermediates="summary")
+        else:
+            approx = rofk_polynomial(r, k, gamma, method=meth)
     cert = certify(approx)
     if not cert.verified:
         raise CertificationFailed(
@@ -479,7 +483,7 @@ def tuv_release(
     red = None
     if backend == "dask":
         d = source_width(rows)
-        X = None
+        X: np.ndarray | None = None
         # no data yet: validates every parameter and certifies g before the data pass
         k, r, eps, beta_q, approx, cert, cs, priv = _setup(
             d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate,
@@ -531,6 +535,7 @@ def tuv_release(
     a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q,
                                                     min(t, m, kmax))
     if backend == "local":
+        assert X is not None  # read above for the local backend
         Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
         counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
 
@@ -692,6 +697,50 @@ def tuv_accuracy_plan(
     al = None if alpha is None else check_rational(alpha, "alpha", 0, 1, low_open=True)
     k, r, eps, beta_q, approx, cert, cs, priv = _setup(
         d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method)
+    return _plan(d, k, r, eps, beta_q, delta, cert, cs, priv, representation, universe,
+                 truncate, al)
+
+
+def tuv_privacy_report(
+    d: Any, k: Any, gamma: Any, epsilon: Any, *, delta: Any = None, r: Any = 1,
+    representation: str = "multilinear", universe: str = "monotone",
+    method: str | None = None, n: Any = None, truncate: bool = True, beta: Any = "1/20",
+    alpha: Any = None,
+) -> dict[str, Any]:
+    """The privacy certificate of :func:`tuv_release` without data (``dpverify privacy
+    tuv``): the certified polynomial ``g``, the privacy record of the released coordinate
+    vector (:func:`dpverify.mechanisms.privacy.tuv_privacy`, per-``n`` values when ``n`` is
+    given) and the accuracy plan (:func:`tuv_accuracy_plan`; with ``alpha``, the least
+    ``n`` reaching it).
+
+    Returns the JSON of the privacy record with two more keys: ``polynomial``
+    (construction, degree, exact error, certified) and ``accuracy_plan``.
+
+    Guarantee
+    ---------
+    As :func:`tuv_accuracy_plan` and :func:`~dpverify.mechanisms.privacy.tuv_privacy`:
+    exact sensitivities and scales, epsilon exact or a rigorous upper bound; ``g`` is
+    certified once and shared by the record and the plan (the same ``g`` a release uses).
+    """
+    _check_kinds(representation, universe, truncate)
+    d = check_int(d, "d", minimum=1, maximum=10**6)
+    n = None if n is None else check_int(n, "n", minimum=1)
+    al = None if alpha is None else check_rational(alpha, "alpha", 0, 1, low_open=True)
+    k, r, eps, beta_q, approx, cert, cs, priv = _setup(
+        d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method, n)
+    res = priv.to_json()
+    res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
+                         "error_exact": cert.error["upper"], "certified": cert.verified}
+    # the plan uses only n-free parts of the record (scale * n), as tuv_release does
+    res["accuracy_plan"] = _plan(d, k, r, eps, beta_q, delta, cert, cs, priv,
+                                 representation, universe, truncate, al)
+    return res
+
+
+def _plan(d: int, k: int, r: int, eps: fmpq, beta_q: fmpq, delta: Any, cert: Any,
+          cs: list, priv: Any, representation: str, universe: str, truncate: bool,
+          al: fmpq | None) -> dict[str, Any]:
+    """:func:`tuv_accuracy_plan` after :func:`_setup`."""
     m = d if universe == "monotone" else 2 * d
     _, _, Q, _, mb, K_read = _lattice(cs, priv, representation, beta_q,
                                       min(len(cs) - 1, m, k if truncate else m))

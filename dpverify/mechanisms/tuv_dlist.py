@@ -72,6 +72,7 @@ from typing import Any
 
 from flint import fmpq
 
+from ..certify import certify
 from ..constructions.decision_lists import DecisionList, h_polynomial
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
 from ..noise import RandomSource, discrete_laplace_vector
@@ -83,6 +84,7 @@ from ..numbers import (
     fmpq_to_decimal,
     parse_fmpq_str,
 )
+from .data import csv_records
 from .privacy import check_epsilon, dlist_privacy, dlist_term_coefficients, json_int
 from .tuv import MAX_COORDINATES, noise_union_quantile
 
@@ -92,6 +94,7 @@ __all__ = [
     "read_decision_lists",
     "random_decision_lists",
     "dlist_release_polynomial",
+    "dlist_privacy_report",
     "tuv_dlist_release",
 ]
 
@@ -196,8 +199,6 @@ def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
                     raise InvalidParameterError(f"{where}: each node must be [lit, bit]")
                 out.append(_make_list(item["nodes"], item["default"], m, k, where))
         else:
-            from .data import csv_records
-
             for ln, cells in csv_records(path, comments=True):
                 where = f"{path!r} line {ln}"
                 if len(cells) % 2 == 0:
@@ -243,8 +244,6 @@ def dlist_release_polynomial(k: Any, gamma: Any, m: Any, method: str = "chebyshe
     exactly; ``gamma_release`` (module docstring) is exact and ``<= gamma``, else
     ``CertificationFailed``.
     """
-    from ..certify import certify
-
     k = check_int(k, "k", minimum=1, maximum=64)
     m = check_int(m, "m", minimum=1, maximum=10**6)
     g = check_open_unit(gamma, "gamma")
@@ -270,6 +269,26 @@ def dlist_release_polynomial(k: Any, gamma: Any, m: Any, method: str = "chebyshe
     if worst > g:
         raise CertificationFailed(f"decision-list error bound {fmpq_str(worst)} exceeds gamma")
     return hc, worst, cert
+
+
+def dlist_privacy_report(m: Any, k: Any, gamma: Any, epsilon: Any, n: Any = None) -> dict:
+    """The privacy certificate of :func:`tuv_dlist_release` without data (``dpverify
+    privacy dlist``): the certified ``h_k`` of :func:`dlist_release_polynomial` and the
+    record of :func:`dpverify.mechanisms.privacy.dlist_privacy` (per-``n`` values when
+    ``n`` is given), as JSON, with ``gamma_release`` (the exact worst-case error of the
+    released polynomial over all lists of length ``<= min(k, m)``).
+
+    Guarantee
+    ---------
+    As the two functions: ``h_k`` certified, sensitivity exact (or an exact upper bound,
+    ``l1_exact: false``), epsilon exact.
+    """
+    eps = check_epsilon(epsilon)
+    n = None if n is None else check_int(n, "n", minimum=1)
+    hc, gamma_rel, _ = dlist_release_polynomial(k, gamma, m)
+    res = dlist_privacy(hc, check_int(k, "k"), check_int(m, "m"), eps, n=n).to_json()
+    res["gamma_release"] = fmpq_str(gamma_rel)
+    return res
 
 
 class DlistSummary:

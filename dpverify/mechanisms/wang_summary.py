@@ -52,6 +52,10 @@ rigorous upper bounds (advanced composition).  Expression queries get a certifie
 certificate).  d <= 3 for expressions (jackson_approx), d <= 4 for callables.
 References: wang2013 Algorithms 1-2, eq. (2), Fact 4.2; jin Algorithm 1 step 9 and the
 (epsilon, delta) variant; wang_slides Algorithm (step 9).
+
+Size: one mechanism (wang2013 Algorithms 1 and 2): the moments, the a-priori float
+error proof that bounds them (:func:`summary_grid`), the accounting and the answering are
+kept together so that the proof sits next to the code it proves.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ from typing import Any
 import numpy as np
 from flint import arb, ctx, fmpq
 
+from ..certify import certify
+from ..constructions.jackson import jackson_approx, jackson_multipliers
 from ..errors import InvalidParameterError
 from ..noise import discrete_laplace_tail, random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import (
@@ -92,7 +98,10 @@ __all__ = [
     "chebyshev_table",
     "chebyshev_moments",
     "moment_sums",
+    "check_data",
+    "chunk_rows",
     "CHUNK_BYTES",
+    "MAX_CHUNK_ROWS",
     "summary_grid",
     "moment_sensitivity",
     "paper_scales",
@@ -123,30 +132,41 @@ def chebyshev_table(x: Any, t: int) -> np.ndarray:
 
 
 #: Default bound (bytes) on the working memory of one chunk of rows in
-#: :func:`moment_sums`: the ``d`` tables ``(t, rows)`` plus the Khatri-Rao block
-#: ``(t^(d-1), rows)``.  8 MiB keeps a chunk in the last-level cache (measured fastest);
-#: the peak memory of a release is this plus the data and ``t^d`` accumulators.
+#: :func:`moment_sums`: the ``d`` tables ``(t, rows)``, a ``2 x`` row and the Khatri-Rao
+#: blocks ``(t^(d-1), rows)`` (and ``(t^(d-2), rows)`` for d = 4).  8 MiB (well under the
+#: 256 MiB ceiling of issue 15) keeps a chunk in the last-level cache (measured fastest);
+#: the peak memory of a release is this plus the data and ``t^d`` accumulators, for any n.
 CHUNK_BYTES = 2**23
 
 
-def _table_rows(x: np.ndarray, t: int, out: np.ndarray) -> np.ndarray:
-    """``out[m, i] = T_m(x_i)`` (``(t, rows)``, each ``T_m`` a contiguous row: the
-    recurrence streams along memory instead of striding down the columns)."""
-    out[0] = 1.0
-    if t > 1:
-        out[1] = x
-    x2 = 2.0 * x
-    for m in range(2, t):
-        np.multiply(x2, out[m - 1], out=out[m])
-        np.subtract(out[m], out[m - 2], out=out[m])
-    return out
+def _table_rows(x: np.ndarray, rows: list[np.ndarray], x2: np.ndarray) -> None:
+    """``rows[m][i] = T_m(x_i)`` for ``m >= 1`` (``rows``: the ``t`` contiguous rows of a
+    ``(t, r)`` table whose row 0 already holds ones: the recurrence streams along memory
+    instead of striding down the columns).  ``x`` may be a strided column of the data (read
+    once, into ``rows[1]``); ``x2`` is an ``(r,)`` buffer for ``2 x`` (exact).  In place:
+    no temporary; the row views are made once per chunk shape (Python overhead)."""
+    mul, sub = np.multiply, np.subtract
+    if len(rows) > 1:
+        rows[1][...] = x
+        mul(rows[1], 2.0, x2)
+    for m in range(2, len(rows)):
+        mul(x2, rows[m - 1], rows[m])
+        sub(rows[m], rows[m - 2], rows[m])
+
+
+#: Longest table row (rows per chunk) by default: the recurrence keeps three rows of this
+#: length in the per-core L2 cache (measured: d = 1 is ~10% faster than with 32768).
+MAX_CHUNK_ROWS = 16384
 
 
 def chunk_rows(t: int, d: int, chunk_bytes: int = CHUNK_BYTES) -> int:
-    """Rows per chunk so that the tables and the Khatri-Rao block of :func:`moment_sums`
-    take at most ``chunk_bytes`` (at least 64 rows)."""
-    per_row = 8 * (d * t + (t ** (d - 1) if d > 2 else 0) + (t ** (d - 2) if d > 3 else 0))
-    return max(64, int(chunk_bytes) // per_row)
+    """Rows per chunk so that the working memory of :func:`moment_sums` -- the ``d``
+    tables ``(t, rows)``, the ``2 x`` buffer, the ones vector (d = 1) and the Khatri-Rao
+    blocks -- takes at most ``chunk_bytes`` (at least 64 rows, at most
+    :data:`MAX_CHUNK_ROWS`)."""
+    per_row = 8 * (d * t + 1 + (1 if d == 1 else 0) + (t ** (d - 1) if d > 2 else 0)
+                   + (t ** (d - 2) if d > 3 else 0))
+    return max(64, min(MAX_CHUNK_ROWS, int(chunk_bytes) // per_row))
 
 
 def moment_sums(data: Any, t: Any, *, chunk: int | None = None,
@@ -156,34 +176,57 @@ def moment_sums(data: Any, t: Any, *, chunk: int | None = None,
 
     GEMM-shaped: for each chunk of rows, ``(t^{d-1}, rows) @ (rows, t)`` -- the Khatri-Rao
     (row-wise Kronecker) product of the tables of axes ``1..d-1`` times the table of axis
-    ``d`` (d = 1: the table times a vector of ones).  Working memory per chunk ``<= chunk_bytes``
-    (:func:`chunk_rows`; ``chunk`` overrides the row count).  Error: each sum is within
-    ``(4 (d t^2 + n) 2^-53) n`` of the exact sum over the same float64 data, for ANY
-    summation order -- chunks, BLAS blocking, or a distributed reduction tree (proof in
-    :func:`summary_grid`).
+    ``d`` (d = 1: the table rows ``T_1..T_{t-1}`` times a vector of ones, and ``S_0 = n``
+    exactly).  One pass over the data (each chunk's columns are read once,
+    straight into the tables: no transposed copy of the data).
+
+    Memory: the working memory of a chunk is at most ``chunk_bytes`` (default
+    :data:`CHUNK_BYTES`; :func:`chunk_rows`; ``chunk`` overrides the row count, and a
+    chunk of 64 rows is the least), so the peak memory of the call beyond the data is
+    ``chunk_bytes`` plus two ``t^d`` float64 arrays (the accumulator and one GEMM
+    product) and numpy's internal ufunc buffers (``np.getbufsize()`` elements each),
+    whatever ``n`` (``benchmarks/summary_release.py`` measures it).
+
+    Error: each sum is within ``(4 (d t^2 + n) 2^-53) n`` of the exact sum over the same
+    float64 data, for ANY summation order -- chunks, BLAS blocking, or a
+    distributed reduction tree (proof in :func:`summary_grid`).
     ``progress``: optional ``(stage, done, total)`` callback, once per chunk.
     """
     X = check_data(data)
     t = check_int(t, "t", minimum=1)
+    R = check_int(chunk, "chunk", minimum=1) if chunk is not None else None
+    chunk_bytes = check_int(chunk_bytes, "chunk_bytes", minimum=1)
+    return _checked_moment_sums(X, t, R, chunk_bytes, progress)
+
+
+def _checked_moment_sums(X: np.ndarray, t: int, chunk: int | None, chunk_bytes: int,
+                         progress: Any) -> np.ndarray:
+    """:func:`moment_sums` on data already checked by :func:`check_data`."""
     n, d = X.shape
     if t**d > MAX_MOMENTS:
         raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
-    R = check_int(chunk, "chunk", minimum=1) if chunk is not None else chunk_rows(t, d,
-                                                                                  chunk_bytes)
-    R = min(R, n)
+    R = min(chunk if chunk is not None else chunk_rows(t, d, chunk_bytes), n)
     acc = np.zeros((t ** (d - 1), t))
     tab_buf = np.empty(d * t * R)
+    x2_buf = np.empty(R)
     # Khatri-Rao buffers: the last product (t^(d-1) rows) and, for d = 4, the one before
     kr_bufs = [np.empty(t ** (d - 1 - i) * R) for i in range(d - 2)] if d > 2 else []
-    XT = np.ascontiguousarray(X.T)
     ones = np.ones(R) if d == 1 else None
+    shape_r = -1  # chunk length the views below were made for
     for i0 in range(0, n, R):
         r = min(R, n - i0)
-        tb = tab_buf[:d * t * r].reshape(d, t, r)  # contiguous for every chunk length
+        if r != shape_r:  # first chunk and the short last one
+            tb = tab_buf[:d * t * r].reshape(d, t, r)  # contiguous for every chunk length
+            tb[:, 0] = 1.0  # T_0; nothing else writes these rows
+            rows = [list(tb[j]) for j in range(d)]
+            x2 = x2_buf[:r]
+            shape_r = r
         for j in range(d):
-            _table_rows(XT[j, i0:i0 + r], t, tb[j])
-        if d == 1:
-            acc[0] += tb[0] @ ones[:r]  # a gemv: sums of the table rows, any order
+            _table_rows(X[i0:i0 + r, j], rows[j], x2)
+        if ones is not None:  # d == 1: S_0 = rows (exact), the rest a gemv, any order
+            acc[0, 0] += r
+            if t > 1:
+                acc[0, 1:] += tb[0, 1:] @ ones[:r]
         elif d == 2:
             acc += tb[0] @ tb[1].T
         else:
@@ -210,18 +253,28 @@ def chebyshev_moments(data: Any, t: Any, *, chunk: int | None = None,
     wang2013 Algorithm 1.
     """
     X = check_data(data)
-    return moment_sums(X, t, chunk=chunk, chunk_bytes=chunk_bytes, progress=progress) / len(X)
+    t = check_int(t, "t", minimum=1)
+    R = check_int(chunk, "chunk", minimum=1) if chunk is not None else None
+    chunk_bytes = check_int(chunk_bytes, "chunk_bytes", minimum=1)
+    return _checked_moment_sums(X, t, R, chunk_bytes, progress) / len(X)
 
 
 def check_data(data: Any) -> np.ndarray:
-    X = np.asarray(data, dtype=np.float64)
+    """``data`` as a float64 ``(n, d)`` array (1-D: one column), ``n >= 1``, ``d <= 4``,
+    every value in ``[-1, 1]`` (two reductions over the data: ``nan`` fails both
+    comparisons, ``inf`` the bounds)."""
+    try:
+        X = np.asarray(data, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError("data must be a numeric (n, d) array") from None
     if X.ndim == 1:
         X = X.reshape(-1, 1)
     if X.ndim != 2 or X.shape[0] < 1:
         raise InvalidParameterError("data must be a non-empty (n, d) array")
     if not 1 <= X.shape[1] <= 4:
         raise InvalidParameterError(f"data dimension d must be 1..4, got {X.shape[1]}")
-    if not np.all(np.isfinite(X)) or X.min() < -1 or X.max() > 1:
+    lo, hi = X.min(), X.max()
+    if not (lo >= -1.0 and hi <= 1.0):  # also False for nan
         raise InvalidParameterError("data values must lie in [-1, 1]")
     return X
 
@@ -326,13 +379,16 @@ def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
     }
 
 
-def paper_scales(t: int, d: int, n: int, epsilon: Any, delta: Any = None) -> dict:
+def paper_scales(t: int, d: int, n: int, epsilon: Any, delta: Any = None, *,
+                 sensitivity: dict | None = None) -> dict:
     """Printed scales and what they achieve with the derived sensitivity (comparison only).
     ``epsilon``, ``delta`` in their documented ranges
-    (:func:`dpverify.mechanisms.privacy.check_epsilon`, ``check_delta``)."""
+    (:func:`dpverify.mechanisms.privacy.check_epsilon`, ``check_delta``); ``sensitivity``:
+    the record :func:`moment_sensitivity` ``(t, d, n)`` when the caller already has it
+    (computed here otherwise)."""
     eps = check_epsilon(epsilon)
     M = t**d
-    sens = moment_sensitivity(t, d, n)
+    sens = moment_sensitivity(t, d, n) if sensitivity is None else sensitivity
     up, lo = parse_fmpq_str(sens["upper"]), parse_fmpq_str(sens["lower"])
     wang = fmpq(M) / (n * eps)
     out: dict[str, Any] = {
@@ -423,8 +479,6 @@ class WangSummary:
         (``alpha`` then has ``approximation_certified: false`` and covers noise only).
         wang2013 Algorithm 2.
         """
-        from ..constructions.jackson import jackson_approx
-
         if self.d > 3:
             raise InvalidParameterError("expression queries need d <= 3; use answer_callable")
         if self.t < 2:
@@ -450,8 +504,6 @@ class WangSummary:
             "beta": fmpq_str(to_fmpq(beta, "beta")),
         }
         if certify_error:
-            from ..certify import certify
-
             rt = rtol if rtol is not None else ("1e-3" if self.d == 1 else "1e-1")
             cert = certify(approx, rtol=rt)
             up = parse_exact(cert.error["upper"], "error.upper")
@@ -470,8 +522,6 @@ class WangSummary:
         """Heuristic answer for a numpy callable ``func(x1, ..., xd)`` (d <= 4): float
         Chebyshev coefficients on a Chebyshev-Gauss grid, damped by the exact multipliers
         ``w_n`` of ``I_{t-1,K}``.  No certificate (float64 throughout)."""
-        from ..constructions.jackson import jackson_multipliers
-
         K = check_int(K, "K", minimum=0)
         t = self.t
         w = np.array([float(v) for v in jackson_multipliers(t - 1, K)])[:t]
@@ -545,15 +595,16 @@ def wang_privacy(
             f"{fmpq_str(summary_grid(n, t, d))})")
     cnt = t**d - 1
     per = fmpq(2, n) + 2 * g
+    msens = moment_sensitivity(t, d, n)
     privacy: dict[str, Any] = {
         "neighbouring": "same n, one row replaced",
-        "moment_sensitivity": moment_sensitivity(t, d, n),
+        "moment_sensitivity": msens,
         "grid": fmpq_str(g),
         "per_coordinate": fmpq_str(per),
         "l1_sensitivity": fmpq_str(cnt * per),
         "noisy_coordinates": cnt,
         "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
-        "paper": paper_scales(t, d, n, epsilon, delta),
+        "paper": paper_scales(t, d, n, epsilon, delta, sensitivity=msens),
     }
     scale, fields = calibrate_laplace(per, cnt, epsilon, delta)
     privacy.update(fields)
@@ -683,7 +734,7 @@ def release_summary(
     X = check_data(data)
     n, d = X.shape
     privacy, scale = wang_privacy(n, t, d, eps, delta, grid)  # checked before the data pass
-    S = moment_sums(X, t, progress=progress)
+    S = _checked_moment_sums(X, t, None, CHUNK_BYTES, progress)
     return _noisy_summary(S, n, t, privacy, scale, insecure_seed, progress, None)
 
 

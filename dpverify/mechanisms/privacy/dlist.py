@@ -4,6 +4,7 @@ docstrings and ``docs/tuv.md``)."""
 
 from __future__ import annotations
 
+from itertools import product as iproduct
 from math import comb, gcd
 from typing import Any
 
@@ -208,7 +209,6 @@ def dlist_sensitivity(h_coeffs: Any, k: Any, m: Any) -> dict[str, Any]:
         out.update({"S1": 2 * best_term, "S1_exact": False, "route": "term bound",
                     "max_l1": None, "T": best_term, "T_exact": False, "witness": None})
         return out
-    from itertools import product as iproduct
 
     Q = 1
     for cell in table.values():

@@ -14,7 +14,7 @@ Records: :class:`LaplaceRecord`, :class:`AdvancedCompositionRecord`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -344,7 +344,7 @@ class PrivacyReport(PrivacyRecord):
         return out
 
 
-def compose_basic(parts: list[Mapping[str, Any]]) -> BasicComposition:
+def compose_basic(parts: Sequence[Mapping[str, Any]]) -> BasicComposition:
     """Basic composition of (epsilon, delta) records: sums (exact).  Each part is a record
     (or its JSON) with ``achieved_epsilon`` and optionally ``delta``; a part whose
     calibration fell back to the pure-epsilon scale (``used == "pure"``) contributes no

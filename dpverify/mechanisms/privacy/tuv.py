@@ -5,7 +5,7 @@ coefficient vector and the privacy record; derivation in ``docs/mechanisms.md``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from math import comb
+from math import comb, factorial
 from typing import Any
 
 from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
@@ -122,7 +122,6 @@ def _max_multinomial(i: int, w: int) -> int:
         return 1
     if w == 0:
         return 0
-    from math import factorial
 
     q, r = divmod(i, w)
     return factorial(i) // (factorial(q) ** (w - r) * factorial(q + 1) ** r)
