@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._common import CommandResult, add_json_flag
-
 if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
     import argparse
+
+    from ._common import CommandResult
 
     _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -30,14 +30,21 @@ def register(sub: _Subparsers) -> None:
     p.add_argument("certificate", metavar="CERT.json")
     p.add_argument("--timeout", default="600", metavar="SECONDS",
                    help="give up after this many seconds: 'undecided', exit 1 (default 600)")
-    add_json_flag(p)
+    # the flags of _common.add_json_flag (same dests), spelled out: importing _common loads
+    # dpverify.numbers and python-flint (~25 ms), which `dpverify verify --help` never needs
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.add_argument("--out", dest="json_out", default=None, metavar="FILE",
+                   help="also write the JSON report to FILE")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> CommandResult:
+    # here, not at module level: the checker needs python-flint and jsonschema (~25 ms and
+    # ~50 ms to import), which `dpverify verify --help` must not load
     from ..errors import MalformedCertificate
     from ..verify import Malformed, render_json, render_text, verify_file
     from ._cert import read_timeout
+    from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
     try:

@@ -2,7 +2,8 @@
 
 It imports only the standard library, python-flint and jsonschema (and its own modules):
 its own number reader (``numbers``), expression parser and evaluators (``expr``),
-polynomial conversions (``poly``), Taylor models (``taylor``) and one module per kind
+polynomial conversions (``poly``), many-point enclosures of one polynomial
+(``multipoint``), Taylor models (``taylor``) and one module per kind
 (``finite``, ``box``, ``jackson``, ``lebesgue``, ``minimax``).  A report says ``holds`` only
 when every check of the statement was decided exactly or by rigorous ball arithmetic.
 """

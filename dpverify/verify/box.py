@@ -5,12 +5,15 @@ one nearest the median) and recurses; a group with one piece must equal its box;
 without any cut is checked pairwise (inside, interiors disjoint, volumes add up).  For
 d = 1 this is the exact tiling test (no gap, no overlap).
 
-*Bounds*: ``taylor.bound_piece`` on each piece at its suggested order (capped: 64 for one
-variable, 12 / 8 for two / three) and precision.  In one variable, when the same jets show
-that ``f - p`` is monotone on the piece, its sup is ``max(|e(a)|, |e(b)|)`` (exact when ``f``
-is rational at both ends).  A piece whose bound exceeds ``upper`` is retried at twice the
-precision when the centre value is blurred by rounding, else bisected along its widest
-side; at most 64 times the listed pieces are bounded in all.
+*Bounds*: ``taylor.bound_piece`` on each piece at its suggested order (at most
+:data:`MAX_ORDER`) and precision; the order used is capped by a resource limit
+(:func:`order_cap`: in one variable at most ORDER_WORK coefficient-bits per jet, so 1024
+terms up to 2048 bits and never less than 64; 12 / 8 for two / three variables).  In one
+variable, when the same jets show that ``f - p`` is monotone on the piece, its sup is
+``max(|e(a)|, |e(b)|)`` (exact when ``f`` is rational at both ends).  A piece whose bound
+exceeds ``upper`` is retried at twice the precision when the centre value is blurred by
+rounding, else bisected along its widest side; at most 64 times the listed pieces are
+bounded in all.
 ``|f(m) - p(m)| > upper`` at a centre, or ``f`` undefined at a point of a piece, makes the
 statement fail.  The witness is decided at growing precision.
 """
@@ -29,10 +32,30 @@ from .supnorm import Sup, common_checks, read_sup, words
 from .taylor import bound_piece, endpoints
 
 MAX_PIECES = 2_000_000
-ORDER_CAP = {1: 64, 2: 12, 3: 8}
+#: the largest Taylor order a certificate may suggest for a piece (format limit)
+MAX_ORDER = 1024
+#: one variable: the order used is capped so that a jet (order + 1 coefficients at ``prec``
+#: bits) holds at most ORDER_WORK coefficient-bits: 1024 terms up to 2048 bits, fewer
+#: above (never below the old fixed cap of 64)
+ORDER_WORK = 2**21
+#: two / three variables: the jets are Python dicts over C(N + d, d) monomials whose
+#: products cost the square of that, so the order stays at 12 / 8
+ORDER_CAP = {2: 12, 3: 8}
 PAIRWISE_CAP = 4000
 
 Box = list[tuple[fmpq, fmpq]]
+
+__all__ = ["MAX_PIECES", "MAX_ORDER", "ORDER_WORK", "ORDER_CAP", "PAIRWISE_CAP", "Box",
+           "order_cap", "check_cover", "check_pieces", "verify_box"]
+
+_GAP = "gap"
+
+
+def order_cap(d: int, prec: int) -> int:
+    """The largest Taylor order used for a piece in ``d`` variables at ``prec`` bits."""
+    if d == 1:
+        return max(64, min(MAX_ORDER, ORDER_WORK // prec))
+    return ORDER_CAP[d]
 
 
 def _vol(b: Box) -> fmpq:
@@ -41,18 +64,18 @@ def _vol(b: Box) -> fmpq:
 
 def _cut(box: Box, group: list[Box]) -> tuple[int, fmpq] | None | str:
     """A cut (axis, c) that no piece of the group crosses, 'gap' if a slab is uncovered."""
-    best = None
+    best: tuple[int, int, fmpq] | None = None
     for ax in range(len(box)):
         order = sorted(group, key=lambda b: b[ax][0])
         top = order[0][ax][1]
         for i in range(1, len(order)):
             a = order[i][ax][0]
             if top < a:
-                return "gap"
+                return _GAP
             if top == a and (best is None or abs(2 * i - len(order)) < best[0]):
                 best = (abs(2 * i - len(order)), ax, a)
             top = max(top, order[i][ax][1])
-    return None if best is None else best[1:]
+    return None if best is None else (best[1], best[2])
 
 
 def check_cover(box: Box, pieces: list[Box], ck: Checks) -> tuple[bool | None, str]:
@@ -73,7 +96,7 @@ def check_cover(box: Box, pieces: list[Box], ck: Checks) -> tuple[bool | None, s
                 return False, f"part of {_show_box(sub)} is not covered"
             continue
         cut = _cut(sub, group)
-        if cut == "gap":
+        if isinstance(cut, str):
             return False, f"a gap in {_show_box(sub)}"
         if cut is None:
             if len(group) > PAIRWISE_CAP:
@@ -97,9 +120,9 @@ def _show_box(b: Box) -> str:
     return " x ".join(f"[{show(lo, 16)}, {show(hi, 16)}]" for lo, hi in b)
 
 
-def _undefined_corner(s: Sup, b: Box) -> fmpq | None:
+def _undefined_corner(s: Sup, b: Box) -> list[fmpq] | None:
     """A corner of ``b`` where the target is provably undefined."""
-    corners = [[]]
+    corners: list[list[fmpq]] = [[]]
     for lo, hi in b:
         corners = [c + [v] for c in corners for v in (lo, hi)]
     for c in corners:
@@ -119,13 +142,14 @@ def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tupl
 
     def examine(piece: tuple[Box, int], prec: int) -> str:
         b, order = piece
-        r = bound_piece(code, s.poly, b, order, prec)
-        if r.monotone:  # sup |f - p| is at an end of the piece
+        r = bound_piece(code, s.poly, b, min(order, order_cap(d, prec)), prec)
+        if r.monotone and r.bound is not None and r.centre is not None:
+            # sup |f - p| is at an end of the piece (monotone is only set with both)
             with working(prec):
                 if not r.bound <= arb(s.upper):
                     try:
                         r = endpoints(code, s.poly, b, r.centre)
-                        if r.exact is None and r.bound > arb(s.upper):
+                        if r.exact is None and r.bound is not None and r.bound > arb(s.upper):
                             raise Refuted(f"|f - p| > upper at an end of {_show_box(b)}")
                     except Indeterminate:
                         pass
@@ -155,7 +179,7 @@ def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tupl
         return [([iv if i != ax else h for i, iv in enumerate(b)], order)
                 for h in ((lo, mid), (mid, hi))]
 
-    todo = [((b, min(order, ORDER_CAP[d])), prec) for b, order, prec in pieces]
+    todo = [((b, order), prec) for b, order, prec in pieces]
     return refine(todo, examine, bisect, lambda piece: _show_box(piece[0]), ck, MAX_PREC)
 
 
@@ -169,8 +193,9 @@ def _witness(s: Sup, w: list[fmpq]) -> tuple[bool | None, str]:
             f = run(s.target["code"], IvAlg(), [point(x) for x in w])
         except Indeterminate:
             return None
-        if f.exact:
-            return abs(f.lo - px) >= s.lower
+        fw = f.value
+        if fw is not None:
+            return bool(abs(fw - px) >= s.lower)
         e = abs(f.b - arb(px))
         return True if e >= arb(s.lower) else False if e < arb(s.lower) else None
     try:
@@ -180,18 +205,18 @@ def _witness(s: Sup, w: list[fmpq]) -> tuple[bool | None, str]:
     return ok, f"|f - p| >= lower at ({', '.join(show(x, 20) for x in w)}): {ok}"
 
 
-def verify_box(st: object, ev: object, ck: Checks, out: list[str]) -> None:
+def verify_box(st: object, evidence: object, ck: Checks, out: list[str]) -> None:
     s = read_sup(st, "supnorm-box")
     d = s.poly.d
-    ev = expect_keys(ev, "evidence", ("witness", "pieces"))
+    ev = expect_keys(evidence, "evidence", ("witness", "pieces"))
     w = [read_exact(x, "evidence.witness") for x in read_list(ev["witness"], "evidence.witness",
                                                               d, d)]
-    pieces = []
-    for i, pc in enumerate(read_list(ev["pieces"], "evidence.pieces", 1, MAX_PIECES)):
+    pieces: list[tuple[Box, int, int]] = []
+    for i, raw in enumerate(read_list(ev["pieces"], "evidence.pieces", 1, MAX_PIECES)):
         where = f"evidence.pieces[{i}]"
-        pc = read_list(pc, where, 3, 3)
+        pc = read_list(raw, where, 3, 3)
         box = [read_interval(iv, where) for iv in read_list(pc[0], where, d, d)]
-        pieces.append((box, read_int(pc[1], f"{where} order", 0, 64),
+        pieces.append((box, read_int(pc[1], f"{where} order", 0, MAX_ORDER),
                        read_int(pc[2], f"{where} precision", 53, MAX_PREC)))
     if not pieces:
         raise Malformed("evidence.pieces: empty")

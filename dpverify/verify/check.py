@@ -20,6 +20,8 @@ from .minimax import verify_minimax
 from .numbers import expect_keys
 from .report import Checks, Malformed, Report, TimeUp, one_line
 
+__all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_file"]
+
 KINDS = {"supnorm-finite": verify_finite, "supnorm-box": verify_box,
          "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue,
          "minimax": verify_minimax}

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from .check import verify_file
 from .report import Malformed, Report, one_line
+
+__all__ = ["render_text", "render_json", "main"]
 
 _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
@@ -36,7 +38,7 @@ def render_json(report: Report, path: str) -> dict[str, Any]:
             "not_checked": list(report.not_checked)}
 
 
-def _write(stream, text: str) -> None:
+def _write(stream: TextIO, text: str) -> None:
     enc = getattr(stream, "encoding", None) or "utf-8"
     stream.write(text.encode(enc, "backslashreplace").decode(enc, "replace") + "\n")
     stream.flush()

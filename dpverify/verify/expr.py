@@ -23,16 +23,28 @@ Both raise :class:`Undefined` when the expression is provably undefined at *ever
 of the evaluated set (an argument whose whole enclosure lies outside the real domain of
 its function, or a divisor that is exactly 0), and :class:`Indeterminate` when the balls
 cannot decide (or, for series, the point is not one where the function is analytic).
+
+(About 640 lines, over the usual 600: the parser and both evaluators implement one
+language and share its tables (functions, real domains, special values); the postfix code
+type and the algebras are checked against each other here.  Tests reach ``SerAlg`` and
+``Malformed`` through this module, so a split would also need them re-exported.)
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Literal, Protocol, TypeVar
 
 from flint import arb, arb_series, fmpq
 
 from .numbers import read_exact
 from .report import Malformed
+
+__all__ = ["FUNCTIONS", "NARY", "CONSTANTS", "MAX_LENGTH", "MAX_INT_EXPONENT", "IDENT",
+           "Undefined", "Indeterminate", "BinaryOp", "Instr", "Code", "parse", "Algebra", "run",
+           "ipow", "constant", "nonzero", "arb_call", "Iv", "point", "interval", "IvAlg", "c0",
+           "coeffs", "series_call", "SerAlg"]
 
 FUNCTIONS = frozenset(
     "exp log sqrt sin cos tan atan tanh abs erf erfc asin acos sinh cosh log1p expm1 min max"
@@ -59,7 +71,7 @@ class Indeterminate(Exception):
 
 
 def _height(q: fmpq) -> int:
-    return q.p.bit_length() + q.q.bit_length()
+    return int(q.p.bit_length() + q.q.bit_length())
 
 
 def _fold(op: str, a: fmpq | None, b: fmpq | None) -> fmpq | None:
@@ -70,43 +82,65 @@ def _fold(op: str, a: fmpq | None, b: fmpq | None) -> fmpq | None:
     return a + b if op == "+" else a - b if op == "-" else a * b
 
 
-def parse(text: str, variables: list[str], where: str) -> tuple:
+BinaryOp = Literal["+", "-", "*", "/"]
+#: one instruction of the postfix code (see :func:`run`)
+Instr = (
+    tuple[Literal["num"], fmpq]  # push an exact number
+    | tuple[Literal["var"], int]  # push variable i
+    | tuple[Literal["const"], str]  # push pi or e
+    | tuple[Literal["neg"]]  # negate the top
+    | tuple[Literal["call"], str]  # apply a one-argument function to the top
+    | tuple[Literal["minmax"], str, int]  # min / max of the top n values
+    | tuple[Literal["powi"], int]  # pop an integer exponent n (constant), top := top^n
+    | tuple[Literal["pow"], bool]  # u^v (flag: v is a constant expression)
+    | tuple[BinaryOp]  # binary arithmetic on the two top values
+)
+Code = tuple[Instr, ...]
+_ARITH: dict[str, tuple[BinaryOp]] = {"+": ("+",), "-": ("-",), "*": ("*",), "/": ("/",)}
+# the parser's operator stack: calls, parentheses (with their argument count), operators
+_Op = (tuple[Literal["call"], str] | tuple[Literal["("], list[int]] | tuple[Literal["neg"]]
+       | tuple[Literal["bin"], str])
+_Pending = _Op | tuple[Literal["minmax"], str, int]
+
+
+def parse(text: str, variables: list[str], where: str) -> Code:
     """Postfix code of ``text``: a tuple of instructions (see :func:`run`)."""
     if len(text) > MAX_LENGTH:
         raise Malformed(f"{where}: expression longer than {MAX_LENGTH} characters")
-    out: list[tuple] = []
+    out: list[Instr] = []
     info: list[tuple[bool, fmpq | None]] = []  # (constant?, exact value or None)
-    ops: list[tuple] = []
+    ops: list[_Op] = []
 
     def bad(msg: str) -> Malformed:
         return Malformed(f"{where}: {msg}")
 
-    def emit(entry: tuple) -> None:
-        kind = entry[0]
-        if kind == "neg":
+    def emit(entry: _Pending) -> None:
+        if entry[0] == "neg":
             c, v = info.pop()
             out.append(("neg",))
             info.append((c, None if v is None else -v))
-        elif kind == "call":
+        elif entry[0] == "call":
             c, _ = info.pop()
             out.append(entry)
             info.append((c, None))
-        elif kind == "minmax":
+        elif entry[0] == "minmax":
             cs = [info.pop()[0] for _ in range(entry[2])]
             out.append(entry)
             info.append((all(cs), None))
-        elif kind == "bin":
+        elif entry[0] == "bin":
             (cb, vb), (ca, va) = info.pop(), info.pop()
-            if entry[1] != "^":
-                out.append((entry[1],))
-                info.append((ca and cb, _fold(entry[1], va, vb)))
+            sym = entry[1]
+            arith = _ARITH.get(sym)
+            if arith is not None:
+                out.append(arith)
+                info.append((ca and cb, _fold(sym, va, vb)))
             elif cb and vb is not None and vb.q == 1:
                 n = int(vb.p) if abs(vb.p).bit_length() < 64 else MAX_INT_EXPONENT + 1
                 if abs(n) > MAX_INT_EXPONENT:
                     raise bad(f"integer exponent beyond {MAX_INT_EXPONENT}")
                 out.append(("powi", n))
                 ok = va is not None and (va != 0 or n >= 0) and _height(va) * abs(n) <= _BITS
-                info.append((ca, va**n if ok else None))
+                info.append((ca, va**n if ok and va is not None else None))
             else:
                 out.append(("pow", cb))
                 info.append((ca and cb, None))
@@ -123,8 +157,9 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
         if (num or name) and not expect_operand:
             raise bad(f"missing operator before {(num or name)[:20]!r}")
         if num:
-            out.append(("num", read_exact(num, where)))
-            info.append((True, out[-1][1]))
+            q = read_exact(num, where)
+            out.append(("num", q))
+            info.append((True, q))
             expect_operand = False
         elif name:
             if name in FUNCTIONS:
@@ -150,9 +185,12 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
                 raise bad("unexpected ','")
             while ops and ops[-1][0] != "(":
                 emit(ops.pop())
-            if len(ops) < 2 or ops[-2][0] != "call" or ops[-2][1] not in NARY:
+            paren = ops[-1] if ops else None
+            call = ops[-2] if len(ops) >= 2 else None
+            if paren is None or paren[0] != "(" or call is None or call[0] != "call" \
+                    or call[1] not in NARY:
                 raise bad("',' outside min(...) or max(...)")
-            ops[-1][1][0] += 1
+            paren[1][0] += 1
             expect_operand = True
         elif op == ")":
             if expect_operand:
@@ -161,15 +199,18 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
                 emit(ops.pop())
             if not ops:
                 raise bad("unbalanced ')'")
-            nargs = ops.pop()[1][0]
-            if ops and ops[-1][0] == "call":
-                name = ops.pop()[1]
-                if name in NARY:
+            paren = ops.pop()
+            nargs = paren[1][0] if paren[0] == "(" else 1
+            call = ops[-1] if ops else None
+            if call is not None and call[0] == "call":
+                ops.pop()
+                fname = call[1]
+                if fname in NARY:
                     if nargs < 2:
-                        raise bad(f"{name} needs two or more arguments")
-                    emit(("minmax", name, nargs))
+                        raise bad(f"{fname} needs two or more arguments")
+                    emit(("minmax", fname, nargs))
                 else:
-                    emit(("call", name))
+                    emit(("call", fname))
         elif expect_operand:
             if op not in "+-":
                 raise bad(f"unexpected {op!r}")
@@ -178,8 +219,14 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
         else:
             sym = "^" if op == "**" else op
             prec, right = _BINARY[sym]
-            while ops and ops[-1][0] in ("bin", "neg"):
-                top = _UNARY if ops[-1][0] == "neg" else _BINARY[ops[-1][1]][0]
+            while ops:
+                last = ops[-1]
+                if last[0] == "neg":
+                    top = _UNARY
+                elif last[0] == "bin":
+                    top = _BINARY[last[1]][0]
+                else:
+                    break
                 if top > prec or (top == prec and not right):
                     emit(ops.pop())
                 else:
@@ -195,34 +242,57 @@ def parse(text: str, variables: list[str], where: str) -> tuple:
     return tuple(out)
 
 
-def run(code: tuple, alg, args: list):
+V = TypeVar("V")
+
+
+class Algebra(Protocol[V]):
+    """What :func:`run` needs of an algebra of values ``V`` (``minmax`` is optional)."""
+
+    def num(self, q: fmpq) -> V: ...
+
+    def const(self, name: str) -> V: ...
+
+    def neg(self, a: V) -> V: ...
+
+    def call(self, name: str, a: V) -> V: ...
+
+    def binop(self, op: str, a: V, b: V) -> V: ...
+
+    def powi(self, a: V, n: int) -> V: ...
+
+    def pow(self, u: V, v: V, vconst: bool) -> V: ...
+
+
+def run(code: Code, alg: Algebra[V], args: list[V]) -> V:
     """Evaluate postfix ``code`` in the algebra ``alg`` with variable values ``args``."""
-    st: list = []
+    st: list[V] = []
     for ins in code:
-        op = ins[0]
-        if op == "num":
+        if ins[0] == "num":
             st.append(alg.num(ins[1]))
-        elif op == "var":
+        elif ins[0] == "var":
             st.append(args[ins[1]])
-        elif op == "const":
+        elif ins[0] == "const":
             st.append(alg.const(ins[1]))
-        elif op == "neg":
+        elif ins[0] == "neg":
             st.append(alg.neg(st.pop()))
-        elif op == "call":
+        elif ins[0] == "call":
             st.append(alg.call(ins[1], st.pop()))
-        elif op == "minmax":
+        elif ins[0] == "minmax":
             vals = st[len(st) - ins[2]:]
             del st[len(st) - ins[2]:]
-            minmax = getattr(alg, "minmax", None)
+            minmax: Callable[[str, list[V]], V] | None = getattr(alg, "minmax", None)
             if minmax is None:  # an algebra without min/max (e.g. Taylor jets): no series
                 raise Indeterminate()
             st.append(minmax(ins[1], vals))
-        elif op == "powi":
+        elif ins[0] == "powi":
             st.pop()
             st.append(alg.powi(st.pop(), ins[1]))
+        elif ins[0] == "pow":
+            b, a = st.pop(), st.pop()
+            st.append(alg.pow(a, b, ins[1]))
         else:
             b, a = st.pop(), st.pop()
-            st.append(alg.pow(a, b, ins[1]) if op == "pow" else alg.binop(op, a, b))
+            st.append(alg.binop(ins[0], a, b))
     return st[0]
 
 
@@ -261,45 +331,77 @@ _MONOTONE = frozenset("exp log sqrt atan tanh erf erfc asin acos sinh log1p expm
 
 
 def _ball_rel(b: arb, rel: str, c: int) -> bool:
-    c = arb(c)
-    return bool(b >= c if rel == "ge" else b > c if rel == "gt" else b <= c if rel == "le"
-                else b < c)
+    ball = arb(c)
+    return bool(b >= ball if rel == "ge" else b > ball if rel == "gt" else b <= ball
+                if rel == "le" else b < ball)
+
+
+def _abs(b: arb) -> arb:
+    return abs(b)
+
+
+_ARB_FUNCTIONS: dict[str, Callable[[arb], arb]] = {
+    "exp": arb.exp, "log": arb.log, "sqrt": arb.sqrt, "sin": arb.sin, "cos": arb.cos,
+    "tan": arb.tan, "atan": arb.atan, "tanh": arb.tanh, "erf": arb.erf, "erfc": arb.erfc,
+    "asin": arb.asin, "acos": arb.acos, "sinh": arb.sinh, "cosh": arb.cosh,
+    "log1p": arb.log1p, "expm1": arb.expm1, "abs": _abs}
 
 
 def arb_call(name: str, b: arb) -> arb:
-    if name == "abs":
-        return abs(b)
-    return getattr(b, name)()
+    return _ARB_FUNCTIONS[name](b)
+
+
+def _rel(x: fmpq, rel: str, c: int) -> bool:
+    return bool(x >= c if rel == "ge" else x > c if rel == "gt" else x <= c
+                if rel == "le" else x < c)
 
 
 class Iv:
-    """An arb ball ``b`` and, when known, an exact interval ``[lo, hi]`` of the true range."""
+    """An arb ball ``b`` and, when known, an exact interval ``[lo, hi]`` of the true range
+    (``lo`` and ``hi`` are both None or both fmpq; :attr:`range` gives them as a pair)."""
 
     __slots__ = ("b", "lo", "hi")
+    b: arb
+    lo: fmpq | None
+    hi: fmpq | None
 
     def __init__(self, b: arb, lo: fmpq | None = None, hi: fmpq | None = None) -> None:
-        if lo is not None and _height(lo) + _height(hi) > _BITS:
-            lo = hi = None
-        if lo is not None:
-            b = arb(lo) if lo == hi else arb(lo).union(arb(hi))
+        rng = None if lo is None or hi is None else (lo, hi)
+        if rng is not None and _height(rng[0]) + _height(rng[1]) > _BITS:
+            rng = None
+        if rng is not None:
+            b = arb(rng[0]) if rng[0] == rng[1] else arb(rng[0]).union(arb(rng[1]))
         if not b.is_finite():
             raise Indeterminate()
-        self.b, self.lo, self.hi = b, lo, hi
+        self.b = b
+        if rng is None:
+            self.lo = self.hi = None
+        else:
+            self.lo, self.hi = rng
+
+    @property
+    def range(self) -> tuple[fmpq, fmpq] | None:
+        """The exact interval ``(lo, hi)`` containing the true range, if known."""
+        return None if self.lo is None or self.hi is None else (self.lo, self.hi)
+
+    @property
+    def value(self) -> fmpq | None:
+        """The exact value, when the range is known to be one point."""
+        return self.lo if self.lo is not None and self.lo == self.hi else None
 
     @property
     def exact(self) -> bool:
-        return self.lo is not None and self.lo == self.hi
+        return self.value is not None
 
     def rel(self, rel: str, c: int) -> bool:
         """Is ``x rel c`` certain for every x in the range?"""
-        if self.lo is not None:
-            x = self.lo if rel in ("ge", "gt") else self.hi
-            return bool(x >= c if rel == "ge" else x > c if rel == "gt" else x <= c
-                        if rel == "le" else x < c)
+        r = self.range
+        if r is not None:
+            return _rel(r[0] if rel in ("ge", "gt") else r[1], rel, c)
         return _ball_rel(self.b, rel, c)
 
     def sign(self) -> str:
-        if self.lo is not None and self.lo == self.hi == 0 or self.b.is_zero():
+        if self.value == 0 or self.b.is_zero():
             return "zero"
         return ("pos" if self.rel("gt", 0) else "neg" if self.rel("lt", 0)
                 else "nonneg" if self.rel("ge", 0) else "unknown")
@@ -334,24 +436,27 @@ class IvAlg:
         return Iv(constant(name))
 
     def neg(self, a: Iv) -> Iv:
-        return Iv(-a.b, None if a.lo is None else -a.hi, None if a.lo is None else -a.lo)
+        r = a.range
+        return Iv(-a.b) if r is None else Iv(-a.b, -r[1], -r[0])
 
     def binop(self, op: str, a: Iv, b: Iv) -> Iv:
-        ex = a.lo is not None and b.lo is not None
+        ra, rb = a.range, b.range
         if op == "+":
-            return Iv(a.b + b.b, *((a.lo + b.lo, a.hi + b.hi) if ex else ()))
+            return Iv(a.b + b.b) if ra is None or rb is None else \
+                Iv(a.b + b.b, ra[0] + rb[0], ra[1] + rb[1])
         if op == "-":
-            return Iv(a.b - b.b, *((a.lo - b.hi, a.hi - b.lo) if ex else ()))
+            return Iv(a.b - b.b) if ra is None or rb is None else \
+                Iv(a.b - b.b, ra[0] - rb[1], ra[1] - rb[0])
         if op == "*":
-            if ex:
-                ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+            if ra is not None and rb is not None:
+                ps = [ra[0] * rb[0], ra[0] * rb[1], ra[1] * rb[0], ra[1] * rb[1]]
                 return Iv(a.b * b.b, min(ps), max(ps))
             return Iv(a.b * b.b)
         s = b.sign()
         if s == "zero":
             raise Undefined()
-        if ex and (b.lo > 0 or b.hi < 0):
-            ps = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
+        if ra is not None and rb is not None and (rb[0] > 0 or rb[1] < 0):
+            ps = [ra[0] / rb[0], ra[0] / rb[1], ra[1] / rb[0], ra[1] / rb[1]]
             return Iv(a.b / b.b, min(ps), max(ps))
         nonzero(b.b)
         return Iv(a.b / b.b)
@@ -363,16 +468,18 @@ class IvAlg:
             if a.sign() == "zero":
                 raise Undefined()
             return self.binop("/", point(fmpq(1)), self.powi(a, -n))
-        if a.lo is not None and (_height(a.lo) + _height(a.hi)) * n <= _BITS:
-            lo, hi = a.lo**n, a.hi**n
-            if n % 2 == 0 and a.lo < 0 < a.hi:
+        r = a.range
+        if r is not None and (_height(r[0]) + _height(r[1])) * n <= _BITS:
+            lo, hi = r[0]**n, r[1]**n
+            if n % 2 == 0 and r[0] < 0 < r[1]:
                 return Iv(ipow(a.b, n), fmpq(0), max(lo, hi))
             return Iv(ipow(a.b, n), min(lo, hi), max(lo, hi))
         return Iv(ipow(a.b, n))
 
     def pow(self, u: Iv, v: Iv, vconst: bool) -> Iv:
-        if u.exact and v.exact and u.lo > 0:
-            r = _rational_power(u.lo, v.lo)
+        uq, vq = u.value, v.value
+        if uq is not None and vq is not None and uq > 0:
+            r = _rational_power(uq, vq)
             if r is not None:
                 return point(r)
         s = u.sign()
@@ -387,13 +494,13 @@ class IvAlg:
             if not vconst or v.rel("le", 0):
                 raise Undefined()
         elif s == "nonneg" and vpos:
-            top = arb(u.hi) if u.lo is not None else u.b.upper()
+            top = arb(u.hi) if u.hi is not None else u.b.upper()
             return Iv(arb(0).union((v.b * top.log()).exp() if top > 0 else arb(0)))
         raise Indeterminate()
 
     def call(self, name: str, a: Iv) -> Iv:
-        if a.exact:
-            q = a.lo
+        q = a.value
+        if q is not None:
             if name == "abs":
                 return point(abs(q))
             if q == 0 and name in _AT0:
@@ -401,12 +508,13 @@ class IvAlg:
             if q == 1 and name in _AT1:
                 return point(fmpq(_AT1[name]))
             if name == "sqrt" and q > 0:
-                r = _rational_power(q, fmpq(1, 2))
-                if r is not None:
-                    return point(r)
-        if name == "abs" and a.lo is not None:  # the exact range of |x| over [lo, hi]
-            lo = fmpq(0) if a.lo <= 0 <= a.hi else min(abs(a.lo), abs(a.hi))
-            return Iv(abs(a.b), lo, max(abs(a.lo), abs(a.hi)))
+                root = _rational_power(q, fmpq(1, 2))
+                if root is not None:
+                    return point(root)
+        r = a.range
+        if name == "abs" and r is not None:  # the exact range of |x| over [lo, hi]
+            lo = fmpq(0) if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))
+            return Iv(abs(a.b), lo, max(abs(r[0]), abs(r[1])))
         conds = _DOMAIN.get(name, ())
         if any(a.rel(_NEGATION[rel], c) for rel, c in conds):
             raise Undefined()
@@ -414,8 +522,8 @@ class IvAlg:
             raise Indeterminate()
         if name == "tan":
             nonzero(a.b.cos())
-        if name in _MONOTONE and a.lo is not None:
-            return Iv(arb_call(name, arb(a.lo)).union(arb_call(name, arb(a.hi))))
+        if name in _MONOTONE and r is not None:
+            return Iv(arb_call(name, arb(r[0])).union(arb_call(name, arb(r[1]))))
         return Iv(arb_call(name, a.b))
 
     def minmax(self, name: str, args: list[Iv]) -> Iv:
@@ -426,8 +534,10 @@ class IvAlg:
         acc = args[0].b
         for a in args[1:]:
             acc = acc.min(a.b) if name == "min" else acc.max(a.b)
-        if all(a.lo is not None for a in args):
-            return Iv(acc, pick(a.lo for a in args), pick(a.hi for a in args))
+        ranges = [a.range for a in args]
+        known = [r for r in ranges if r is not None]
+        if len(known) == len(ranges):
+            return Iv(acc, pick(r[0] for r in known), pick(r[1] for r in known))
         return Iv(acc)
 
 
@@ -478,7 +588,13 @@ def series_call(name: str, s: arb_series) -> arb_series:
         if name == "expm1":
             return e - 1
         return (e - (-s).exp()) / 2 if name == "sinh" else (e + (-s).exp()) / 2
-    return getattr(s, name)()
+    return _SERIES_FUNCTIONS[name](s)
+
+
+_SERIES_FUNCTIONS: dict[str, Callable[[arb_series], arb_series]] = {
+    "exp": arb_series.exp, "sin": arb_series.sin, "cos": arb_series.cos,
+    "tan": arb_series.tan, "atan": arb_series.atan, "erf": arb_series.erf,
+    "erfc": arb_series.erfc, "asin": arb_series.asin, "acos": arb_series.acos}
 
 
 class SerAlg:

@@ -9,14 +9,25 @@ of docs/certificates.md: with ``sum_i w_i (x_i - z) q'(x_i) = 0`` for every allo
 
 from __future__ import annotations
 
-from flint import arb, fmpq
+from typing import TypedDict
+
+from flint import arb, fmpq, fmpq_poly
 
 from .constructions import check_construction
 from .expr import Indeterminate, Undefined
-from .numbers import decide, expect_keys, read_exact, read_list, show
+from .multipoint import enclose_at
+from .numbers import decide, expect_keys, floor_log10, read_exact, read_list, show, working
 from .poly import evaluate, monomial_form
 from .report import Checks, Malformed
 from .supnorm import MAX_POINTS, Sup, common_checks, read_sup, words
+
+__all__ = ["verify_finite"]
+
+
+class _LeastDegreeEvidence(TypedDict):
+    points: list[fmpq]
+    weights: list[fmpq]
+    bound: fmpq | None
 
 
 def _index(s: Sup, x: fmpq) -> int | None:
@@ -24,9 +35,10 @@ def _index(s: Sup, x: fmpq) -> int | None:
     dom = s.domain
     if dom["kind"] == "integers":
         return int(x.p) - dom["lo"] if x.q == 1 and dom["lo"] <= x <= dom["hi"] else None
-    if "where" not in dom:
-        dom["where"] = {p: i for i, p in enumerate(dom["points"])}
-    return dom["where"].get(x)
+    where = dom.get("where")
+    if where is None:
+        where = dom["where"] = {p: i for i, p in enumerate(dom["points"])}
+    return where.get(x)
 
 
 def _compare(s: Sup, x: fmpq, i: int, px: fmpq, bound: fmpq, le: bool) -> bool | None:
@@ -39,25 +51,61 @@ def _compare(s: Sup, x: fmpq, i: int, px: fmpq, bound: fmpq, le: bool) -> bool |
         if isinstance(f, fmpq):
             e = abs(f - px)
             return e <= bound if le else e >= bound
-        e, b = abs(f.b - arb(px)), arb(bound)
-        return (True if e <= b else False if e > b else None) if le else \
-            (True if e >= b else False if e < b else None)
+        eb, b = abs(f.b - arb(px)), arb(bound)
+        return (True if eb <= b else False if eb > b else None) if le else \
+            (True if eb >= b else False if eb < b else None)
     return decide(pred)
+
+
+#: the screen may leave this many points (or 1 %) for exact evaluation before it retries
+#: at the next accuracy (after the last, whatever it kept is evaluated exactly)
+SCREEN_KEEP = 64
+#: screen accuracies tried (bits below the claimed upper bound) before evaluating exactly
+SCREEN_BITS = (32, 96)
+
+
+def _screen(s: Sup, P: fmpq_poly, pts: list[fmpq], fs: list[fmpq],
+            ck: Checks) -> list[int] | None:
+    """Indices that may attain ``max |f - p|`` over the points, in increasing order: every
+    other point has ``|f - p|`` provably below ``|f - p|`` at some point (rigorous arb
+    balls from :func:`multipoint.enclose_at`).  None when the balls are not finite."""
+    scale = 0 if s.upper == 0 else -floor_log10(s.upper) * 10 // 3
+    keep = max(SCREEN_KEEP, len(pts) // 100)
+    top = max(max((abs(f) for f in fs), default=fmpq(0)), fmpq(1))
+    for extra in SCREEN_BITS:
+        bits = max(0, scale + extra)
+        vals = enclose_at(P, pts, bits, ck.tick)
+        with working(bits + 64 + floor_log10(top) * 10 // 3):  # f rounded well below 2^-bits
+            errs = [abs(arb(f) - v) for f, v in zip(fs, vals)]
+        if not all(e.is_finite() for e in errs):
+            continue
+        floor = max(e.lower() for e in errs)  # some point has |f - p| >= floor
+        cand = [i for i, e in enumerate(errs) if not e < floor]
+        if len(cand) <= keep or extra == SCREEN_BITS[-1]:  # the last try: ties are real
+            return cand
+    return None
 
 
 def _max_check(s: Sup, ck: Checks) -> tuple[bool | None, str]:
     P = monomial_form(s.poly, ck.tick)
-    exact = s.target["kind"] != "expr"
-    worst, arg, unknown = fmpq(-1), None, []
+    n = s.size()
+    if s.target["kind"] != "expr":  # exact targets: the exact maximum and its first argument
+        pts = list(s.points())
+        fs = [s.f_exact(x, i) for i, x in enumerate(pts)]
+        cand = _screen(s, P, pts, fs, ck) if P.degree() > 8 and n > SCREEN_KEEP else None
+        worst, arg = fmpq(-1), fmpq(0)
+        for j, i in enumerate(range(n) if cand is None else cand):
+            if j % 1024 == 0:
+                ck.tick()
+            e = abs(fs[i] - P(pts[i]))
+            if e > worst:
+                worst, arg = e, pts[i]
+        return worst <= s.upper, f"max |f - p| = {show(worst)} at x = {show(arg)} over {n} points"
+    unknown = []
     for i, x in enumerate(s.points()):
         if i % 1024 == 0:
             ck.tick()
         px = P(x)
-        if exact:
-            e = abs(s.f_at([x], i) - px)
-            if e > worst:
-                worst, arg = e, x
-            continue
         try:
             ok = _compare(s, x, i, px, s.upper, True)
         except Undefined:
@@ -66,12 +114,9 @@ def _max_check(s: Sup, ck: Checks) -> tuple[bool | None, str]:
             return False, f"|f - p| > upper at x = {show(x)}"
         if ok is None:
             unknown.append(x)
-    n = s.size()
     if unknown:
         return None, f"undecided at 65536 bits at x = {show(unknown[0])} ({len(unknown)} points)"
-    if not exact:
-        return True, f"|f - p| <= upper at all {n} points"
-    return worst <= s.upper, f"max |f - p| = {show(worst)} at x = {show(arg)} over {n} points"
+    return True, f"|f - p| <= upper at all {n} points"
 
 
 def _witness(s: Sup, w: fmpq) -> tuple[bool | None, str]:
@@ -85,14 +130,15 @@ def _witness(s: Sup, w: fmpq) -> tuple[bool | None, str]:
     return ok, f"|f - p| >= lower at x = {show(w)}: {ok}"
 
 
-def _least_degree(s: Sup, ev: dict | None, ck: Checks) -> tuple[bool | None, str]:
+def _least_degree(s: Sup, ev: _LeastDegreeEvidence | None,
+                  ck: Checks) -> tuple[bool | None, str]:
     if s.max_error is None:
         return False, "least_degree needs max_error"
-    if ev is None:
+    if ev is None or s.least_degree is None:
         return False, "evidence.least_degree is missing"
     pin = s.least_degree["pin"]
-    D = s.poly.degree - 1
-    z, v = pin if pin is not None else (None, fmpq(0))
+    D = s.degree - 1
+    z, v = pin if pin is not None else (fmpq(0), fmpq(0))  # z is unused without a pin
     if pin is not None and evaluate(s.poly, [z]) != v:
         return False, f"p({show(z)}) != {show(v)}"
     pts, ws, bound = ev["points"], ev["weights"], ev["bound"]
@@ -120,8 +166,9 @@ def _least_degree(s: Sup, ev: dict | None, ck: Checks) -> tuple[bool | None, str
             fs = [s.f_at([x], i) for x, i in zip(pts, idx)]
         except Indeterminate:
             fs = []
-        if fs and all(isinstance(f, fmpq) for f in fs):
-            true = abs(sum((w * (f - v) for w, f in zip(ws, fs)), fmpq(0))) / W
+        exact = [f for f in fs if isinstance(f, fmpq)]
+        if fs and len(exact) == len(fs):
+            true = abs(sum((w * (f - v) for w, f in zip(ws, exact)), fmpq(0))) / W
             return true == bound, f"bound recomputed: {show(true)}, stated {show(bound)}"
 
         def pred() -> bool | None:
@@ -139,21 +186,24 @@ def _least_degree(s: Sup, ev: dict | None, ck: Checks) -> tuple[bool | None, str
         return False, "target undefined at a point of the evidence"
 
 
-def verify_finite(st: object, ev: object, ck: Checks, out: list[str]) -> None:
+def verify_finite(st: object, evidence: object, ck: Checks, out: list[str]) -> None:
     s = read_sup(st, "supnorm-finite")
-    ev = expect_keys(ev, "evidence", ("witness",), ("least_degree",))
+    ev = expect_keys(evidence, "evidence", ("witness",), ("least_degree",))
     w = read_exact(ev["witness"], "evidence.witness")
-    ld = ev.get("least_degree")
-    if ld is not None:
+    ld_raw = ev.get("least_degree")
+    ld: _LeastDegreeEvidence | None = None
+    if ld_raw is not None:
         if s.least_degree is None:
             raise Malformed("evidence.least_degree without statement.least_degree")
-        expect_keys(ld, "evidence.least_degree", ("points", "weights", "bound"))
+        expect_keys(ld_raw, "evidence.least_degree", ("points", "weights", "bound"))
         pts = [read_exact(x, "evidence.least_degree.points")
-               for x in read_list(ld["points"], "evidence.least_degree.points", 0, MAX_POINTS)]
+               for x in read_list(ld_raw["points"], "evidence.least_degree.points", 0,
+                                  MAX_POINTS)]
         ws = [read_exact(x, "evidence.least_degree.weights")
-              for x in read_list(ld["weights"], "evidence.least_degree.weights", len(pts),
+              for x in read_list(ld_raw["weights"], "evidence.least_degree.weights", len(pts),
                                  len(pts))]
-        b = None if ld["bound"] is None else read_exact(ld["bound"], "evidence.least_degree.bound")
+        b = None if ld_raw["bound"] is None else read_exact(ld_raw["bound"],
+                                                            "evidence.least_degree.bound")
         ld = {"points": pts, "weights": ws, "bound": b}
     out.extend(words(s))
     common_checks(s, ck)

@@ -15,9 +15,11 @@ from flint import fmpq, fmpz_poly
 from .numbers import expect_keys, read_exact, read_int, read_list, show
 from .report import Checks, Malformed
 
+__all__ = ["verify_jackson"]
 
-def verify_jackson(st: object, ev: object, ck: Checks, out: list[str]) -> None:
-    expect_keys(st, "statement", ("t", "r", "K", "t_prime", "degree", "coefficients_2pi"),
+
+def verify_jackson(obj: object, ev: object, ck: Checks, out: list[str]) -> None:
+    st = expect_keys(obj, "statement", ("t", "r", "K", "t_prime", "degree", "coefficients_2pi"),
                 ("multipliers",))
     if ev is not None and ev != {}:
         raise Malformed("evidence: a jackson-kernel certificate carries no evidence")
@@ -28,10 +30,10 @@ def verify_jackson(st: object, ev: object, ck: Checks, out: list[str]) -> None:
     deg = read_int(st["degree"], "statement.degree", 0, 20_000)
     coef = [read_exact(c, "statement.coefficients_2pi")
             for c in read_list(st["coefficients_2pi"], "statement.coefficients_2pi", 1, 20_001)]
-    mult = st.get("multipliers")
-    if mult is not None:
+    mult: list[fmpq] | None = None
+    if st.get("multipliers") is not None:
         mult = [read_exact(c, "statement.multipliers")
-                for c in read_list(mult, "statement.multipliers", 1, 100_001)]
+                for c in read_list(st["multipliers"], "statement.multipliers", 1, 100_001)]
     out += [f"H_{{t,r}}(u) = F_{{t'}}(u)^r / (2 pi b_0) = a_0 + sum_l a_l cos(l u) with t = {t}, "
             f"r = {r}, t' = floor(t/r) + 1 = {tp}, degree r (t' - 1) = {deg}.",
             f"Claim: the {len(coef)} listed values are 2 pi a_l, l = 0..{deg}."]

@@ -19,6 +19,7 @@ b_{mu,k}(y)|`` and ``Lambda = max_{[0,1]} U``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import comb
 
 from flint import arb, arb_mat, arb_series, ctx, fmpq, fmpq_mat, fmpz, fmpz_mat
@@ -28,10 +29,12 @@ from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_l
 from .poly import read_interval
 from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Refuted, refine
 
+__all__ = ["ORDER", "verify_lebesgue"]
+
 ORDER = 4
 
 
-def _exact_M(k: int, h: int, tick) -> tuple[fmpz_mat, fmpz]:
+def _exact_M(k: int, h: int, tick: Callable[[], None]) -> tuple[fmpz_mat, fmpz]:
     """(S, den) with M = S / den exactly."""
     D = fmpz(k) ** k
     B = fmpz_mat(k + 1, k + 1)
@@ -90,9 +93,9 @@ def _basis_series(y: arb, k: int, n: int) -> list[list[arb]]:
 def _piece(M: arb_mat, k: int, a: fmpq, b: fmpq) -> tuple[arb, arb]:
     """(upper bound of U on [a, b], U at the centre), at the current precision."""
     c, r = (a + b) / 2, arb((b - a) / 2)
-    rows = list(zip(*_basis_series(arb(c), k, ORDER)))
+    rows = [list(row) for row in zip(*_basis_series(arb(c), k, ORDER))]
     rows.append([t[ORDER] for t in _basis_series(arb(a).union(arb(b)), k, ORDER + 1)])
-    V = arb_mat([list(row) for row in rows]) * M
+    V = arb_mat(rows) * M
     rr = arb(0, (b - a) / 2)
     gam, loose, centre = [arb(0)] * (ORDER + 1), arb(0), arb(0)
     for nu in range(k + 1):
@@ -108,18 +111,18 @@ def _piece(M: arb_mat, k: int, a: fmpq, b: fmpq) -> tuple[arb, arb]:
     return total, centre
 
 
-def verify_lebesgue(st: object, ev: object, ck: Checks, out: list[str]) -> None:
-    expect_keys(st, "statement", ("k", "h", "lower", "upper"), ("basis",))
+def verify_lebesgue(obj: object, evidence: object, ck: Checks, out: list[str]) -> None:
+    st = expect_keys(obj, "statement", ("k", "h", "lower", "upper"), ("basis",))
     k = read_int(st["k"], "statement.k", 1, 1000)
     h = read_int(st["h"], "statement.h", 1, 64)
     lower = read_exact(st["lower"], "statement.lower")
     upper = read_exact(st["upper"], "statement.upper")
-    basis = st.get("basis")
-    if basis is not None:
+    basis: list[list[fmpq]] | None = None
+    if st.get("basis") is not None:
         basis = [[read_exact(x, "statement.basis") for x in read_list(row, "statement.basis",
                                                                        k + 1, k + 1)]
-                 for row in read_list(basis, "statement.basis", k + 1, k + 1)]
-    ev = expect_keys(ev, "evidence", ("witness", "pieces"))
+                 for row in read_list(st["basis"], "statement.basis", k + 1, k + 1)]
+    ev = expect_keys(evidence, "evidence", ("witness", "pieces"))
     wit = read_exact(ev["witness"], "evidence.witness")
     pieces = [read_interval(p, "evidence.pieces")
               for p in read_list(ev["pieces"], "evidence.pieces", 0, 2_000_000)]
@@ -136,8 +139,8 @@ def verify_lebesgue(st: object, ev: object, ck: Checks, out: list[str]) -> None:
     if cost <= 2 * 10**9 or (basis is not None and cost <= 3 * 10**10):
         ck.tick()
         exact = _exact_M(k, h, ck.tick)
-    S, den = exact if exact else (None, None)
     if exact:
+        S, den = exact
         ck.add("M commutes with the reversal", all(
             S[k - m, k - n] == S[m, n] for m in range(k + 1) for n in range(k + 1)), "exact")
         ck.add("rows of M sum to 1", all(
@@ -157,7 +160,8 @@ def verify_lebesgue(st: object, ev: object, ck: Checks, out: list[str]) -> None:
     def M_at(prec: int) -> arb_mat:
         if prec not in cache:
             with working(prec):
-                cache[prec] = arb_mat(fmpq_mat(S) / den) if exact else _arb_M(k, h)
+                cache[prec] = arb_mat(fmpq_mat(exact[0]) / exact[1]) if exact else \
+                    _arb_M(k, h)
         return cache[prec]
 
     start = 64 + 2 * h + 2 * (k + 1).bit_length()
@@ -174,7 +178,7 @@ def verify_lebesgue(st: object, ev: object, ck: Checks, out: list[str]) -> None:
         ck.add("witness: U >= lower", False, "the witness is not in [0, 1]")
     elif exact:
         y = [comb(k, m) * wit**m * (1 - wit) ** (k - m) for m in range(k + 1)]
-        v = fmpq_mat(1, k + 1, y) * fmpq_mat(S) / den
+        v = fmpq_mat(1, k + 1, y) * fmpq_mat(exact[0]) / exact[1]
         u = sum((abs(v[0, n]) for n in range(k + 1)), fmpq(0))
         ck.add("witness: U >= lower", u >= lower, f"U({show(wit)}) = {show(u)}")
     else:
@@ -188,7 +192,8 @@ def _tiling(pieces: list[tuple[fmpq, fmpq]]) -> tuple[bool, str]:
     return ok, f"{len(ps)} pieces" + ("" if ok else " leave a gap or overlap")
 
 
-def _upper(pieces, k: int, upper: fmpq, start: int, M_at, ck: Checks) -> tuple[bool | None, str]:
+def _upper(pieces: list[tuple[fmpq, fmpq]], k: int, upper: fmpq, start: int,
+           M_at: Callable[[int], arb_mat], ck: Checks) -> tuple[bool | None, str]:
     def examine(piece: tuple[fmpq, fmpq], prec: int) -> str:
         a, b = piece
         M = M_at(prec)

@@ -13,9 +13,14 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .report import Malformed, one_line
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
@@ -73,7 +78,8 @@ def parse_bytes(data: bytes) -> Any:
 
 
 @lru_cache(maxsize=1)
-def _validator():
+def _validator() -> Draft202012Validator:
+    # imported here: jsonschema costs ~40 ms at start-up and --help never needs it
     from jsonschema import Draft202012Validator
 
     text = resources.files("dpverify.verify").joinpath("schema/certificate-v1.json").read_text(
@@ -85,7 +91,7 @@ def validate(obj: Any) -> None:
     """Raise Malformed unless ``obj`` is a certificate valid against the schema."""
     if isinstance(obj, dict) and obj.get("format") == "dpverify-data":
         raise Malformed("this file is data, not a certificate: dpverify verify does not check it")
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # see _validator: start-up cost
 
     err = best_match(_validator().iter_errors(obj))
     if err is not None:

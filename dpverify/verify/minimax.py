@@ -17,12 +17,22 @@ polynomial of degree ``< N`` is within ``max_error``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flint import arb, fmpq, fmpq_poly
 
-from .box import check_cover, check_pieces
-from .expr import CONSTANTS, FUNCTIONS, IDENT, Indeterminate, IvAlg, Undefined, parse, point, run
+from .box import MAX_ORDER, check_cover, check_pieces
+from .expr import (
+    CONSTANTS,
+    FUNCTIONS,
+    IDENT,
+    Code,
+    Indeterminate,
+    Iv,
+    IvAlg,
+    Undefined,
+    parse,
+    point,
+    run,
+)
 from .numbers import (
     MAX_PREC,
     check_rounded_up,
@@ -44,14 +54,16 @@ from .poly import (
     to_monomial_1d,
 )
 from .report import Checks, Malformed
-from .supnorm import Sup
+from .supnorm import Sup, Target
+
+__all__ = ["MAX_DEGREE", "MAX_PIECES", "check_alternation", "verify_minimax"]
 
 MAX_DEGREE = 200_000
 MAX_PIECES = 2_000_000
 
 
-def _target(t: object) -> dict[str, Any]:
-    t = expect_keys(t, "statement.target", ("kind", "expr", "variables"))
+def _target(obj: object) -> Target:
+    t = expect_keys(obj, "statement.target", ("kind", "expr", "variables"))
     if t["kind"] != "expr" or not isinstance(t["expr"], str):
         raise Malformed("statement.target: an expr target")
     names = read_list(t["variables"], "statement.target.variables", 1, 1)
@@ -67,24 +79,26 @@ def _points(v: object, where: str, n: int) -> list[fmpq]:
     return [read_exact(x, where) for x in read_list(v, where, n, n)]
 
 
-def _sign_at(code: tuple[object, ...], mono: fmpq_poly, x: fmpq,
+def _sign_at(code: Code, mono: fmpq_poly, x: fmpq,
              bound: fmpq) -> tuple[int | None, bool | None]:
     """(sign of f(x) - p(x), whether |f(x) - p(x)| >= bound); None where undecided."""
     px = mono(x)
     prec = 64
     while prec <= MAX_PREC:
         with working(prec):
+            f: Iv | None
             try:
                 f = run(code, IvAlg(), [point(x)])
             except Indeterminate:
                 f = None
-            if f is not None and f.exact:
-                e = f.lo - px
+            fx = None if f is None else f.value
+            if fx is not None:
+                e = fx - px
                 return (1 if e > 0 else -1 if e < 0 else 0), abs(e) >= bound
             if f is not None:
-                e = f.b - arb(px)
-                s = 1 if e > 0 else -1 if e < 0 else None
-                ae, b = abs(e), arb(bound)
+                eb = f.b - arb(px)
+                s = 1 if eb > 0 else -1 if eb < 0 else None
+                ae, b = abs(eb), arb(bound)
                 ge = True if ae >= b else False if ae < b else None
                 if s is not None and ge is not None:
                     return s, ge
@@ -92,7 +106,7 @@ def _sign_at(code: tuple[object, ...], mono: fmpq_poly, x: fmpq,
     return None, None
 
 
-def check_alternation(code: tuple[object, ...], mono: fmpq_poly, pts: list[fmpq],
+def check_alternation(code: Code, mono: fmpq_poly, pts: list[fmpq],
                       ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks) -> tuple[bool | None, str]:
     a, b = ab
     if not all(a <= x <= b for x in pts):
@@ -156,7 +170,7 @@ def verify_minimax(st: object, ev: object, ck: Checks, out: list[str]) -> None:
         where = f"evidence.pieces[{i}]"
         pc = read_list(pc, where, 3, 3)
         box = [read_interval(iv, where) for iv in read_list(pc[0], where, 1, 1)]
-        pieces.append((box, read_int(pc[1], f"{where} order", 0, 64),
+        pieces.append((box, read_int(pc[1], f"{where} order", 0, MAX_ORDER),
                        read_int(pc[2], f"{where} precision", 53, MAX_PREC)))
     q = q_pts = None
     if ld_lower is not None:

@@ -17,6 +17,13 @@ from flint import ctx, fmpq, fmpz
 
 from .report import Malformed
 
+__all__ = ["MAX_CHARS", "MAX_EXPONENT", "MAX_PREC", "pow10", "read_exact", "read_int",
+           "short_text", "show", "working", "decide", "floor_log10", "check_rounded_up",
+           "expect_keys", "read_list", "read_error_claim", "JsonObject"]
+
+#: a parsed JSON object: its values are untyped until read by the functions here
+JsonObject = dict[str, Any]
+
 MAX_CHARS = 1_000_000
 MAX_EXPONENT = 100_000
 MAX_PREC = 65536
@@ -146,7 +153,7 @@ def check_rounded_up(text: str, value: fmpq, where: str) -> tuple[bool, str]:
 
 
 def expect_keys(obj: object, where: str, required: tuple[str, ...],
-                optional: tuple[str, ...] = ()) -> dict:
+                optional: tuple[str, ...] = ()) -> JsonObject:
     """``obj`` as a dict with exactly the required keys plus some optional ones."""
     if not isinstance(obj, dict):
         raise Malformed(f"{where}: expected an object")
@@ -158,13 +165,13 @@ def expect_keys(obj: object, where: str, required: tuple[str, ...],
     return obj
 
 
-def read_list(v: object, where: str, lo: int, hi: int) -> list:
+def read_list(v: object, where: str, lo: int, hi: int) -> list[Any]:
     if not isinstance(v, list) or not lo <= len(v) <= hi:
         raise Malformed(f"{where}: expected a list of {lo} to {hi} entries")
     return v
 
 
-def read_error_claim(st: dict[str, Any]) -> tuple[fmpq, fmpq, str | None, fmpq | None]:
+def read_error_claim(st: JsonObject) -> tuple[fmpq, fmpq, str | None, fmpq | None]:
     """``(lower, upper, upper_decimal or None, max_error or None)`` of a statement's
     ``error`` block and optional ``max_error`` claim (numbers exact; the decimal string is
     checked to be a number and returned as written)."""

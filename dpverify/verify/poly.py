@@ -12,6 +12,7 @@ coefficients of the same shape, converted one axis at a time with the univariate
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb, prod
 
@@ -19,6 +20,16 @@ from flint import arb, fmpq, fmpq_poly, fmpz
 
 from .numbers import decide, read_exact, read_int, show
 from .report import Checks, Malformed
+
+__all__ = ["MAX_UNIVARIATE", "MAX_TENSOR", "Poly", "read_interval", "read_poly",
+           "to_monomial_1d", "map_axes", "monomial_form", "monomial_flat", "exponents",
+           "true_degree", "shifted", "evaluate", "check_poly"]
+
+Tick = Callable[[], None]
+
+
+def _no_tick() -> None:
+    pass
 
 MAX_UNIVARIATE = 200_001
 MAX_TENSOR = 1_000_000
@@ -33,15 +44,17 @@ class Poly:
     degree: int | list[int]
     l1: fmpq
     l1_log2: str | None
-    mono: object = None  # fmpq_poly (d = 1) or flat list of fmpq (d >= 2)
+    mono: fmpq_poly | None = None  # the exact monomial form (d = 1), once computed
+    mono_flat: list[fmpq] | None = None  # the same, row-major flat (d >= 2)
 
     @property
     def d(self) -> int:
         return len(self.shape)
 
     def describe(self) -> str:
-        dom = "" if self.domains[0] is None else " on " + " x ".join(
-            f"[{show(a, 20)}, {show(b, 20)}]" for a, b in self.domains)
+        ivs = [iv for iv in self.domains if iv is not None]
+        dom = "" if not ivs else " on " + " x ".join(
+            f"[{show(a, 20)}, {show(b, 20)}]" for a, b in ivs)
         return (f"{self.basis} basis{dom}, {len(self.coeffs)} coefficients"
                 + ("" if self.d == 1 else f" (shape {list(self.shape)})"))
 
@@ -65,10 +78,11 @@ def read_poly(obj: object, where: str) -> Poly:
     if not isinstance(raw, list) or not raw:
         raise Malformed(f"{where}.coefficients: expected a non-empty list")
     if "shape" in obj:
-        shape = obj["shape"]
-        if not isinstance(shape, list) or not 2 <= len(shape) <= 3:
+        sizes = obj["shape"]
+        if not isinstance(sizes, list) or not 2 <= len(sizes) <= 3:
             raise Malformed(f"{where}.shape: expected 2 or 3 sizes")
-        shape = tuple(read_int(n, f"{where}.shape", 1, MAX_TENSOR) for n in shape)
+        shape: tuple[int, ...] = tuple(read_int(n, f"{where}.shape", 1, MAX_TENSOR)
+                                       for n in sizes)
         if prod(shape) != len(raw) or len(raw) > MAX_TENSOR:
             raise Malformed(f"{where}: {len(raw)} coefficients for shape {list(shape)}")
         doms = obj.get("domains")
@@ -98,10 +112,12 @@ def read_poly(obj: object, where: str) -> Poly:
 
 
 def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
-                   tick=lambda: None) -> fmpq_poly:
+                   tick: Tick = _no_tick) -> fmpq_poly:
     """The exact monomial form of a univariate polynomial in the given basis."""
     if basis == "monomial":
         return fmpq_poly(cs)
+    if dom is None:
+        raise Malformed(f"a {basis} polynomial needs a domain [a, b]")
     a, b = dom
     if basis == "chebyshev":
         y = fmpq_poly([0, 1])
@@ -119,7 +135,7 @@ def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
     return h(fmpq_poly([1 + a / (b - a), -1 / (b - a)]))
 
 
-def _fibres(shape: tuple[int, ...], axis: int):
+def _fibres(shape: tuple[int, ...], axis: int) -> Iterator[list[int]]:
     stride = prod(shape[axis + 1:])
     n = shape[axis]
     for base in range(prod(shape)):
@@ -127,7 +143,8 @@ def _fibres(shape: tuple[int, ...], axis: int):
             yield [base + j * stride for j in range(n)]
 
 
-def map_axes(flat: list[fmpq], shape: tuple[int, ...], fn, tick=lambda: None) -> list[fmpq]:
+def map_axes(flat: list[fmpq], shape: tuple[int, ...],
+             fn: Callable[[int, list[fmpq]], fmpq_poly], tick: Tick = _no_tick) -> list[fmpq]:
     """Apply ``fn(axis, fmpq_poly) -> fmpq_poly`` to every fibre, axis by axis."""
     flat = list(flat)
     for axis in range(len(shape)):
@@ -139,14 +156,23 @@ def map_axes(flat: list[fmpq], shape: tuple[int, ...], fn, tick=lambda: None) ->
     return flat
 
 
-def monomial_form(p: Poly, tick=lambda: None):
+def monomial_form(p: Poly, tick: Tick = _no_tick) -> fmpq_poly:
+    """The exact monomial form of a univariate ``p`` (computed once)."""
+    if p.d != 1:
+        raise ValueError(f"monomial_form: p has {p.d} variables; use monomial_flat")
     if p.mono is None:
-        if p.d == 1:
-            p.mono = to_monomial_1d(p.basis, p.coeffs, p.domains[0], tick)
-        else:
-            p.mono = map_axes(p.coeffs, p.shape, lambda ax, cs: to_monomial_1d(
-                p.basis, cs, p.domains[ax]), tick)
+        p.mono = to_monomial_1d(p.basis, p.coeffs, p.domains[0], tick)
     return p.mono
+
+
+def monomial_flat(p: Poly, tick: Tick = _no_tick) -> list[fmpq]:
+    """The exact monomial coefficients of a tensor ``p`` (d >= 2), row-major (computed once)."""
+    if p.d == 1:
+        raise ValueError("monomial_flat: p is univariate; use monomial_form")
+    if p.mono_flat is None:
+        p.mono_flat = map_axes(p.coeffs, p.shape, lambda ax, cs: to_monomial_1d(
+            p.basis, cs, p.domains[ax]), tick)
+    return p.mono_flat
 
 
 def exponents(shape: tuple[int, ...], i: int) -> tuple[int, ...]:
@@ -157,12 +183,11 @@ def exponents(shape: tuple[int, ...], i: int) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def true_degree(p: Poly, tick=lambda: None) -> int | list[int]:
-    mono = monomial_form(p, tick)
+def true_degree(p: Poly, tick: Tick = _no_tick) -> int | list[int]:
     if p.d == 1:
-        return mono.degree()
+        return int(monomial_form(p, tick).degree())
     degs = [-1] * p.d
-    for i, c in enumerate(mono):
+    for i, c in enumerate(monomial_flat(p, tick)):
         if c != 0:
             degs = [max(g, e) for g, e in zip(degs, exponents(p.shape, i))]
     return degs
@@ -173,7 +198,7 @@ def shifted(p: Poly, m: list[fmpq]) -> list[tuple[tuple[int, ...], fmpq]]:
     if p.d == 1:
         cs = monomial_form(p)(fmpq_poly([m[0], 1])).coeffs()
         return [((j,), c) for j, c in enumerate(cs) if c != 0]
-    flat = map_axes(monomial_form(p), p.shape,
+    flat = map_axes(monomial_flat(p), p.shape,
                     lambda ax, cs: fmpq_poly(cs)(fmpq_poly([m[ax], 1])))
     return [(exponents(p.shape, i), c) for i, c in enumerate(flat) if c != 0]
 
@@ -182,7 +207,7 @@ def evaluate(p: Poly, x: list[fmpq]) -> fmpq:
     if p.d == 1:
         return monomial_form(p)(x[0])
     return sum((c * prod(xi**e for xi, e in zip(x, al)) for al, c in
-                ((exponents(p.shape, i), c) for i, c in enumerate(monomial_form(p)) if c != 0)),
+                ((exponents(p.shape, i), c) for i, c in enumerate(monomial_flat(p)) if c != 0)),
                fmpq(0))
 
 
@@ -193,13 +218,13 @@ def _check_log2(text: str | None, l1: fmpq) -> tuple[bool | None, str]:
     if (v * 10**6).q != 1:
         return False, f"l1_log2 = {text} is not a multiple of 10^-6"
     half = fmpq(1, 2 * 10**6)
-    bits = l1.p.bit_length()
+    bits = int(l1.p.bit_length())
     if l1.q == 1 and l1.p == fmpz(2) ** (bits - 1):  # log2 is an integer
-        ok = abs(v - (bits - 1)) <= half
+        ok: bool | None = abs(v - (bits - 1)) <= half
     elif l1.p == 1 and l1.q == fmpz(2) ** (l1.q.bit_length() - 1):
         ok = abs(v + l1.q.bit_length() - 1) <= half
     else:  # log2(l1) is irrational: the comparison is strict either way
-        def pred():
+        def pred() -> bool | None:
             d = abs(arb(v) - arb(l1).log() / arb(2).log())
             return True if d < arb(half) else False if d > arb(half) else None
         ok = decide(pred)
@@ -208,12 +233,14 @@ def _check_log2(text: str | None, l1: fmpq) -> tuple[bool | None, str]:
 
 def check_poly(ck: Checks, p: Poly) -> None:
     """Degree, l1 and l1_log2 of ``p``, recomputed."""
-    def deg():
+    def deg() -> tuple[bool, str]:
         d = true_degree(p, ck.tick)
         return d == p.degree, f"stated {p.degree}, recomputed {d}"
 
-    def l1():
-        s = sum((abs(c) for c in p.coeffs), fmpq(0))
+    def l1() -> tuple[bool, str]:
+        # over a common denominator: one sum of integers instead of a sum of fractions
+        q = fmpq_poly(p.coeffs)
+        s = fmpq(sum((abs(c) for c in q.numer().coeffs()), fmpz(0)), q.denom())
         return s == p.l1, f"stated {show(p.l1)}, recomputed {show(s)}"
 
     ck.run("polynomial degree", deg)

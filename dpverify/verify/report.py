@@ -9,6 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+__all__ = ["Malformed", "TimeUp", "one_line", "Report", "Checks", "Refuted", "BOUNDED",
+           "MORE_PRECISION", "BISECT", "refine"]
+
+_Piece = TypeVar("_Piece")
 
 
 class Malformed(ValueError):
@@ -91,7 +97,8 @@ class Refuted(Exception):
 BOUNDED, MORE_PRECISION, BISECT = "bounded", "precision", "bisect"
 
 
-def refine(pieces: list, examine: Callable, bisect: Callable, describe: Callable,
+def refine(pieces: list[tuple[_Piece, int]], examine: Callable[[_Piece, int], str],
+           bisect: Callable[[_Piece], list[_Piece]], describe: Callable[[_Piece], str],
            ck: Checks, max_prec: int) -> tuple[bool | None, str]:
     """Bound every ``(piece, prec)``; ``examine(piece, prec)`` says BOUNDED, MORE_PRECISION
     (honoured below ``max_prec``, else bisection) or BISECT (``bisect(piece)`` gives the

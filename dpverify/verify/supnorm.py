@@ -9,11 +9,13 @@ evaluation of the target; ``finite.py`` and ``box.py`` do the rest.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypedDict
 
 from flint import fmpq
 
-from .expr import CONSTANTS, FUNCTIONS, IDENT, IvAlg, parse, point, run
+from .expr import CONSTANTS, FUNCTIONS, IDENT, Code, Iv, IvAlg, parse, point, run
 from .numbers import (
     check_rounded_up,
     expect_keys,
@@ -26,6 +28,9 @@ from .numbers import (
 from .poly import Poly, check_poly, read_interval, read_poly
 from .report import Checks, Malformed
 
+__all__ = ["MAX_POINTS", "BIG", "NAMES", "Target", "Domain", "LeastDegree", "Construction",
+           "Sup", "read_sup", "words", "common_checks"]
+
 MAX_POINTS = 10_000_000
 BIG = 10**15
 NAMES = {"or/chebyshev": ("k", "gamma"), "and/chebyshev": ("k", "gamma"),
@@ -34,30 +39,63 @@ NAMES = {"or/chebyshev": ("k", "gamma"), "and/chebyshev": ("k", "gamma"),
          "exact_l/sherstov": ("l", "k", "gamma"), "dlist/h": ("k", "gamma")}
 
 
+class _Kind(TypedDict):
+    kind: str
+
+
+class Target(_Kind, total=False):
+    """A target as read: ``kind`` plus the keys of that kind."""
+
+    r: int  # threshold
+    l: int  # indicator  # noqa: E741 (the name in the certificate format)
+    values: list[fmpq]  # values
+    variables: list[str]  # expr
+    text: str  # expr
+    code: Code  # expr
+
+
+class Domain(_Kind, total=False):
+    """A domain as read: ``kind`` plus the keys of that kind."""
+
+    lo: int  # integers
+    hi: int  # integers
+    points: list[fmpq]  # points
+    where: dict[fmpq, int]  # points: position of each point (built on first use)
+    intervals: list[tuple[fmpq, fmpq]]  # box
+
+
+class LeastDegree(TypedDict):
+    pin: tuple[fmpq, fmpq] | None  # (z, v): only polynomials with q(z) = v compete
+
+
+#: (name, {parameter: value}): ``gamma`` is an fmpq, the others are ints
+Construction = tuple[str, dict[str, fmpq | int]]
+
+
 @dataclass
 class Sup:
     kind: str
     poly: Poly
-    target: dict
-    domain: dict
+    target: Target
+    domain: Domain
     lower: fmpq
     upper: fmpq
     upper_decimal: str | None
     max_error: fmpq | None
-    least_degree: dict | None  # {"pin": None | (z, v)}
-    construction: tuple[str, dict] | None
+    least_degree: LeastDegree | None
+    construction: Construction | None
 
     def size(self) -> int:
         dom = self.domain
         return dom["hi"] - dom["lo"] + 1 if dom["kind"] == "integers" else len(dom["points"])
 
-    def points(self):
+    def points(self) -> Iterator[fmpq]:
         dom = self.domain
         if dom["kind"] == "integers":
             return (fmpq(x) for x in range(dom["lo"], dom["hi"] + 1))
         return iter(dom["points"])
 
-    def f_at(self, x: list[fmpq], index: int | None = None):
+    def f_at(self, x: list[fmpq], index: int | None = None) -> fmpq | Iv:
         """The target at a point: an exact fmpq, or an Iv at the current precision."""
         t = self.target
         if t["kind"] == "threshold":
@@ -65,13 +103,35 @@ class Sup:
         if t["kind"] == "indicator":
             return fmpq(int(x[0] == t["l"]))
         if t["kind"] == "values":
+            if index is None:
+                raise ValueError("f_at: a values target needs the index of the point")
             return t["values"][index]
         iv = run(t["code"], IvAlg(), [point(v) for v in x])
-        return iv.lo if iv.exact else iv
+        value = iv.value
+        return iv if value is None else value
+
+    def f_exact(self, x: fmpq, index: int) -> fmpq:
+        """The target at domain point ``x`` (position ``index``) for a threshold, indicator
+        or values target (exact by definition)."""
+        t = self.target
+        if t["kind"] == "expr":
+            raise ValueError("f_exact: an expr target is not exact by definition")
+        if t["kind"] == "values":
+            return t["values"][index]
+        return fmpq(int(x >= t["r"])) if t["kind"] == "threshold" else fmpq(int(x == t["l"]))
+
+    @property
+    def degree(self) -> int:
+        """The stated degree of a univariate polynomial."""
+        deg = self.poly.degree
+        if not isinstance(deg, int):
+            raise ValueError("degree: the polynomial is not univariate")
+        return deg
 
 
-def _read_target(t: object, where: str) -> dict:
-    kind = expect_keys(t, where, ("kind",), ("r", "l", "values", "expr", "variables"))["kind"]
+def _read_target(obj: object, where: str) -> Target:
+    t = expect_keys(obj, where, ("kind",), ("r", "l", "values", "expr", "variables"))
+    kind = t["kind"]
     need = {"threshold": ("kind", "r"), "indicator": ("kind", "l"),
             "values": ("kind", "values"), "expr": ("kind", "expr", "variables")}
     if kind not in need:
@@ -95,8 +155,9 @@ def _read_target(t: object, where: str) -> dict:
             "code": parse(t["expr"], names, f"{where}.expr")}
 
 
-def _read_domain(v: object, where: str) -> dict:
-    kind = expect_keys(v, where, ("kind",), ("lo", "hi", "points", "intervals"))["kind"]
+def _read_domain(obj: object, where: str) -> Domain:
+    v = expect_keys(obj, where, ("kind",), ("lo", "hi", "points", "intervals"))
+    kind = v["kind"]
     if kind == "integers":
         expect_keys(v, where, ("kind", "lo", "hi"))
         lo, hi = (read_int(v[k], f"{where}.{k}", -BIG, BIG) for k in ("lo", "hi"))
@@ -119,30 +180,32 @@ def _read_domain(v: object, where: str) -> dict:
     raise Malformed(f"{where}.kind: unknown domain kind")
 
 
-def read_sup(st: object, kind: str) -> Sup:
+def read_sup(obj: object, kind: str) -> Sup:
     opt = ("max_error", "construction") + (("least_degree",) if kind == "supnorm-finite" else ())
-    expect_keys(st, "statement", ("polynomial", "target", "domain", "error"), opt)
+    st = expect_keys(obj, "statement", ("polynomial", "target", "domain", "error"), opt)
     poly = read_poly(st["polynomial"], "statement.polynomial")
     target = _read_target(st["target"], "statement.target")
     domain = _read_domain(st["domain"], "statement.domain")
     lower, upper, dec, max_error = read_error_claim(st)
-    ld = st.get("least_degree")
-    if ld is not None:
-        pin = expect_keys(ld, "statement.least_degree", ("pin",))["pin"]
-        if pin is not None:
-            expect_keys(pin, "statement.least_degree.pin", ("x", "value"))
-            pin = (read_exact(pin["x"], "pin.x"), read_exact(pin["value"], "pin.value"))
+    ld: LeastDegree | None = None
+    if st.get("least_degree") is not None:
+        raw_pin = expect_keys(st["least_degree"], "statement.least_degree", ("pin",))["pin"]
+        pin = None
+        if raw_pin is not None:
+            raw_pin = expect_keys(raw_pin, "statement.least_degree.pin", ("x", "value"))
+            pin = (read_exact(raw_pin["x"], "pin.x"), read_exact(raw_pin["value"], "pin.value"))
         ld = {"pin": pin}
-    con = st.get("construction")
-    if con is not None:
-        expect_keys(con, "statement.construction", ("name", "params"))
-        if con["name"] not in NAMES:
+    con: Construction | None = None
+    if st.get("construction") is not None:
+        raw = expect_keys(st["construction"], "statement.construction", ("name", "params"))
+        if raw["name"] not in NAMES:
             raise Malformed(f"statement.construction.name: unknown construction "
-                            f"{str(con['name'])[:40]!r}")
-        ps = expect_keys(con["params"], "statement.construction.params", NAMES[con["name"]])
-        params = {k: (read_exact(v, f"params.{k}") if k == "gamma"
-                      else read_int(v, f"params.{k}", -BIG, BIG)) for k, v in ps.items()}
-        con = (con["name"], params)
+                            f"{str(raw['name'])[:40]!r}")
+        ps = expect_keys(raw["params"], "statement.construction.params", NAMES[raw["name"]])
+        params: dict[str, fmpq | int] = {
+            k: (read_exact(v, f"params.{k}") if k == "gamma"
+                else read_int(v, f"params.{k}", -BIG, BIG)) for k, v in ps.items()}
+        con = (raw["name"], params)
     sup = Sup(kind, poly, target, domain, lower, upper, dec, max_error, ld, con)
     if kind == "supnorm-finite":
         if domain["kind"] == "box" or poly.d != 1:
@@ -180,8 +243,8 @@ def words(s: Sup) -> list[str]:
         out.append(f"Claim: sup |f - p| <= max_error = {show(s.max_error)}.")
     if s.least_degree is not None:
         pin = s.least_degree["pin"]
-        pin = "" if pin is None else f" with q({show(pin[0])}) = {show(pin[1])}"
-        out.append(f"Claim: no polynomial q of degree < {s.poly.degree}{pin} has "
+        with_pin = "" if pin is None else f" with q({show(pin[0])}) = {show(pin[1])}"
+        out.append(f"Claim: no polynomial q of degree < {s.poly.degree}{with_pin} has "
                    f"max |f - q| <= max_error on the domain.")
     if s.construction is not None:
         out.append(f"Claim: this is construction {s.construction[0]} with "
@@ -193,10 +256,10 @@ def common_checks(s: Sup, ck: Checks) -> None:
     check_poly(ck, s.poly)
     ck.run("0 <= lower <= upper", lambda: (0 <= s.lower <= s.upper,
                                            f"lower = {show(s.lower)}, upper = {show(s.upper)}"))
-    if s.max_error is not None:
-        ck.run("upper <= max_error", lambda: (s.upper <= s.max_error,
+    max_error, dec = s.max_error, s.upper_decimal
+    if max_error is not None:
+        ck.run("upper <= max_error", lambda: (s.upper <= max_error,
                                               f"upper = {show(s.upper)}, "
-                                              f"max_error = {show(s.max_error)}"))
-    if s.upper_decimal is not None:
-        ck.run("upper_decimal", lambda: check_rounded_up(s.upper_decimal, s.upper,
-                                                         "upper_decimal"))
+                                              f"max_error = {show(max_error)}"))
+    if dec is not None:
+        ck.run("upper_decimal", lambda: check_rounded_up(dec, s.upper, "upper_decimal"))

@@ -32,6 +32,7 @@ from itertools import product
 from flint import arb, arb_series, fmpq
 
 from .expr import (
+    Code,
     Indeterminate,
     IvAlg,
     SerAlg,
@@ -47,6 +48,11 @@ from .expr import (
 )
 from .numbers import working
 from .poly import Poly, evaluate, shifted
+
+__all__ = ["space", "Jet", "JetAlg", "PieceBound", "endpoints", "bound_piece"]
+
+#: a truncated multivariate Taylor series: {index of the monomial in ``space``: coefficient}
+Jet = dict[int, arb]
 
 
 @lru_cache(maxsize=32)
@@ -67,29 +73,29 @@ class JetAlg:
         self.d, self.n = d, n
         self.monos, self.table = space(d, n)
 
-    def var(self, i: int, c: arb) -> dict:
+    def var(self, i: int, c: arb) -> Jet:
         if self.n == 0:
             return {0: c}
         return {0: c, self.monos.index(tuple(int(j == i) for j in range(self.d))): arb(1)}
 
-    def num(self, q: fmpq) -> dict:
+    def num(self, q: fmpq) -> Jet:
         return {0: arb(q)}
 
-    def const(self, name: str) -> dict:
+    def const(self, name: str) -> Jet:
         return {0: constant(name)}
 
-    def neg(self, a: dict) -> dict:
+    def neg(self, a: Jet) -> Jet:
         return {k: -v for k, v in a.items()}
 
-    def add(self, a: dict, b: dict, sign: int = 1) -> dict:
+    def add(self, a: Jet, b: Jet, sign: int = 1) -> Jet:
         r = dict(a)
         for k, v in b.items():
             v = v if sign > 0 else -v
             r[k] = r[k] + v if k in r else v
         return r
 
-    def mul(self, a: dict, b: dict) -> dict:
-        r: dict = {}
+    def mul(self, a: Jet, b: Jet) -> Jet:
+        r: Jet = {}
         for i, x in a.items():
             row = self.table[i]
             for j, y in b.items():
@@ -99,7 +105,7 @@ class JetAlg:
                     r[k] = r[k] + t if k in r else t
         return r
 
-    def compose(self, g: list, a: dict) -> dict:
+    def compose(self, g: list[arb], a: Jet) -> Jet:
         """``sum_j g_j (a - a_0)^j`` (truncated)."""
         h = {k: v for k, v in a.items() if k != 0}
         r = {0: g[self.n]}
@@ -108,13 +114,13 @@ class JetAlg:
             r[0] = r[0] + g[j] if 0 in r else g[j]
         return r
 
-    def series(self, a: dict) -> arb_series:
+    def series(self, a: Jet) -> arb_series:
         return arb_series([a.get(0, arb(0)), 1], prec=self.n + 1)
 
-    def call(self, name: str, a: dict) -> dict:
+    def call(self, name: str, a: Jet) -> Jet:
         return self.compose(coeffs(series_call(name, self.series(a)), self.n + 1), a)
 
-    def binop(self, op: str, a: dict, b: dict) -> dict:
+    def binop(self, op: str, a: Jet, b: Jet) -> Jet:
         if op == "+" or op == "-":
             return self.add(a, b, 1 if op == "+" else -1)
         if op == "*":
@@ -122,7 +128,7 @@ class JetAlg:
         nonzero(b.get(0, arb(0)))
         return self.mul(a, self.compose(coeffs(self.series(b) ** -1, self.n + 1), b))
 
-    def powi(self, a: dict, n: int) -> dict:
+    def powi(self, a: Jet, n: int) -> Jet:
         if n < 0:
             a = self.binop("/", {0: arb(1)}, a)
             n = -n
@@ -135,7 +141,7 @@ class JetAlg:
                 base = self.mul(base, base)
         return result
 
-    def pow(self, u: dict, v: dict, vconst: bool) -> dict:
+    def pow(self, u: Jet, v: Jet, vconst: bool) -> Jet:
         c = u.get(0, arb(0))
         if c > 0:
             return self.call("exp", self.mul(v, self.call("log", u)))
@@ -153,20 +159,23 @@ class PieceBound:
     monotone: bool = False  # d = 1 and f - p is monotone on the piece
 
 
-def endpoints(code: tuple, p: Poly, box: list[tuple[fmpq, fmpq]], centre: arb) -> PieceBound:
+def endpoints(code: Code, p: Poly, box: list[tuple[fmpq, fmpq]], centre: arb) -> PieceBound:
     """``max(|e(a)|, |e(b)|)``: the sup of ``|e|`` over ``[a, b]`` when ``e`` is monotone."""
-    ends = []
+    ends: list[fmpq | arb] = []
     for x in box[0]:
         f, px = run(code, IvAlg(), [point(x)]), evaluate(p, [x])
-        ends.append(abs(f.lo - px) if f.exact else abs(f.b - arb(px)))
-    if all(isinstance(e, fmpq) for e in ends):
-        return PieceBound(arb(max(ends)), centre, exact=max(ends))
+        fx = f.value
+        ends.append(abs(f.b - arb(px)) if fx is None else abs(fx - px))
+    exact = [e for e in ends if isinstance(e, fmpq)]
+    if len(exact) == len(ends):
+        return PieceBound(arb(max(exact)), centre, exact=max(exact))
     a, b = (arb(e) if isinstance(e, fmpq) else e for e in ends)
     return PieceBound(a.max(b), centre)
 
 
-def _jets(code: tuple, d: int, n: int, cs: list[arb]) -> dict[tuple[int, ...], arb]:
+def _jets(code: Code, d: int, n: int, cs: list[arb]) -> dict[tuple[int, ...], arb]:
     """Taylor coefficients (total degree <= n) of f at the balls ``cs``."""
+    out: dict[tuple[int, ...], arb]
     if d == 1:
         s = run(code, SerAlg(n + 1), [arb_series([cs[0], 1], prec=n + 1)])
         out = {(j,): c for j, c in enumerate(coeffs(s, n + 1))}
@@ -179,7 +188,7 @@ def _jets(code: tuple, d: int, n: int, cs: list[arb]) -> dict[tuple[int, ...], a
     return out
 
 
-def bound_piece(code: tuple, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
+def bound_piece(code: Code, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
                 prec: int) -> PieceBound:
     d = len(box)
     with working(prec, order + 2):
@@ -217,18 +226,20 @@ def bound_piece(code: tuple, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
             return PieceBound(total, centre, monotone=bool(slope > 0 or slope < 0))
         p0 = next((q for al, q in pc if not any(al)), fmpq(0))
         rest = sum((abs(arb(q)) * rpow(al) for al, q in pc if any(al)), arb(0))
+        centre_at: arb | None
         try:
-            centre = run(code, IvAlg(), [point(x) for x in m]).b - arb(p0)
+            centre_at = run(code, IvAlg(), [point(x) for x in m]).b - arb(p0)
         except Undefined:
             return PieceBound(None, None, True)
         except Indeterminate:
-            centre = None
+            centre_at = None
         try:
             f = run(code, IvAlg(), [interval(a, b) for a, b in box])
         except Undefined:
-            return PieceBound(None, centre, True)
+            return PieceBound(None, centre_at, True)
         except Indeterminate:
-            return PieceBound(None, centre)
-        if f.lo is not None:  # f - p lies in [lo - p0 - rest, hi - p0 + rest] exactly
-            return PieceBound(arb(max(abs(f.lo - p0), abs(f.hi - p0))) + rest, centre)
-        return PieceBound((f.b - arb(p0)).abs_upper() + rest, centre)
+            return PieceBound(None, centre_at)
+        rng = f.range
+        if rng is not None:  # f - p lies in [lo - p0 - rest, hi - p0 + rest] exactly
+            return PieceBound(arb(max(abs(rng[0] - p0), abs(rng[1] - p0))) + rest, centre_at)
+        return PieceBound((f.b - arb(p0)).abs_upper() + rest, centre_at)
