@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import check_int, parse_exact
+from ..progress import Progress
 
 __all__ = [
     "CommandResult",
@@ -124,8 +126,6 @@ def progress_flags(parser: argparse.ArgumentParser) -> None:
 
 def make_progress(args: Any, label: str):
     """The :class:`dpverify.progress.Progress` of a command run (``None``-safe flags)."""
-    from ..progress import Progress
-
     return Progress(label, enabled=getattr(args, "progress", None))
 
 
@@ -151,6 +151,7 @@ def psi_params(args: Any, d: int) -> dict[str, Any] | None:
         return None
     if args.psi_epsilon is None:
         raise InvalidParameterError("--psi-epsilon is required with --psi-k")
+    # deferred: dpverify.noise adds ~8 ms to every command's start-up (-X importtime)
     from ..noise import check_delta, check_epsilon
 
     pe = check_epsilon(parse_exact(args.psi_epsilon, "--psi-epsilon"), "--psi-epsilon")
@@ -181,6 +182,7 @@ def eps_delta_flags(args: Any) -> tuple[Any, Any]:
     ``--delta`` (exact, in ``(0, 1)``): the library checks
     (:func:`dpverify.noise.check_epsilon` / ``check_delta``) with the flag as the name, so
     the range is checked before any work and the one-line error names the flag."""
+    # deferred: dpverify.noise adds ~8 ms to every command's start-up (-X importtime)
     from ..noise import check_delta, check_epsilon
 
     eps = check_epsilon(parse_exact(args.epsilon, "--epsilon"), "--epsilon")
@@ -192,8 +194,6 @@ def eps_delta_flags(args: Any) -> tuple[Any, Any]:
 def read_poly_arg(text: str, name: str = "--poly") -> list:
     """``--poly``: comma-separated exact numbers (lowest degree first) or ``@FILE``
     holding a JSON list of numbers/strings."""
-    import json
-
     if text.startswith("@"):
         path = text[1:]
         try:

@@ -28,6 +28,8 @@ from ._common import (
 )
 
 # every parameter of every construction: (flag, help)
+__all__ = ["register"]
+
 _PARAM_FLAGS = {
     "k": "or/and/dlist: number of bits; rofk: k; bernstein: order k",
     "gamma": "or/and/rofk/dlist: error bound in (0, 1), exact (1e-6 is 1/10^6)",
