@@ -31,11 +31,16 @@ On a piece with centre ``m`` (exact rational) and radii ``r``:
   ``f - p`` never costs precision (this is what lets tiny errors, 1e-280 and
   below, be certified).
 * **d >= 2, Taylor model of total order N** (``N = clamp(total deg p + 1, 4,
-  10 for d = 2 / 6 for d = 3)``): the same bound with multi-indices,
+  12 for d = 2 / 6 for d = 3)``): the same bound with multi-indices,
   ``sum_{|a|<N} |f_a(m) - p_a| r^a + sum_{|a|=N} |f_a(X) - p_a| r^a +
   sum_{|a|>N} |p_a| r^a``, where ``f_a`` come from multivariate jets
-  (:mod:`.jets`) at the centre and over the box, and ``p_a`` from the exact
-  tensor Taylor shift of ``p``.
+  (:mod:`dpverify.expr.jets`: one ``arb_series`` of length ``(N+1)^d`` each, every
+  operation one call into Arb) at the centre and over the box, and ``p_a`` from the
+  exact tensor Taylor shift of ``p`` (integer Taylor shifts per fibre and axis, the
+  leading axes cached across pieces, :meth:`_Problem.shift_scaled`); the last sum is
+  computed exactly (integer tensor contraction) and rounded once.  The orders stay
+  within the independent checker's caps (12 / 8), so it re-proves each piece at the
+  order used here.
 * Where ``f`` is not analytic on a piece (``abs`` at 0, ``sqrt`` at 0, ...), the
   piece falls back to plain interval evaluation of ``f`` and the exact
   expansion of ``p`` (order 0).
@@ -56,6 +61,12 @@ evaluated on the part of the ball where they are defined, because
 python-flint rounds ball radii up and a ball built for ``[0, r]`` reaches
 slightly below 0.
 
+Module size: about 1,050 lines, one concept (the box sup-norm certifier: the two branch
+and bound loops share ``SupNorm``, ``Piece``, ``_Problem`` and the stopping rule).  The
+exact integer tensor arithmetic of ``_Problem.shift_scaled`` / ``_tail_sum`` (about 120
+lines) belongs in :mod:`dpverify.exact` (as a scaled ``TensorPoly.taylor_shift``); it is
+here until that module can take it.
+
 Guarantee
 ---------
 ``lower <= sup |f - p| <= upper`` always holds (``f`` as defined by
@@ -70,25 +81,38 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from flint import arb, arb_series, ctx, fmpq, fmpq_poly
+from flint import arb, arb_series, ctx, fmpq, fmpq_mat, fmpq_poly, fmpz, fmpz_mat, fmpz_poly
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
-from ..expr.jets import series_cap, series_coeffs
+from ..expr import Expr, NotAnalytic, parse
+from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper, check_int, fmpq_to_decimal, to_fmpq
+from ..progress import ProgressCallback
 from .taylor_model import tm_piece
 
-__all__ = ["SupNorm", "supnorm", "as_box"]
+__all__ = ["SupNorm", "supnorm", "as_box", "piece_progress"]
+
+#: a box: one exact interval per axis
+Box = tuple[tuple[fmpq, fmpq], ...]
+#: one piece bound: (upper bound or None, certified lower bound of |e(m)|, order, e(m) ball)
+PieceEval = tuple["fmpq | None", fmpq, int, arb]
+#: the branch and bound's own progress reports (a dict about once a second)
+DictProgress = Callable[[dict[str, Any]], None]
+#: a piece of the one-variable search: (a, b, upper bound, order, precision)
+OwnPiece = tuple[fmpq, fmpq, fmpq, int, int]
 
 _MIN_ORDER, _MAX_ORDER = 8, 40
 #: order limit of the one-variable Taylor models (the series cost ~ N log N per operation;
 #: far above any useful order for the functions of dpverify.expr on a bisected piece)
 _TM_MAX_ORDER = 1024
-_MAX_ORDER_ND = {2: 10, 3: 6}
+_MAX_ORDER_ND = {2: 12, 3: 6}
 #: an unbounded piece narrower than 2^-_UNBOUNDED_DEPTH of the box ends the search
 _UNBOUNDED_DEPTH = 80
 
@@ -102,7 +126,7 @@ class Piece:
     order: int
     prec: int
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[Any]:
         from ..numbers import fmpq_str
 
         return [[[fmpq_str(a), fmpq_str(b)] for a, b in self.box], self.order, self.prec]
@@ -194,6 +218,22 @@ def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
     return tuple(out)
 
 
+def piece_progress(
+    progress: ProgressCallback | None, stage: str = "certify: pieces",
+) -> Callable[[dict[str, Any]], None] | None:
+    """Adapt a :mod:`dpverify.progress` callback (``progress(stage, done, total)``) to the
+    branch and bound's reports (a dict, about once a second): the number of pieces, no
+    data values.  ``None`` stays ``None``."""
+    if progress is None:
+        return None
+    cb = progress
+
+    def report(info: dict[str, Any]) -> None:
+        cb(stage, int(info.get("pieces", 0)), None)
+
+    return report
+
+
 def _ball(a: fmpq, b: fmpq) -> arb:
     """A ball containing the closed interval [a, b]."""
     return arb(a).union(arb(b))
@@ -231,7 +271,7 @@ def _lower_abs(x: arb) -> fmpq:
 class _Problem:
     """f, p and the shared machinery for evaluating pieces."""
 
-    def __init__(self, f, poly, d: int):
+    def __init__(self, f: Expr, poly: Any, d: int) -> None:
         self.f = f
         self.d = d
         if d == 1:
@@ -241,9 +281,14 @@ class _Problem:
         else:
             self.mono = poly.to_monomial() if poly.basis != "monomial" else poly
             self.shape = tuple(self.mono.shape)
+            flat = fmpq_mat(1, len(self.mono.coeffs), [fmpq(c) for c in self.mono.coeffs])
+            nums, self.den = flat.numer_denom()
+            self.nums = list(nums.entries())
+            self._scaled_cache: dict[tuple[fmpz, ...], tuple[list[fmpz], fmpz]] = {}
+            self._shift_cache: dict[tuple[Any, ...], list[fmpz]] = {}
             self.deg = max(self.shape) - 1
         self.order = min(max(self.deg + 1, _MIN_ORDER), _MAX_ORDER)
-        # total degree of p bounds the useful jet order; jets cost ~C(N + 2d, 2d)
+        # total degree of p bounds the useful jet order; a jet is a series of (N+1)^d terms
         tdeg = sum(s - 1 for s in self.shape) if d > 1 else self.deg
         self.order_nd = min(max(tdeg + 1, 4), _MAX_ORDER_ND.get(d, 6))
 
@@ -254,26 +299,112 @@ class _Problem:
 
     def shiftd(self, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
         """Exact coefficients of p(m + h) as {multi-index: value} (monomial in h)."""
-        return _nonzero_items(self.mono.taylor_shift(m))
+        flat = self.shift_flat(m)
+        idx = itertools.product(*map(range, self.shape))
+        return {i: c for i, c in zip(idx, flat) if c != 0}
+
+    def shift_flat(self, m: tuple[fmpq, ...]) -> list[fmpq]:
+        """Exact coefficients of ``p(m + h)`` (monomial in ``h``), flat in row-major order
+        of ``shape`` (see :meth:`shift_scaled`)."""
+        g, den, V = self.shift_scaled(m)
+        out = []
+        for c, alpha in zip(g, itertools.product(*map(range, self.shape))):
+            num = c
+            for v, a in zip(V, alpha):
+                num *= v**a
+            out.append(fmpq(num, den))
+        return out
+
+    def shift_scaled(self, m: tuple[fmpq, ...]) -> tuple[list[fmpz], fmpz, tuple[fmpz, ...]]:
+        """``(g, D, V)``: the coefficient of ``h^alpha`` in ``p(m + h)`` is
+        ``g[alpha] prod_i V_i^alpha_i / D`` exactly (``g`` flat row-major in ``shape``).
+
+        With ``m_i = U_i / V_i`` and ``r(x) = prod_i V_i^(n_i - 1) p(x / V)`` (integer
+        coefficients after clearing ``p``'s denominator; cached per ``V``),
+        ``p(m + h) = r(U + z) / (D' prod_i V_i^(n_i-1))`` with ``z = V h``: one integer
+        Taylor shift ``x -> U_i + x`` per fibre and axis (FLINT ``fmpz_poly``
+        composition with a linear polynomial), the shifts of the leading axes cached (the
+        pieces of a bisection share centre coordinates)."""
+        V = tuple(fmpz(x.q) for x in m)
+        flat, den = self._prescaled(V)
+        for i in range(self.d - 1):  # a piece's own centre recurs only as a corner
+            key = (V, m[: i + 1])
+            hit = self._shift_cache.get(key)
+            if hit is None:
+                hit = _shift_axis(flat, self.shape, i, fmpz(m[i].p))
+                if len(self._shift_cache) >= 512:  # a few MB of integers at most
+                    self._shift_cache.clear()
+                self._shift_cache[key] = hit
+            flat = hit
+        flat = _shift_axis(flat, self.shape, self.d - 1, fmpz(m[-1].p))
+        return flat, den, V
+
+    def _prescaled(self, V: tuple[fmpz, ...]) -> tuple[list[fmpz], fmpz]:
+        hit = self._scaled_cache.get(V)
+        if hit is None:
+            out = list(self.nums)
+            den = self.den
+            stride = 1
+            for i in range(self.d - 1, -1, -1):
+                n, v = self.shape[i], V[i]
+                den *= v ** (n - 1)
+                if v != 1:
+                    pw = [v ** (n - 1 - a) for a in range(n)]
+                    for idx in range(len(out)):
+                        out[idx] *= pw[(idx // stride) % n]
+                stride *= n
+            hit = (out, den)
+            if len(self._scaled_cache) >= 64:
+                self._scaled_cache.clear()
+            self._scaled_cache[V] = hit
+        return hit
 
     def p_exact(self, x: tuple[fmpq, ...]) -> fmpq:
         if self.d == 1:
             return fmpq(self.P(x[0]))
-        coeffs = self.shiftd(x)
-        return coeffs.get((0,) * self.d, fmpq(0))
+        g, den, _ = self.shift_scaled(x)
+        return fmpq(g[0], den)
 
 
-def _nonzero_items(tensor) -> dict[tuple[int, ...], fmpq]:
-    """{multi-index: coefficient} of the non-zero coefficients of a TensorPoly."""
-    idx = itertools.product(*map(range, tensor.shape))
-    return {i: fmpq(c) for i, c in zip(idx, tensor.coeffs) if c != 0}
+def _shift_axis(flat: list[fmpz], shape: tuple[int, ...], axis: int, u: fmpz) -> list[fmpz]:
+    """``x_axis -> u + x_axis`` on the integer tensor ``flat`` (row-major ``shape``):
+    each fibre along ``axis`` composed with ``u + x`` (exact)."""
+    if u == 0:
+        return flat
+    out = list(flat)
+    n = shape[axis]
+    stride = math.prod(shape[axis + 1:])
+    block = n * stride
+    lin = fmpz_poly([u, 1])
+    pad = [fmpz(0)] * n
+    for base in range(0, len(out), block):
+        for inner in range(stride):
+            sl = slice(base + inner, base + block, stride)
+            c = fmpz_poly(out[sl])(lin).coeffs()
+            out[sl] = c + pad[len(c):] if len(c) < n else c
+    return out
 
 
-def _f_point(f, m: tuple[fmpq, ...]) -> arb:
-    return f.eval_arb(*[arb(c) for c in m])
+def _as_ball(v: arb | arb_series) -> arb:
+    """``Expr.eval_arb`` on ``arb`` arguments returns an ``arb`` (typed as the union)."""
+    if not isinstance(v, arb):
+        raise TypeError(f"expected an arb ball, got {type(v).__name__}")
+    return v
 
 
-def _interval_bound(f, X: list[arb], expansion: dict, rpow) -> arb:
+def _as_series(v: arb | arb_series) -> arb_series:
+    """``Expr.eval_arb`` with an ``arb_series`` argument returns an ``arb_series``."""
+    if not isinstance(v, arb_series):
+        raise TypeError(f"expected an arb_series, got {type(v).__name__}")
+    return v
+
+
+def _f_point(f: Expr, m: tuple[fmpq, ...]) -> arb:
+    return _as_ball(f.eval_arb(*[arb(c) for c in m]))
+
+
+def _interval_bound(f: Expr, X: list[arb], expansion: dict[tuple[int, ...], fmpq],
+                    rpow: Callable[[tuple[int, ...]], arb]) -> arb:
     """Order-0 bound on a piece: ``|f(X) - p(X)|`` by interval evaluation of ``f``,
     with ``p(X)`` enclosed from its exact expansion at the centre,
     ``p(m + h) = sum_a p_a h^a`` (``|h^a| <= rpow(a)``).  Infinite when f has no
@@ -283,17 +414,15 @@ def _interval_bound(f, X: list[arb], expansion: dict, rpow) -> arb:
     for alpha, c in expansion.items():
         if alpha != zero:
             spread += abs(arb(c)) * rpow(alpha)
-    fX = f.eval_arb(*X, clip_to_domain=True)
+    fX = _as_ball(f.eval_arb(*X, clip_to_domain=True))
     su = arb_upper(spread)
     if not fX.is_finite() or su is None:
         return arb("inf")
     return abs(fX - (arb(expansion.get(zero, fmpq(0))) + arb(0, su)))
 
 
-def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
+def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int) -> PieceEval:
     """(upper bound or None, certified |e(m)| lower bound, order used, e(m) ball)."""
-    from ..expr import NotAnalytic
-
     m = (a + b) / 2
     r = (b - a) / 2
     pj = prob.shift1(m)
@@ -303,8 +432,9 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
         I = _ball(a, b)
         try:
             with series_cap(N + 2):
-                F0 = series_coeffs(prob.f.eval_arb(arb_series([arb(m), 1], prec=N)), N)
-                fN = series_coeffs(prob.f.eval_arb(arb_series([I, 1], prec=N + 1)), N + 1)[N]
+                F0 = series_coeffs(_as_series(prob.f.eval_arb(arb_series([arb(m), 1], prec=N))), N)
+                fN = series_coeffs(_as_series(prob.f.eval_arb(arb_series([I, 1], prec=N + 1))),
+                                   N + 1)[N]
             if not all(c.is_finite() for c in F0) or not fN.is_finite():
                 raise NotAnalytic("non-finite Taylor coefficient")
             q0 = F0[0] - arb(pj[0])
@@ -323,7 +453,7 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
             order = N
         except (NotAnalytic, DomainError):
             q0 = _f_point(prob.f, (m,)) - arb(pj[0])
-            expansion = {(j,): c for j, c in enumerate(pj)}
+            expansion: dict[tuple[int, ...], fmpq] = {(j,): c for j, c in enumerate(pj)}
             total = _interval_bound(prob.f, [I], expansion, lambda a: rr ** a[0])
             order = 0
         if not q0.is_finite():
@@ -332,44 +462,117 @@ def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int):
         return up, _lower_abs(q0), order, q0
 
 
-def _eval_piece_nd(prob: _Problem, box, prec: int):
-    """Box piece, d >= 2: Taylor model of total order N from jets (see module docstring)."""
-    from ..expr import NotAnalytic
-    from ..expr.jets import Jet, jet_eval, multi_indices
+_HeadRow = tuple[int, int, tuple[int, ...], bool]
+_TailRow = tuple[int, tuple[int, ...]]
 
+
+@lru_cache(maxsize=16)
+def _nd_tables(d: int, N: int, shape: tuple[int, ...]
+               ) -> tuple[tuple[_HeadRow, ...], tuple[_TailRow, ...]]:
+    """Index tables of the order-``N`` bound for a tensor of ``shape``: ``head`` has
+    ``(k, flat index or -1, alpha, |alpha| == N)`` for the jet coefficients (``k`` in
+    :func:`multi_indices` order), ``tail`` has ``(flat index, alpha)`` for ``|alpha| > N``."""
+    strides = [1] * d
+    for i in range(d - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+
+    def flat(alpha: tuple[int, ...]) -> int:
+        if any(a >= s for a, s in zip(alpha, shape)):
+            return -1
+        return sum(a * s for a, s in zip(alpha, strides))
+
+    head = tuple((k, flat(a), a, sum(a) == N) for k, a in enumerate(multi_indices(d, N)))
+    tail = tuple((flat(a), a) for a in itertools.product(*map(range, shape)) if sum(a) > N)
+    return head, tail
+
+
+def _tail_sum(nums: list[fmpz], den: fmpz, r: tuple[fmpq, ...], shape: tuple[int, ...],
+              N: int) -> fmpq:
+    """Exactly ``sum_{|alpha| > N} |n_alpha / den| r^alpha`` (flat row-major ``nums`` of
+    ``shape``): the masked absolute values contracted with the integer vectors
+    ``(s_i^a t_i^(n_i-1-a))_a`` of ``r_i = s_i / t_i``, last axis first (``fmpz_mat``)."""
+    absn = [abs(c) for c in nums]
+    for fi in _head_positions(N, shape):
+        absn[fi] = fmpz(0)
+    size = len(absn)
+    scale = den
+    rows = size
+    M = None
+    for i in range(len(shape) - 1, -1, -1):
+        n = shape[i]
+        s, t = fmpz(r[i].p), fmpz(r[i].q)
+        sp, tp = [fmpz(1)], [fmpz(1)]
+        for _ in range(1, n):
+            sp.append(sp[-1] * s)
+            tp.append(tp[-1] * t)
+        v = fmpz_mat(n, 1, [sp[a] * tp[n - 1 - a] for a in range(n)])
+        scale *= tp[n - 1]
+        rows //= n
+        M = fmpz_mat(rows, n, absn if M is None else M.entries()) * v
+    assert M is not None
+    return fmpq(M[0, 0], scale)
+
+
+@lru_cache(maxsize=16)
+def _head_positions(N: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Flat row-major positions of the multi-indices with ``|alpha| <= N`` in ``shape``."""
+    return tuple(i for i, a in enumerate(itertools.product(*map(range, shape))) if sum(a) <= N)
+
+
+def _eval_piece_nd(prob: _Problem, box: Box, prec: int) -> PieceEval:
+    """Box piece, d >= 2: Taylor model of total order N from jets (see module docstring)."""
     d = prob.d
     N = prob.order_nd
     m = tuple((a + b) / 2 for a, b in box)
     r = tuple((b - a) / 2 for a, b in box)
-    P = prob.shiftd(m)
+    P, den, V = prob.shift_scaled(m)
+    head, tail = _nd_tables(d, N, prob.shape)
     with ctx.workprec(prec):
         X = [_ball(a, b) for a, b in box]
-        rr = [arb(ri) for ri in r]
+        rp = []
+        for i in range(d):
+            ri, pw = arb(r[i]), [arb(1)]
+            for _ in range(1, max(prob.shape[i], N + 1)):
+                pw.append(pw[-1] * ri)
+            rp.append(pw)
 
-        def rpow(alpha):
-            v = arb(1)
-            for i, ai in enumerate(alpha):
-                if ai:
-                    v *= rr[i] ** ai
+        def rpow(alpha: tuple[int, ...]) -> arb:
+            v = rp[0][alpha[0]]
+            for i in range(1, d):
+                if alpha[i]:
+                    v = v * rp[i][alpha[i]]
             return v
 
-        q0 = _f_point(prob.f, m) - arb(P.get((0,) * d, fmpq(0)))
+        dball = arb(den)
+        vp = [[v**a for a in range(prob.shape[i])] for i, v in enumerate(V)]
+
+        def pval(c: fmpz, alpha: tuple[int, ...]) -> arb:
+            # p_alpha = c prod V_i^alpha_i / den (see _Problem.shift_scaled)
+            for i, a in enumerate(alpha):
+                if a:
+                    c = c * vp[i][a]
+            return arb(c) / dball
+
+        q0 = _f_point(prob.f, m) - pval(P[0], (0,) * d)
         try:
             Fm = jet_eval(prob.f, [Jet.variable(d, N, i, arb(m[i])) for i in range(d)])
             FX = jet_eval(prob.f, [Jet.variable(d, N, i, X[i]) for i in range(d)])
+            fm, fx = Fm.c, FX.c
             total = arb(0)
-            for k, alpha in enumerate(multi_indices(d, N)):
-                pa = arb(P.get(alpha, fmpq(0)))
-                fa = Fm.c[k] if sum(alpha) < N else FX.c[k]
-                total += abs(fa - pa) * rpow(alpha)
-            for alpha, c in P.items():
-                if sum(alpha) > N:
-                    total += abs(arb(c)) * rpow(alpha)
+            for k, fi, alpha, top in head:
+                fa = fx[k] if top else fm[k]
+                if fi >= 0 and P[fi] != 0:
+                    fa = fa - pval(P[fi], alpha)
+                total += abs(fa) * rpow(alpha)
+            if tail:
+                # in z = V h the half-widths are V_i r_i
+                rz = tuple(v * ri for v, ri in zip(V, r))
+                total += arb(_tail_sum(P, den, rz, prob.shape, N))
             if not total.is_finite():
                 raise NotAnalytic("non-finite Taylor coefficient")
             order = N
         except (NotAnalytic, DomainError):
-            total = _interval_bound(prob.f, X, P, rpow)
+            total = _interval_bound(prob.f, X, prob.shiftd(m), rpow)
             order = 0
         if not q0.is_finite():
             raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
@@ -428,8 +631,6 @@ def supnorm(
     ---------
     See the module docstring: the enclosure is rigorous whatever the status.
     """
-    from ..expr import Expr, parse
-
     rtol_q = to_fmpq(rtol, "rtol")
     atol_q = to_fmpq(atol, "atol")
     if rtol_q < 0:
@@ -475,10 +676,10 @@ def supnorm(
                      initial_pieces, deadline, timeout, progress)
 
 
-def _classic(f, poly, B, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | None,
+def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | None,
              max_pieces: int, max_prec: int, initial_pieces: int, deadline: float | None,
              timeout: Any, progress: Any, evidence_for: fmpq | None = None,
-             start: list | None = None) -> SupNorm:
+             start: list[Box] | None = None) -> SupNorm:
     """Branch and bound with Taylor-form piece bounds (the module docstring).  With
     ``evidence_for`` set it only proves ``sup <= evidence_for`` piece by piece (the form
     the independent checker re-checks), starting from the boxes ``start``, and raises
@@ -510,7 +711,7 @@ def _classic(f, poly, B, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | Non
     witness: tuple[fmpq, ...] = tuple(a for a, _ in B)
     nevals = 0
 
-    def evaluate(pbox, prec):
+    def evaluate(pbox: Box, prec: int) -> tuple[fmpq | None, fmpq, int, int]:
         nonlocal nevals
         while True:
             nevals += 1
@@ -552,7 +753,7 @@ def _classic(f, poly, B, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | Non
     done: list[Piece] = []
     counter = 0
 
-    def push(pbox, prec):
+    def push(pbox: Box, prec: int) -> None:
         nonlocal L, witness, counter
         up, lo, order, prec = evaluate(pbox, prec)
         if up is None:
@@ -683,8 +884,10 @@ def _classic(f, poly, B, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | Non
     )
 
 
-def _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec, initial_pieces,
-              deadline, timeout, progress) -> SupNorm:
+def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,
+              claim_q: fmpq | None, max_pieces: int, max_prec: int, initial_pieces: int,
+              deadline: float | None, timeout: Any,
+              progress: DictProgress | None) -> SupNorm:
     if d != 1:
         return _classic(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
                         initial_pieces, deadline, timeout, progress)
@@ -705,12 +908,12 @@ def _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec, init
     return res
 
 
-def _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec, deadline,
-                      timeout, progress) -> tuple[SupNorm, list]:
+def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
+                      claim_q: fmpq | None, max_pieces: int, max_prec: int,
+                      deadline: float | None, timeout: Any,
+                      progress: DictProgress | None) -> tuple[SupNorm, list[OwnPiece]]:
     """Branch and bound over Taylor models bounded through their critical points
     (:mod:`.taylor_model`); one piece for an entire ``f`` of moderate degree."""
-    from ..expr import NotAnalytic
-
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
 
@@ -742,9 +945,10 @@ def _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec,
     # is a fraction of Sollya-type tolerances, so start from one piece
 
     def tol() -> fmpq:
-        return max(rtol_q * L / 8, atol_q / 8)
+        out: fmpq = max(rtol_q * L / 8, atol_q / 8)
+        return out
 
-    def bound(a: fmpq, b: fmpq):
+    def bound(a: fmpq, b: fmpq) -> tuple[fmpq | None, fmpq, tuple[fmpq, ...], int, int, bool]:
         nonlocal nevals, max_used
         nevals += 1
         tau = tol()
@@ -767,11 +971,11 @@ def _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec,
         orders.add(pb.order)
         return pb.upper, pb.lower, (pb.witness,), pb.order, pb.prec, True
 
-    heap: list = []
-    done: list = []
+    heap: list[tuple[fmpq, int, tuple[Any, ...]]] = []
+    done: list[Any] = []
     counter = 0
 
-    def push(a, b):
+    def push(a: fmpq, b: fmpq) -> None:
         nonlocal L, witness, counter
         up, lo, wit, order, prec, roots = bound(a, b)
         if lo > L:

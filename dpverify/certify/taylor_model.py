@@ -34,10 +34,12 @@ Taylor series of ``f`` does not exist on the piece.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import InvalidParameterError
+from ..expr import Expr, NotAnalytic
 from ..expr.jets import series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper
 
@@ -80,12 +82,16 @@ def _bits(q: fmpq) -> int:
     return int(q.p).bit_length() - int(q.q).bit_length()
 
 
-def _series_at(f, c: arb, n: int) -> list[arb]:
+def _series_at(f: Expr, c: arb, n: int) -> list[arb]:
     with series_cap(n + 2):
-        return series_coeffs(f.eval_arb(arb_series([c, 1], prec=n)), n)
+        s = f.eval_arb(arb_series([c, 1], prec=n))
+        if not isinstance(s, arb_series):  # a series argument gives a series
+            raise TypeError(f"expected an arb_series, got {type(s).__name__}")
+        return series_coeffs(s, n)
 
 
-def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_order: int):
+def _choose_order(f: Expr, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int,
+                  max_order: int) -> tuple[int, fmpq, fmpq | None] | None:
     """(N, |f_N(I)| r^N upper bound, scale) with the least N >= min_order whose remainder
     is <= tau/4; else the N with the smallest remainder found.  ``scale`` estimates
     ``sum_j |f_j(I)| r^j`` over the computed terms (sets the working precision).
@@ -95,7 +101,7 @@ def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_o
     I = arb(a).union(arb(b))
     rr = arb(r)
     n = max(min_order + 1, 17)
-    best = None
+    best: tuple[int, float] | None = None
     ftau = 0.25
     while True:
         with ctx.workprec(64):
@@ -128,7 +134,9 @@ def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_o
             if lo_min == 0 or hi_min <= lo_min / 256:
                 n = min(2 * n, max_order + 1)
                 continue
-        j = pick if pick is not None else best[0]
+        if pick is None and best is None:  # no order >= min_order was computed
+            return None
+        j = pick if pick is not None else best[0] if best is not None else min_order
         with ctx.workprec(64):
             rem = arb_upper(abs(FI[j]) * rr**j)
         if rem is None:
@@ -136,7 +144,7 @@ def _choose_order(f, a: fmpq, b: fmpq, r: fmpq, tau: fmpq, min_order: int, max_o
         return j, rem, scale
 
 
-def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_order: int,
+def tm_piece(f: Expr, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_order: int,
              max_prec: int, cheap_ok: fmpq | None = None) -> PieceBound:
     """Bound ``|f - P|`` on ``[a, b]`` by a Taylor model (see the module docstring).
 
@@ -147,8 +155,6 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
     tau = tau if tau > 0 else fmpq(1, 2 ** (max_prec // 2))
     pick = _choose_order(f, a, b, r, tau, 1, max_order)
     if pick is None:
-        from ..expr import NotAnalytic
-
         raise NotAnalytic("non-finite Taylor coefficient")
     N, rem, scale = pick
     # working precision from the requested accuracy: the midpoints' rounding (about
@@ -165,8 +171,6 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
         with ctx.workprec(prec):
             F = _series_at(f, arb(m), N)
             if not all(c.is_finite() for c in F):
-                from ..expr import NotAnalytic
-
                 raise NotAnalytic("non-finite Taylor coefficient")
             rr = arb(r)
             mids = [_dyadic(c) for c in F]
@@ -177,8 +181,6 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
                 rp = rp * rr
             delta = arb_upper(radsum + arb(rem))
             if delta is None:
-                from ..expr import NotAnalytic
-
                 raise NotAnalytic("non-finite remainder")
             if delta - rem <= tau / 2 or prec >= max_prec:
                 break
@@ -188,11 +190,11 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
           for j in range(n)]
     with ctx.workprec(prec):
         # Q(r s), s in [-1, 1]: scale the coefficients (no polynomial composition)
-        cs = []
-        rp = fmpq(1)
-        for c in qc:
-            cs.append(c * rp)
-            rp *= r
+        cs: list[fmpq] = []
+        rq = fmpq(1)
+        for qj in qc:
+            cs.append(qj * rq)
+            rq *= r
         while len(cs) > 1 and cs[-1] == 0:
             cs.pop()
         tri = sum((abs(c) for c in cs), fmpq(0))
@@ -207,7 +209,8 @@ def tm_piece(f, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, max_orde
         cand = []
         D = Qs.derivative()
         Dz = D.numer()
-        for z, _mult in Dz.complex_roots():
+        roots: Any = Dz.complex_roots()  # [(acb, multiplicity)] (the stub says list[acb])
+        for z, _mult in roots:
             if not z.imag.is_zero():
                 continue
             c = z.real

@@ -14,12 +14,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..certify import certify
+from ..certify.interval import piece_progress
 from ..certify.lebesgue import lebesgue_certificate, lebesgue_constant
 from ..constructions.bernstein import MAX_H, MAX_K, bernstein_approx, iterated_bernstein_basis
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
     import argparse
@@ -64,9 +73,9 @@ def register(sub: _Subparsers) -> None:
                    "D>=2: the box certifier converges only linearly in D>=2)")
     q.add_argument("--max-pieces", default="200000", help="certifier work limit")
     timeout_flag(q)
+    progress_flags(q)
     add_json_flag(q)
     q.set_defaults(handler=_run_approx)
-
 
 
 def _rtol(text: str) -> object:
@@ -108,9 +117,11 @@ def _run_approx(args: argparse.Namespace) -> CommandResult:
     d = int_flag(args.dim, "--dim", 1, 3)
     rtol = _rtol(args.rtol if args.rtol is not None else ("1e-6" if d == 1 else "1e-2"))
     max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
-    approx = bernstein_approx(args.f, k, h, dim=d, name="--f")
-    cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
-                   timeout=0.9 * read_timeout(args.timeout))
+    with make_progress(args, "bernstein-approx") as progress:
+        approx = bernstein_approx(args.f, k, h, dim=d, name="--f", progress=progress)
+        cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
+                       timeout=0.9 * read_timeout(args.timeout),
+                       progress=piece_progress(progress))
     info = approx.extra["bernstein"]
     rows = [
         ("f", approx.target["expr"]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..certify import certify
+from ..certify.interval import piece_progress
 from ..certify.jackson_kernel import jackson_kernel_certificate
 from ..constructions.jackson import (
     MAX_K,
@@ -25,7 +26,15 @@ from ..constructions.jackson import (
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
     import argparse
@@ -66,9 +75,9 @@ def register(sub: _Subparsers) -> None:
     q.add_argument("--rtol", default="1e-3", help="relative width of the error enclosure")
     q.add_argument("--max-pieces", default="200000", help="certifier work limit")
     timeout_flag(q)
+    progress_flags(q)
     add_json_flag(q)
     q.set_defaults(handler=_run_approx)
-
 
 
 def _run_kernel(args: argparse.Namespace) -> CommandResult:
@@ -107,13 +116,15 @@ def _run_approx(args: argparse.Namespace) -> CommandResult:
     if not 0 < rtol < 1:
         raise InvalidParameterError(f"--rtol must be in (0, 1), got {args.rtol}")
     max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
-    try:
-        approx = jackson_approx(args.f, t, K, dim=d, name="--f")
-    except InvalidParameterError as exc:
-        msg = str(exc)
-        raise InvalidParameterError(msg if msg.startswith("--") else f"--t: {msg}") from None
-    cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
-                   timeout=0.9 * read_timeout(args.timeout))
+    with make_progress(args, "jackson-approx") as progress:
+        try:
+            approx = jackson_approx(args.f, t, K, dim=d, name="--f", progress=progress)
+        except InvalidParameterError as exc:
+            msg = str(exc)
+            raise InvalidParameterError(msg if msg.startswith("--") else f"--t: {msg}") from None
+        cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
+                       timeout=0.9 * read_timeout(args.timeout),
+                       progress=piece_progress(progress))
     info = approx.extra["jackson"]
     rows = [
         ("f", approx.target["expr"]),

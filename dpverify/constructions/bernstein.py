@@ -61,6 +61,7 @@ from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..exact import BernsteinPoly, TensorPoly
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from ..progress import ProgressCallback, report
 
 if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost)
     from ..expr import Expr
@@ -412,9 +413,11 @@ def _apply_axis(flat: list[fmpq], shape: list[int], axis: int, h: int) -> list[f
     return out
 
 
-def _tensor_coeffs(flat: list[fmpq], ks: list[int], h: int) -> list[fmpq]:
+def _tensor_coeffs(flat: list[fmpq], ks: list[int], h: int,
+                   progress: ProgressCallback | None = None) -> list[fmpq]:
     shape = [k + 1 for k in ks]
     for axis in range(len(ks)):
+        report(progress, "coefficients", axis, len(ks))
         flat = _apply_axis(flat, shape, axis, h)
     return flat
 
@@ -525,13 +528,15 @@ def _round_ball(f: Expr, point: tuple[fmpq, ...], where: str) -> tuple[fmpq, fmp
     raise PrecisionExhausted(f"{where}: could not evaluate f to 2^-{ROUND_BITS} accuracy")
 
 
-def lattice_values(f_expr: str | Expr, ks: Sequence[int], name: str = "f") -> LatticeValues:
+def lattice_values(f_expr: str | Expr, ks: Sequence[int], name: str = "f",
+                   progress: ProgressCallback | None = None) -> LatticeValues:
     """Values of ``f`` on the lattice ``prod_i {nu/k_i}`` (row-major, first variable first).
 
     Exact where :meth:`~dpverify.expr.Expr.eval_exact` decides them; otherwise rounded
     to the ``2^-200`` grid from a rigorous ball (``|rounded - f| <= 2^-200 (1 + 2^-8)``).
     ``f_expr`` is a string (variables ``x``, ``y``, ``z`` for dimension 1, 2, 3) or an
-    :class:`~dpverify.expr.Expr` with one variable per axis.
+    :class:`~dpverify.expr.Expr` with one variable per axis.  ``progress(stage, done,
+    total)`` (:mod:`dpverify.progress`) is called every 256 points.
     """
     from ..expr import Expr
 
@@ -547,7 +552,9 @@ def lattice_values(f_expr: str | Expr, ks: Sequence[int], name: str = "f") -> La
     total = 1
     for k in ks:
         total *= k + 1
-    for _ in range(total):
+    for count in range(total):
+        if not count % 256:
+            report(progress, "lattice values", count, total)
         point = tuple(fmpq(i, k) for i, k in zip(idx, ks, strict=True))
         v = f.eval_exact(*point)
         if v is not None:
@@ -563,6 +570,7 @@ def lattice_values(f_expr: str | Expr, ks: Sequence[int], name: str = "f") -> La
             if idx[ax] <= ks[ax]:
                 break
             idx[ax] = 0
+    report(progress, "lattice values", total, total)
     return LatticeValues(tuple(ks), tuple(vals), tuple(exact), bound)
 
 
@@ -578,7 +586,8 @@ def _parse_f(text: Any, dim: int, name: str) -> Expr:
 
 
 def bernstein_approx(
-    f_expr: str, k: int, h: int, dim: int = 1, *, name: str = "f"
+    f_expr: str, k: int, h: int, dim: int = 1, *, name: str = "f",
+    progress: ProgressCallback | None = None,
 ) -> Approximation:
     """Iterated Bernstein approximation ``B_k^{(h)} f`` of a user function on ``[0,1]^D``.
 
@@ -593,6 +602,9 @@ def bernstein_approx(
         ``D`` in ``{1, 2, 3}``.
     name : str
         Parameter name quoted in error messages (the CLI passes ``"--f"``).
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the lattice
+        evaluation and the coefficient computation (one report per axis).
 
     Returns
     -------
@@ -614,12 +626,14 @@ def bernstein_approx(
     k, h = _check_kh(k, h)
     f = _parse_f(f_expr, d, name)
     ks = [k] * d
-    lv = lattice_values(f, ks, name)
+    lv = lattice_values(f, ks, name, progress)
+    report(progress, "coefficients", 0, d)
     if d == 1:
         poly: BernsteinPoly | TensorPoly = BernsteinPoly(_apply_M(list(lv.values), k, h))
     else:
-        coeffs = _tensor_coeffs(list(lv.values), ks, h)
+        coeffs = _tensor_coeffs(list(lv.values), ks, h, progress)
         poly = TensorPoly.from_flat(coeffs, [k + 1] * d, basis="bernstein", domains=[(0, 1)] * d)
+    report(progress, "coefficients", d, d)
     info = {"k": k, "h": h, "dim": d}
     info.update(lv.to_json())
     return Approximation(

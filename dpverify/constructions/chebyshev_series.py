@@ -86,6 +86,7 @@ from flint import acb, arb, arb_mat, arb_series, ctx, fmpq
 
 from ..errors import DomainError, InvalidParameterError
 from ..numbers import check_int, to_fmpq
+from ..progress import ProgressCallback, report
 
 __all__ = ["ChebyshevSeries", "chebyshev_coefficients", "MAX_GRID_POINTS", "METHODS"]
 
@@ -257,8 +258,10 @@ def _derivative_bounds(f: Any, d: int, q: int, boxes: int) -> dict[tuple[int, ..
     return best
 
 
-def _dct(fx: Any, d: int, n: int, M: int, name: str) -> list[arb]:
-    """The discrete coefficients ``chat_n`` (flat, row-major) on the grid of size M."""
+def _dct(fx: Any, d: int, n: int, M: int, name: str,
+         progress: ProgressCallback | None = None) -> list[arb]:
+    """The discrete coefficients ``chat_n`` (flat, row-major) on the grid of size M
+    (``progress("coefficients: grid points", done, total)`` every 1024 points)."""
     pi = arb.pi()
     tab = [(pi * k / M).cos() for k in range(2 * M)]  # cos(k pi / M)
     tab[0], tab[M] = arb(1), arb(-1)  # exact: keeps sqrt(1 - x^2) etc. defined at +-1
@@ -277,11 +280,15 @@ def _dct(fx: Any, d: int, n: int, M: int, name: str) -> list[arb]:
                 v /= 2
             W[m, j] = v
     vals = []
-    for pt in itertools.product(xs, repeat=d):
+    total = (M + 1) ** d
+    for i, pt in enumerate(itertools.product(xs, repeat=d)):
         v = fx.eval_arb(*pt)
         if not v.is_finite():
             raise DomainError(f"{name} is not finite at a grid point of [-1,1]^{d}")
         vals.append(v)
+        if not i % 1024:
+            report(progress, "coefficients: grid points", i, total)
+    report(progress, "coefficients: grid points", total, total)
     flat = vals
     shape = [M + 1] * d
     for axis in range(d):
@@ -444,6 +451,7 @@ def chebyshev_coefficients(
     name: str = "f",
     method: str = "auto",
     tol: Any = None,
+    progress: ProgressCallback | None = None,
 ) -> ChebyshevSeries:
     """Rigorous balls for the Chebyshev coefficients ``c_m``, ``0 <= m_i <= n``, of ``f``.
 
@@ -471,6 +479,9 @@ def chebyshev_coefficients(
     tol : rational, optional
         Target radius (default ``2^-60``): the DCT is accepted when its alias bound is
         below it; quadrature aims at absolute error ``tol/4`` per integral.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`), called from the
+        grid evaluation.
 
     Guarantee
     ---------
@@ -532,7 +543,7 @@ def chebyshev_coefficients(
         ell = _ellipse_search(fx, d, n, tolq, grid_of)
         if ell is not None:
             M = ell["grid"]
-        flat = _dct(fx, d, n, M, name)
+        flat = _dct(fx, d, n, M, name, progress)
         candidates = []
         if ell is not None:
             candidates.append((ell["bound"], "dct+ellipse"))

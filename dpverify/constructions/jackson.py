@@ -49,6 +49,7 @@ from ..approximation import Approximation
 from ..errors import InvalidParameterError
 from ..exact import ChebyshevPoly, TensorPoly
 from ..numbers import check_int, fmpq_str
+from ..progress import ProgressCallback
 
 if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost)
     from ..expr import Expr
@@ -237,6 +238,7 @@ def jackson_approx(
     *,
     name: str = "f",
     grid: int | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Approximation:
     """``I^d_{t,K} g_f`` as a damped Chebyshev series on ``[-1,1]^dim`` (wang2013 Fact 4.2).
 
@@ -251,6 +253,9 @@ def jackson_approx(
     grid : int, optional
         Chebyshev-Lobatto grid size passed to
         :func:`dpverify.constructions.chebyshev_series.chebyshev_coefficients`.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`), passed to the
+        coefficient computation.
 
     Returns
     -------
@@ -287,7 +292,7 @@ def jackson_approx(
     w = jackson_multipliers(t, K)
     deg = max(n for n, wn in enumerate(w) if wn != 0)
     fx = f if isinstance(f, Expr) else parse(f, variables=_VARS[:d], name=name)
-    series = chebyshev_coefficients(fx, deg, dim=d, grid=grid, name=name)
+    series = chebyshev_coefficients(fx, deg, dim=d, grid=grid, name=name, progress=progress)
     old_prec = ctx.prec
     ctx.prec = max(old_prec, 128)  # the balls carry ~2^-60 radii; keep them
     try:

@@ -2,29 +2,47 @@
 
 A :class:`Jet` in ``d`` variables of order ``N`` holds ball enclosures of the
 Taylor coefficients ``c_alpha = d^alpha g / alpha!`` for all multi-indices with
-``|alpha| <= N``.  Arithmetic truncates at total order ``N``; an elementary
-function ``phi`` is applied by composition,
-``phi(u0 + delta) = sum_k phi^(k)(u0)/k! delta^k`` (Horner in ``delta``), with the
-univariate coefficients ``phi^(k)(u0)/k!`` from python-flint's ``arb_series``.
+``|alpha| <= N``.  Arithmetic truncates at total order ``N``.
+
+Representation (a Kronecker substitution that respects the total degree)
+-----------------------------------------------------------------------
+With ``B = N + 1`` the ring map ``psi: x_i -> t^(B^i + B^(d-1))`` (``i < d - 1``),
+``x_{d-1} -> t^(B^(d-1))`` sends ``x^alpha`` to ``t^e(alpha)``,
+``e(alpha) = sum_{i<d-1} alpha_i B^i + |alpha| B^(d-1)``: the base-``B`` digits of
+``e`` are ``alpha_0, ..., alpha_{d-2}`` and, on top, the total degree ``|alpha|``.
+``psi`` is a ring homomorphism (a substitution), so it maps products to products and
+composition with a univariate power series ``phi`` to composition with ``phi``.  It is
+injective on ``|alpha| <= N`` (all digits ``<= N < B``), and it maps every monomial of
+total degree ``> N`` to ``t^e`` with ``e >= (N+1) B^(d-1) = L`` (the top digit is at
+least the total degree; digit sums can only carry upward).  Hence ``psi`` induces an
+injective ring homomorphism ``R[x]/(|alpha| > N) -> R[t]/(t^L)``, and the truncated
+multivariate arithmetic is *exactly* python-flint's ``arb_series`` arithmetic of length
+``L = (N+1)^d`` on the images: products, quotients and elementary functions are one call
+into Arb each, with no per-coefficient Python loop.  Slots ``e < L`` whose digits are
+not of the form ``e(alpha)`` hold (enclosures of) exact zeros and are never read.
 
 Guarantee
 ---------
 Inclusion monotone: if each input coefficient ball contains the true Taylor
 coefficient of the input function at a point ``xi`` (for every ``xi`` of a box
 when the constant terms are box balls), every output coefficient contains the
-true coefficient of the result at ``xi``.  Evaluating at constant terms equal
+true coefficient of the result at ``xi`` (Arb's ``arb_series`` operations enclose
+the exact truncated series for every choice of the inputs in their balls, and the
+encoding is an exact ring homomorphism).  Evaluating at constant terms equal
 to a box therefore gives Lagrange-remainder enclosures over the box.
 Non-analytic operations (``abs`` at 0, ``sqrt``/``log``/fractional powers at
-or below 0, poles) raise :class:`~dpverify.expr.NotAnalytic`.
+or below 0, poles) raise :class:`~dpverify.expr.NotAnalytic`.  A series that Arb
+returns shorter than ``L`` (``flint.ctx.cap``) raises ``PrecisionExhausted`` instead
+of being read as zeros.
 
-Used by the box certifier and by the independent checker (like
-``dpverify.exact``, it is an arithmetic kernel, not a construction).
+Used by the box certifier and by the smoothness certifier (like ``dpverify.exact``,
+it is an arithmetic kernel, not a construction).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -32,8 +50,20 @@ from typing import Any
 from flint import arb, arb_series, ctx
 
 from ..errors import DomainError, PrecisionExhausted
+from .tree import NotAnalytic
 
-__all__ = ["Jet", "jet_eval", "multi_indices", "series_cap", "series_coeffs"]
+__all__ = [
+    "Jet",
+    "SeriesFunction",
+    "jet_eval",
+    "kronecker_exponents",
+    "multi_indices",
+    "series_cap",
+    "series_coeffs",
+]
+
+#: a function of one series argument (the elementary functions of the jets)
+SeriesFunction = Callable[[arb_series], arb_series]
 
 
 @contextmanager
@@ -73,230 +103,180 @@ def multi_indices(d: int, N: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=32)
-def _tables(d: int, N: int):
-    idx = multi_indices(d, N)
-    pos = {a: i for i, a in enumerate(idx)}
-    pairs = []
-    for i, a in enumerate(idx):
-        for j, b in enumerate(idx):
-            c = tuple(x + y for x, y in zip(a, b))
-            k = pos.get(c)
-            if k is not None:
-                pairs.append((i, j, k))
-    return idx, pos, tuple(pairs)
+@lru_cache(maxsize=64)
+def kronecker_exponents(d: int, N: int) -> tuple[int, ...]:
+    """``e(alpha)`` (module docstring) for ``alpha`` in :func:`multi_indices` order."""
+    B = N + 1
+    top = B ** (d - 1)
+    return tuple(sum(a * B**i for i, a in enumerate(alpha[:-1])) + sum(alpha) * top
+                 for alpha in multi_indices(d, N))
+
+
+def _length(d: int, N: int) -> int:
+    return (N + 1) ** d
+
+
+def _as_arb(value: Any) -> arb:
+    return value if isinstance(value, arb) else arb(value)
 
 
 class Jet:
-    """Truncated multivariate Taylor expansion with arb coefficients."""
+    """Truncated multivariate Taylor expansion with arb coefficients.
 
-    __slots__ = ("d", "N", "c")
+    ``Jet(d, N, coeffs)`` takes the coefficients in :func:`multi_indices` order;
+    ``c`` gives them back in that order (decoded on first use); ``s`` is the encoded
+    ``arb_series`` of length ``(N+1)^d`` (module docstring).
+    """
 
-    def __init__(self, d: int, N: int, coeffs: list[arb]):
-        self.d, self.N, self.c = d, N, coeffs
+    __slots__ = ("d", "N", "s", "_c")
+
+    def __init__(self, d: int, N: int, coeffs: list[arb] | None = None, *,
+                 series: arb_series | None = None) -> None:
+        self.d, self.N = d, N
+        L = _length(d, N)
+        if series is None:
+            if coeffs is None:
+                raise TypeError("Jet needs coeffs or series")
+            dense: list[arb] = [arb(0)] * L
+            for e, c in zip(kronecker_exponents(d, N), coeffs):
+                dense[e] = _as_arb(c)
+            series = arb_series(dense, prec=L)
+        elif series.prec < L:
+            raise PrecisionExhausted(
+                f"jet series truncated at {series.prec} terms where {L} were needed "
+                "(python-flint ctx.cap)")
+        self.s = series
+        self._c: list[arb] | None = None
+
+    @property
+    def L(self) -> int:
+        """Length of the encoded series, ``(N+1)^d``."""
+        return _length(self.d, self.N)
+
+    @property
+    def c(self) -> list[arb]:
+        """The coefficients in :func:`multi_indices` order."""
+        if self._c is None:
+            cs = self.s.coeffs()
+            n = len(cs)
+            zero = arb(0)
+            self._c = [cs[e] if e < n else zero for e in kronecker_exponents(self.d, self.N)]
+        return self._c
 
     @classmethod
     def constant(cls, d: int, N: int, value: Any) -> Jet:
-        c = [arb(0)] * len(multi_indices(d, N))
-        c[0] = value if isinstance(value, arb) else arb(value)
-        return cls(d, N, c)
+        L = _length(d, N)
+        return cls(d, N, series=arb_series([_as_arb(value)], prec=L))
 
     @classmethod
     def variable(cls, d: int, N: int, i: int, value: Any) -> Jet:
         """The coordinate x_i expanded at ``value`` (a point or a box ball)."""
-        j = cls.constant(d, N, value)
-        if N >= 1:
-            _, pos, _ = _tables(d, N)
-            e = tuple(1 if k == i else 0 for k in range(d))
-            j.c = list(j.c)
-            j.c[pos[e]] = arb(1)
-        return j
+        L = _length(d, N)
+        if N == 0:
+            return cls.constant(d, N, value)
+        e = (N + 1) ** (d - 1) + ((N + 1) ** i if i < d - 1 else 0)
+        dense: list[arb] = [arb(0)] * (e + 1)
+        dense[0], dense[e] = _as_arb(value), arb(1)
+        return cls(d, N, series=arb_series(dense, prec=L))
 
     # -- arithmetic ----------------------------------------------------------
-    def _lift(self, other: Any) -> Jet:
+    def _wrap(self, op: Callable[[], arb_series]) -> Jet:
+        L = _length(self.d, self.N)
+        old = ctx.cap
+        if old < L:
+            ctx.cap = L
+        try:
+            s = op()
+        finally:
+            ctx.cap = old
+        return Jet(self.d, self.N, series=s)
+
+    def _other(self, other: Any) -> arb_series | arb:
         if isinstance(other, Jet):
-            return other
-        return Jet.constant(self.d, self.N, other)
+            if (other.d, other.N) != (self.d, self.N):
+                raise DomainError(
+                    f"jets of different shapes: (d, N) = {(self.d, self.N)} and "
+                    f"{(other.d, other.N)}")
+            return other.s
+        return _as_arb(other)
 
     def __add__(self, other: Any) -> Jet:
-        o = self._lift(other)
-        return Jet(self.d, self.N, [a + b for a, b in zip(self.c, o.c)])
+        o = self._other(other)
+        return self._wrap(lambda: self.s + o)
 
     __radd__ = __add__
 
     def __neg__(self) -> Jet:
-        return Jet(self.d, self.N, [-a for a in self.c])
+        return self._wrap(lambda: -self.s)
 
     def __sub__(self, other: Any) -> Jet:
-        return self + (-self._lift(other))
+        o = self._other(other)
+        return self._wrap(lambda: self.s - o)
 
     def __rsub__(self, other: Any) -> Jet:
-        return self._lift(other) - self
+        o = self._other(other)
+        return self._wrap(lambda: o - self.s)
 
     def __mul__(self, other: Any) -> Jet:
-        if not isinstance(other, Jet):
-            s = other if isinstance(other, arb) else arb(other)
-            return Jet(self.d, self.N, [a * s for a in self.c])
-        _, _, pairs = _tables(self.d, self.N)
-        out = [arb(0)] * len(self.c)
-        a, b = self.c, other.c
-        for i, j, k in pairs:
-            if a[i].is_zero() or b[j].is_zero():
-                continue
-            out[k] += a[i] * b[j]
-        return Jet(self.d, self.N, out)
+        o = self._other(other)
+        return self._wrap(lambda: self.s * o)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: Any) -> Jet:
         if not isinstance(other, Jet):
-            return self * (arb(1) / (other if isinstance(other, arb) else arb(other)))
+            o = _as_arb(other)
+            return self._wrap(lambda: self.s * (1 / o))
         return self * other.compose(_inv)
 
     def __rtruediv__(self, other: Any) -> Jet:
-        return self._lift(other) / self
+        return self.constant(self.d, self.N, other) / self
 
     def ipow(self, n: int) -> Jet:
+        """``self ** n`` for an integer ``n`` (repeated squaring; ``1/self^-n`` if n < 0)."""
         if n < 0:
             return self.ipow(-n).compose(_inv)
-        from . import arb_pow_point
-
-        return arb_pow_point(self, n, one=Jet.constant(self.d, self.N, 1))
+        result = Jet.constant(self.d, self.N, 1)
+        base = self
+        while n:
+            if n & 1:
+                result = result * base
+            n >>= 1
+            if n:
+                base = base * base
+        return result
 
     @property
     def c0(self) -> arb:
-        return self.c[0]
+        cs = self.s.coeffs()
+        return cs[0] if cs else arb(0)
 
-    def compose(self, phi) -> Jet:
-        """phi(self) where ``phi`` maps an arb_series at c0 to its series."""
-        with series_cap(self.N + 2):
-            s = phi(arb_series([self.c0, 1], prec=self.N + 1))
-        gs = series_coeffs(s, self.N + 1)
-        delta = Jet(self.d, self.N, [arb(0)] + list(self.c[1:]))
-        acc = Jet.constant(self.d, self.N, gs[self.N])
-        for k in range(self.N - 1, -1, -1):
-            acc = acc * delta + gs[k]
-        return acc
+    def compose(self, phi: SeriesFunction) -> Jet:
+        """``phi(self)`` where ``phi`` maps an ``arb_series`` to its image (an elementary
+        function on series; it sees the constant term as coefficient 0)."""
+        return self._wrap(lambda: phi(self.s))
 
 
-def _not_analytic(msg: str):
-    from . import NotAnalytic
-
-    return NotAnalytic(msg)
-
-
-def _inv(s):
+def _inv(s: arb_series) -> arb_series:
     c = s.coeffs()[0]
     if not (c > 0 or c < 0):
-        raise _not_analytic(f"division by a jet whose value {c} may vanish")
+        raise NotAnalytic(f"division by a jet whose value {c} may vanish")
     return 1 / s
 
 
-def _positive(name):
-    def check(s):
-        c = s.coeffs()[0]
-        if not c > 0:
-            raise _not_analytic(f"{name} is not analytic at {c}")
-        return getattr(s, name)()
+def jet_eval(expr: Any, args: list[Jet]) -> Jet:
+    """Evaluate a :class:`dpverify.expr.Expr` on jets (one per variable, all of the same
+    ``d`` and ``N``): the expression's own series evaluator
+    (:meth:`~dpverify.expr.Expr.eval_arb` on ``arb_series``) run on the encoded series.
 
-    return check
-
-
-def _tan(s):
-    if s.coeffs()[0].cos().contains(0):
-        raise _not_analytic("tan has a pole in the ball")
-    return s.tan()
-
-
-def _unit(name):
-    def f(s):
-        c = s.coeffs()[0]
-        if not (c > -1 and c < 1):
-            raise _not_analytic(f"{name} is not analytic at +-1")
-        return getattr(s, name)()
-
-    return f
-
-
-_FUNCS = {
-    "exp": lambda s: s.exp(),
-    "sin": lambda s: s.sin(),
-    "cos": lambda s: s.cos(),
-    "atan": lambda s: s.atan(),
-    "erf": lambda s: s.erf(),
-    "log": _positive("log"),
-    "sqrt": _positive("sqrt"),
-    "tan": _tan,
-    "tanh": lambda s: 1 - 2 / ((2 * s).exp() + 1),
-    "sinh": lambda s: (s.exp() - (-s).exp()) / 2,
-    "cosh": lambda s: (s.exp() + (-s).exp()) / 2,
-    "asin": _unit("asin"),
-    "acos": _unit("acos"),
-    "log1p": lambda s: _positive("log")(1 + s),
-    "expm1": lambda s: s.exp() - 1,
-}
-
-
-def jet_eval(expr, args: list[Jet]) -> Jet:
-    """Evaluate a :class:`dpverify.expr.Expr` on jets (one per variable)."""
-    env = dict(zip(expr.variables, args))
+    Raises :class:`~dpverify.expr.NotAnalytic` where ``f`` is not analytic at a point of
+    the constant-term balls, ``DomainError`` where it is undefined on them."""
+    if not args:
+        raise DomainError("jet_eval needs at least one jet")
     d, N = args[0].d, args[0].N
-    return _ev(expr._root, env, d, N)
-
-
-def _ev(node, env, d, N) -> Jet:
-    k = node.kind
-    if k == "num":
-        return Jet.constant(d, N, arb(node.args[0]))
-    if k == "const":
-        return Jet.constant(d, N, arb.pi() if node.args[0] == "pi" else arb.const_e())
-    if k == "var":
-        return env[node.args[0]]
-    if k == "sum":
-        acc = None
-        for s, t in node.args:
-            v = _ev(t, env, d, N)
-            acc = (v if s > 0 else -v) if acc is None else (acc + v if s > 0 else acc - v)
-        return acc
-    if k == "prod":
-        acc = None
-        for p, f in node.args:
-            v = _ev(f, env, d, N)
-            if p > 0:
-                acc = v if acc is None else acc * v
-            else:
-                acc = (Jet.constant(d, N, 1) if acc is None else acc) / v
-        return acc
-    if k == "neg":
-        return -_ev(node.args[0], env, d, N)
-    if k == "pow":
-        base_node, ex_node = node.args
-        b = _ev(base_node, env, d, N)
-        if ex_node.kind == "num" and ex_node.args[0].q == 1:
-            return b.ipow(int(ex_node.args[0].p))
-        if ex_node.constant:
-            e = _ev(ex_node, env, d, N).c0
-
-            def power(s, e=e):
-                c = s.coeffs()[0]
-                if not c > 0:
-                    raise _not_analytic(f"non-integer power is not analytic at {c}")
-                return (e * s.log()).exp()
-
-            return b.compose(power)
-        e = _ev(ex_node, env, d, N)
-        return (e * b.compose(_positive("log"))).compose(lambda s: s.exp())
-    if k == "call":
-        fname, arg = node.args
-        v = _ev(arg, env, d, N)
-        if fname == "abs":
-            c = v.c0
-            if c > 0:
-                return v
-            if c < 0:
-                return -v
-            raise _not_analytic(f"abs is not analytic at 0, which the ball {c} contains")
-        if fname not in _FUNCS:
-            raise DomainError(f"function {fname!r} is not supported on jets")
-        return v.compose(_FUNCS[fname])
-    raise DomainError(f"unknown expression node {k!r}")
+    if any((a.d, a.N) != (d, N) for a in args):
+        raise DomainError("jet_eval: all jets must have the same (d, N)")
+    L = _length(d, N)
+    with series_cap(L):
+        out = expr.eval_arb(*[a.s for a in args])
+    return Jet(d, N, series=out)

@@ -1,0 +1,83 @@
+"""Box certifier in two and three variables (dpverify.certify.interval, d >= 2): the exact
+Taylor shift of p, the exact tail sum over |a| > N and the jets, checked through sup norms
+known in closed form.
+
+Each case takes ``f = q + e`` with ``q`` a polynomial and ``p = q`` exactly, so that
+``f - p = e`` with ``sup |e|`` derived by hand; ``q`` has total degree above the Taylor order
+(12 for two variables, 6 for three), so the tail sum and every shifted coefficient of ``p``
+enter the bound.  A wrong shift or a wrong scaling makes the enclosure miss the value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from flint import fmpq
+
+from dpverify.certify import supnorm
+from dpverify.exact import TensorPoly
+
+
+def _tensor(terms: dict[tuple[int, ...], fmpq], shape: list[int]) -> TensorPoly:
+    flat = [fmpq(0)] * math.prod(shape)
+    for alpha, c in terms.items():
+        idx = 0
+        for a, n in zip(alpha, shape):
+            idx = idx * n + a
+        flat[idx] += c
+    return TensorPoly.from_flat(flat, shape, basis="monomial")
+
+
+Q2 = {(7, 7): fmpq(1), (3, 9): fmpq(1, 5), (9, 0): fmpq(-2, 3), (1, 1): fmpq(3, 7)}
+Q2_TEXT = "x^7*y^7 + x^3*y^9/5 - 2*x^9/3 + 3*x*y/7"
+
+
+@pytest.mark.parametrize("box", [
+    [(-1, 1), (-1, 1)],
+    [(fmpq(1, 3), fmpq(2, 3)), (fmpq(-1, 7), fmpq(2, 5))],  # non-dyadic centres
+])
+def test_constant_error_two_variables(box):
+    # f - p = 1/1000 everywhere: sup = 1/1000 exactly
+    c = fmpq(1, 1000)
+    p = _tensor(Q2, [10, 10])
+    res = supnorm(f"{Q2_TEXT} + 1/1000", p, box, rtol="1e-6", max_pieces=4000)
+    assert res.converged
+    assert res.lower <= c <= res.upper
+    assert res.upper <= c * (1 + fmpq(1, 10**6))
+    assert max(res.stats["orders"]) > 0  # Taylor models, not the order-0 fallback
+
+
+def test_linear_error_two_variables_non_dyadic_box():
+    # f - p = (x - 2y)/3 on [1/3, 2/3] x [-1/7, 2/5]: max |.| at (2/3, -1/7) = (2/3 + 2/7)/3
+    box = [(fmpq(1, 3), fmpq(2, 3)), (fmpq(-1, 7), fmpq(2, 5))]
+    exact = (fmpq(2, 3) + fmpq(2, 7)) / 3
+    # the other corner: |1/3 - 4/5| / 3 = 7/45 < exact
+    assert abs(fmpq(1, 3) - fmpq(4, 5)) / 3 < exact
+    p = _tensor(Q2, [10, 10])
+    res = supnorm(f"{Q2_TEXT} + (x - 2*y)/3", p, box, rtol="1e-5", max_pieces=4000)
+    assert res.converged
+    assert res.lower <= exact <= res.upper
+    assert res.upper - res.lower <= exact * fmpq(1, 10**5)
+
+
+Q3 = {(3, 3, 3): fmpq(1), (0, 5, 2): fmpq(-1, 3), (4, 0, 4): fmpq(2, 9)}
+Q3_TEXT = "(x*y*z)^3 - y^5*z^2/3 + 2*x^4*z^4/9"
+
+
+def test_three_variables_exact_sup():
+    # f - p = (x + y + z)/8 on [-1, 1]^3: sup = 3/8 at the corners (1,1,1) and (-1,-1,-1)
+    p = _tensor(Q3, [5, 6, 5])
+    res = supnorm(f"{Q3_TEXT} + (x + y + z)/8", p, [(-1, 1)] * 3, rtol="1e-3", max_pieces=4000)
+    assert res.converged
+    assert res.lower <= fmpq(3, 8) <= res.upper
+    assert res.upper <= fmpq(3, 8) * (1 + fmpq(1, 1000))
+
+
+def test_three_variables_constant_error_shifted_box():
+    c = fmpq(-5, 7)
+    p = _tensor(Q3, [5, 6, 5])
+    box = [(fmpq(-1, 3), fmpq(1, 2)), (fmpq(1, 5), fmpq(1, 1)), (fmpq(-3, 4), fmpq(-1, 9))]
+    res = supnorm(f"{Q3_TEXT} - 5/7", p, box, rtol="1e-6", max_pieces=4000)
+    assert res.converged
+    assert res.lower <= -c <= res.upper <= -c * (1 + fmpq(1, 10**6))
