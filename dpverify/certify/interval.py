@@ -61,7 +61,7 @@ evaluated on the part of the ball where they are defined, because
 python-flint rounds ball radii up and a ball built for ``[0, r]`` reaches
 slightly below 0.
 
-Module size: about 1,050 lines, one concept (the box sup-norm certifier: the two branch
+Size: about 1,060 lines, one concept (the box sup-norm certifier: the two branch
 and bound loops share ``SupNorm``, ``Piece``, ``_Problem`` and the stopping rule).  The
 exact integer tensor arithmetic of ``_Problem.shift_scaled`` / ``_tail_sum`` (about 120
 lines) belongs in :mod:`dpverify.exact` (as a scaled ``TensorPoly.taylor_shift``); it is
@@ -80,6 +80,7 @@ valid, only wider).  It never returns a bound it has not proven.
 from __future__ import annotations
 
 import heapq
+import html
 import itertools
 import math
 import time
@@ -93,7 +94,7 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_mat, fmpq_poly, fmpz, fmpz_ma
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
-from ..numbers import arb_to_fmpq_bounds, arb_upper, check_int, fmpq_to_decimal, to_fmpq
+from ..numbers import arb_to_fmpq_bounds, arb_upper, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback
 from .taylor_model import tm_piece
 
@@ -127,8 +128,6 @@ class Piece:
     prec: int
 
     def to_json(self) -> list[Any]:
-        from ..numbers import fmpq_str
-
         return [[[fmpq_str(a), fmpq_str(b)] for a, b in self.box], self.order, self.prec]
 
 
@@ -180,8 +179,6 @@ class SupNorm:
                 f"converged={self.converged})")
 
     def _repr_html_(self) -> str:
-        import html
-
         lo, up, dom = self._summary()
         rows = [("degree", self.degree), ("sup |f - p| in", f"[{lo}, {up}]"),
                 ("domain", dom or "?"), ("converged", f"{self.converged} ({self.status})"),

@@ -85,6 +85,8 @@ from typing import Any
 from flint import acb, arb, arb_mat, arb_series, ctx, fmpq
 
 from ..errors import DomainError, InvalidParameterError
+from ..expr import Expr, parse
+from ..expr.jets import Jet, jet_eval, multi_indices
 from ..numbers import check_int, to_fmpq
 from ..progress import ProgressCallback, report
 
@@ -241,8 +243,6 @@ def _derivative_bounds(f: Any, d: int, q: int, boxes: int) -> dict[tuple[int, ..
                 raise DomainError("derivative enclosure is not finite")
             best[(1,)] = max(best[(1,)], abs(c).upper() * qfact)
         return best
-    from ..expr.jets import Jet, jet_eval, multi_indices
-
     N = q * d
     idx = multi_indices(d, N)
     pos = {a: i for i, a in enumerate(idx)}
@@ -488,8 +488,6 @@ def chebyshev_coefficients(
     See the module docstring: every ball contains the true ``c_m`` (infinite radius
     when no bound could be proven; ``info()["enclosure"]`` names the method used).
     """
-    from ..expr import Expr, parse
-
     d = check_int(dim, "dim", minimum=1, maximum=3)
     n = check_int(n, "n", minimum=0, maximum=4096)
     if method not in METHODS:

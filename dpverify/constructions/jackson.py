@@ -48,8 +48,10 @@ from flint import arb, ctx, fmpq, fmpz, fmpz_poly
 from ..approximation import Approximation
 from ..errors import InvalidParameterError
 from ..exact import ChebyshevPoly, TensorPoly
-from ..numbers import check_int, fmpq_str
+from ..expr import Expr, parse
+from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str
 from ..progress import ProgressCallback
+from .chebyshev_series import chebyshev_coefficients
 
 if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost)
     from ..expr import Expr
@@ -202,8 +204,6 @@ _VARS = ("x", "y", "z")
 
 def _round_arb(x: arb, bits: int = ROUND_BITS) -> fmpq:
     """Nearest multiple of ``2^-bits`` to the midpoint of ``x`` (exact)."""
-    from ..numbers import arb_to_fmpq_bounds
-
     lo, hi = arb_to_fmpq_bounds(x.mid())
     m = lo * 2**bits
     return fmpq(int(m.p * 2 + m.q) // int(2 * m.q), 2**bits)  # floor(m + 1/2)
@@ -281,9 +281,6 @@ def jackson_approx(
     ``None`` when the coefficients have no finite enclosure (d = 2, 3 and ``f`` not
     analytic): then ``p`` only approximates ``I^d_{t,K} g_f``.
     """
-    from ..expr import Expr, parse
-    from .chebyshev_series import chebyshev_coefficients
-
     d = check_int(dim, "dim", minimum=1, maximum=3)
     t, K = _check_t(t), _check_K(K)
     if t > 2048 // d**2:
@@ -300,8 +297,6 @@ def jackson_approx(
     finally:
         ctx.prec = old_prec
     if dist.is_finite():
-        from ..numbers import arb_to_fmpq_bounds
-
         operator_distance: str | None = fmpq_str(arb_to_fmpq_bounds(dist)[1])
     else:
         operator_distance = None

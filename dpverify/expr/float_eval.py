@@ -81,7 +81,7 @@ def _mp_real(v: Any, node: Node) -> Any:
 def _numpy_erf(name: str = "erf") -> Callable[[np.ndarray], np.ndarray]:
     """``erf`` or ``erfc`` vectorised: scipy's C ufunc when installed (imported here: scipy
     is optional), else a Python-level loop over :mod:`math`."""
-    try:
+    try:  # scipy is optional (the lp/experiments extras)
         import scipy.special
 
         return getattr(scipy.special, name)

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidParameterError
+from ..expr import parse
 from ..numbers import check_int
 from .chebyshev import chebyshev_coeffs_from_values, chebyshev_points
 
@@ -125,8 +126,6 @@ def damped_chebyshev_coeffs(
     if dim == 2 and n**2 > 1 << 26 or dim == 3 and n**3 > 1 << 26:
         raise InvalidParameterError(f"n={n} gives too many samples for dim={dim}")
     if isinstance(f, str):
-        from ..expr import parse
-
         f = parse(f, variables=("x", "y", "z")[:dim], name="f").to_numpy()
     pts = chebyshev_points(n)
     grids = np.meshgrid(*([pts] * dim), indexing="ij")
