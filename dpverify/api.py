@@ -1,6 +1,8 @@
 """The top-level entry points, named like the commands (issue 16 item 6):
 ``dpverify.supnorm``, ``dpverify.chebyshev_coefficients``, ``dpverify.minimax``,
-``dpverify.approx`` and ``dpverify.evalbound``.  Each takes numpy.polynomial objects as
+``dpverify.approx`` and ``dpverify.evalbound``; and :func:`boolean_certificate` and
+:func:`supnorm_certificate`, the one call behind ``dpverify or``/``and`` and
+``dpverify supnorm``.  Each takes numpy.polynomial objects as
 well as dpverify polynomials (converted exactly by :func:`dpverify.exact.as_poly`), then
 calls the function of the package that owns the concept; the guarantee is that function's.
 """
@@ -11,24 +13,34 @@ from typing import Any
 
 from flint import arb, fmpq
 
+from .approximation import Approximation
 from .certify.alternation import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
+from .certify.claims import certify
 from .certify.evalbound import EvalBound, FloatErrorBound
 from .certify.evalbound import evalbound as _evalbound
 from .certify.evalbound import float_error_bound as _float_error_bound
 from .certify.interval import SupNorm
 from .certify.interval import supnorm as _interval_supnorm
+from .constructions import chebyshev as _chebyshev  # module: its builders are looked up
 from .constructions.chebyshev_series import ChebyshevSeries
 from .constructions.chebyshev_series import chebyshev_coefficients as _cheb_coefficients
+from .constructions.multivariate_norm import multivariate_norms
 from .constructions.remez import remez
 from .errors import InvalidParameterError, ParameterTypeError
 from .exact import ExactPoly, as_poly
-from .expr import Expr
-from .numbers import MAX_DEGREE, check_int
+from .expr import Expr, parse
+from .numbers import MAX_DEGREE, check_int, fmpq_str, to_fmpq
 
 __all__ = ["supnorm", "chebyshev_coefficients", "minimax", "approx", "evalbound",
-           "float_error_bound"]
+           "float_error_bound", "boolean_certificate", "supnorm_certificate",
+           "MAX_NORM_DEGREE"]
+
+#: Largest Chebyshev degree for which :func:`boolean_certificate` computes the exact
+#: multivariate norms (~t^2 rational operations on numbers of ~t log2(k) bits: 3 s at
+#: t = 347, minutes beyond 1000).
+MAX_NORM_DEGREE = 1000
 
 
 def supnorm(f: Any, poly: Any, box: Any, **options: Any) -> SupNorm:
@@ -117,3 +129,107 @@ def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Float
     True
     """
     return _float_error_bound(f, as_poly(poly), interval, **options)
+
+
+def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebyshev",
+                        d: Any = None) -> Certificate:
+    """Build the OR or AND polynomial of ``k`` bits in the count (thaler2012 Fact 4.2; see
+    :func:`dpverify.constructions.chebyshev.or_polynomial`) and certify it on
+    ``{0..k}``.
+
+    Parameters
+    ----------
+    function : {"or", "and"}
+    k, gamma, method
+        As for :func:`~dpverify.constructions.chebyshev.or_polynomial`.
+    d : int >= 1, optional
+        Also compute the exact multivariate norms T of thaler2012 (full and multilinear,
+        :func:`dpverify.constructions.multivariate_norm.multivariate_norms`) for ``d``
+        attributes, into ``info["multivariate"]`` (exact, but not part of the statement:
+        ``dpverify verify`` does not check them).  Needs the Chebyshev degree
+        ``t <= MAX_NORM_DEGREE``.
+
+    Guarantee
+    ---------
+    That of :func:`dpverify.certify.certify`: the statement (exact maximum error on
+    ``{0..k}``, degree, coefficient norm; for ``"minimax"`` the least-degree proof) is
+    proven; unproven claims are listed in ``info["unproven_claims"]``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a bad ``function``, ``k``, ``gamma``, ``method`` or ``d``; for ``d`` with a
+        Chebyshev degree above ``MAX_NORM_DEGREE`` (checked before any work).
+    """
+    builders = {"or": "or_polynomial", "and": "and_polynomial"}
+    if function not in builders:
+        raise InvalidParameterError(f"function must be 'or' or 'and', got {function!r}")
+    dd = None if d is None else check_int(d, "d", minimum=1)
+    if dd is not None:
+        t = _chebyshev.or_degree(k, gamma)[0]  # exact and cheap; also validates k, gamma
+        if t > MAX_NORM_DEGREE:
+            raise InvalidParameterError(
+                f"d: the exact multivariate norms of the degree-{t} polynomial would take "
+                f"many minutes (~t^2 operations on {t}-coefficient rationals); they need "
+                f"Chebyshev degree t <= {MAX_NORM_DEGREE}: raise gamma or lower k, or omit d")
+    # looked up on the module (not bound at import) so that tests can substitute a builder
+    build = getattr(_chebyshev, builders[function])
+    approx: Approximation = build(k, gamma, method)
+    cert = certify(approx)
+    if dd is not None:
+        norms = dict(multivariate_norms(approx.poly, dd, row_weight=None))
+        cert.data.setdefault("info", {})["multivariate"] = norms
+    return cert
+
+
+def supnorm_certificate(f: Any, poly: Any, interval: Any, *, rtol: Any = "1e-6",
+                        claim: Any = None, **options: Any) -> Certificate:
+    """Certify ``sup |f(x) - p(x)|`` over ``interval = (a, b)`` as a ``supnorm-box``
+    certificate (:func:`dpverify.certify.certify` on a box domain), optionally proving
+    or refuting ``sup <= claim``.
+
+    ``f`` is an expression in ``x`` (text or :class:`~dpverify.expr.Expr`); ``poly`` any
+    polynomial :func:`dpverify.exact.as_poly` reads.  ``options`` (``max_pieces``,
+    ``timeout``, ``progress``) go to :func:`dpverify.certify.certify`.
+
+    Guarantee
+    ---------
+    That of :func:`dpverify.certify.certify` on a box: the statement's enclosure
+    ``[lower, upper]`` of the supremum is proven (a refuted or undecided ``claim`` is
+    listed in ``info["unproven_claims"]``).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``interval`` is not ``(a, b)`` with ``a < b``, ``rtol <= 0``, ``claim < 0``,
+        or ``f`` is not univariate in ``x``.
+    """
+    expr = f if isinstance(f, Expr) else parse(f, variables=("x",), name="f")
+    if expr.variables != ("x",):
+        raise InvalidParameterError(
+            f"f must be a function of x alone, got variables {expr.variables}")
+    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
+        raise InvalidParameterError(f"interval must be a pair (a, b), got {interval!r}")
+    a, b = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
+    if not a < b:
+        raise InvalidParameterError(
+            f"interval must have a < b, got ({fmpq_str(a)}, {fmpq_str(b)})")
+    rtol_q = to_fmpq(rtol, "rtol")
+    if rtol_q <= 0:
+        raise InvalidParameterError(f"rtol must be > 0, got {fmpq_str(rtol_q)}")
+    claims: dict[str, str] = {}
+    if claim is not None:
+        c = to_fmpq(claim, "claim")
+        if c < 0:
+            raise InvalidParameterError(f"claim must be >= 0, got {fmpq_str(c)}")
+        claims["max_error"] = fmpq_str(c)
+    iv = [fmpq_str(a), fmpq_str(b)]
+    approx = Approximation(
+        construction="supnorm",
+        params={"f": expr.canonical, "interval": iv, "rtol": fmpq_str(rtol_q)},
+        poly=as_poly(poly),
+        target={"kind": "expr", "expr": expr.canonical, "variables": ["x"]},
+        domain={"kind": "box", "intervals": [iv]},
+        claims=claims,
+    )
+    return certify(approx, rtol=rtol_q, **options)

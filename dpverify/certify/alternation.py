@@ -49,6 +49,7 @@ from ..errors import (
     PrecisionExhausted,
 )
 from ..exact import MonomialPoly
+from ..expr import Expr, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
@@ -74,8 +75,6 @@ class Alternation:
 
 
 def _expr(f: Any) -> Any:
-    from ..expr import Expr, parse
-
     if isinstance(f, str):
         f = parse(f, variables=("x",), name="f")
     if not isinstance(f, Expr):

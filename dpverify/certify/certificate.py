@@ -13,11 +13,13 @@ Data files that are not certificates (privacy records, releases, tables) carry
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
+from ..atomic import write_text
 from ..errors import MalformedCertificate
 
 __all__ = [
@@ -56,6 +58,13 @@ def data_document(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _block(value: object, where: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object (a block of the document), else raise."""
+    if not isinstance(value, dict):
+        raise MalformedCertificate(f"{where} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
 @dataclass
 class Certificate:
     """A certificate document (see the module docstring) with convenience views.
@@ -88,15 +97,15 @@ class Certificate:
 
     @property
     def statement(self) -> dict[str, Any]:
-        return self.data["statement"]
+        return _block(self.data["statement"], "statement")
 
     @property
     def evidence(self) -> dict[str, Any]:
-        return self.data.get("evidence", {})
+        return _block(self.data.get("evidence", {}), "evidence")
 
     @property
     def info(self) -> dict[str, Any]:
-        return self.data.get("info", {})
+        return _block(self.data.get("info", {}), "info")
 
     @property
     def verified(self) -> bool:
@@ -105,11 +114,11 @@ class Certificate:
     @property
     def error(self) -> dict[str, Any]:
         """``statement["error"]``: exact ``lower`` and ``upper`` (and ``upper_decimal``)."""
-        return self.statement["error"]
+        return _block(self.statement["error"], "statement.error")
 
     @property
     def polynomial(self) -> dict[str, Any]:
-        return self.statement["polynomial"]
+        return _block(self.statement["polynomial"], "statement.polynomial")
 
     @property
     def degree(self) -> Any:
@@ -144,8 +153,6 @@ class Certificate:
 
     def _repr_html_(self) -> str:
         """A small HTML table for Jupyter (escaped)."""
-        import html
-
         s = self.summary()
         rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
                        f"<td style='text-align:left'>{html.escape(v)}</td></tr>"
@@ -163,8 +170,6 @@ class Certificate:
     def save(self, path: str) -> None:
         """Write the JSON to ``path`` atomically (:func:`dpverify.atomic.write_text`);
         an unwritable or empty path raises ``InvalidParameterError``."""
-        from ..atomic import write_text
-
         write_text(path, self.to_json() + "\n", what="certificate")
 
     @classmethod
@@ -213,6 +218,8 @@ def _no_floats(obj: Any) -> Any:
 
 def _dec_up(text: Any, digits: int = 6) -> str:
     """An exact number (``"p/q"`` or decimal text) as a short decimal rounded up."""
+    # function-level: dpverify.numbers loads python-flint (~36 ms with -X importtime); the
+    # CLI imports this module to write every command's output, most never need this
     from ..numbers import fmpq_to_decimal, parse_exact
 
     return fmpq_to_decimal(parse_exact(str(text)), digits, rounding="up")

@@ -19,10 +19,12 @@ from ..errors import (
     TimeLimitExceeded,
 )
 from ..exact import ExactPoly, TensorPoly
+from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
 from .finite import finite_max_error
 from .interval import supnorm
+from .optimality import check
 
 __all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS"]
 
@@ -105,8 +107,6 @@ def _box_error(
     t = approx.target
     if t.get("kind") != "expr":
         raise InvalidParameterError("a box domain needs an 'expr' target")
-    from ..expr import parse
-
     f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr")
     try:
         res = supnorm(f, approx.poly, approx.domain["intervals"], rtol=rtol, atol=atol,
@@ -125,6 +125,11 @@ def _box_error(
         "witness": [fmpq_str(w) for w in res.witness],
         "pieces": [p.to_json() for p in res.pieces],
     }
+    # the search's own piece count differs from the evidence's in one variable (the
+    # evidence is rebuilt for the checker, see dpverify.certify.interval): name both
+    stats = {k: v for k, v in res.stats.items() if k != "pieces"}
+    stats["search_pieces"] = res.stats.get("pieces")
+    stats["evidence_pieces"] = len(evidence["pieces"])
     info: dict[str, Any] = {
         "method": "taylor branch-and-bound" if len(res.witness) == 1
         else "taylor-model branch-and-bound",
@@ -133,7 +138,7 @@ def _box_error(
         "relative_width": fmpq_to_decimal((upper - lower) / lower, 3, "up") if lower > 0
         else None,
         "rtol": fmpq_str(rtol_q),
-        "stats": res.stats,
+        "stats": stats,
     }
     return err, evidence, info, lower, upper
 
@@ -148,8 +153,6 @@ def _least_degree(
     approx: Approximation, poly_block: dict[str, Any], gamma: fmpq | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(statement part, evidence part) of a least-degree proof, after checking it."""
-    from .optimality import check
-
     opt = approx.extra["optimality"]
     mono = approx.poly.to_monomial() if approx.poly.basis != "monomial" else approx.poly
     ok, why = check(opt, degree=poly_block["degree"], gamma=fmpq_str(gamma),

@@ -87,7 +87,7 @@ from typing import Any
 from flint import fmpq, fmpq_poly, fmpz
 
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
-from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly
+from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
 from ..numbers import MAX_DEGREE, check_int, fmpq_str, fmpq_to_decimal, round_to_float64, to_fmpq
 
 __all__ = ["EvalBound", "FloatErrorBound", "evalbound", "float_error_bound", "sup_abs_bound"]
@@ -303,7 +303,7 @@ def _horner(cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq, X: fmpq,
     _check_overflow(G)
     if n == 0:
         E = fmpq(0)  # a constant is returned as stored
-    S = sum((abs(c) * X**i for i, c in enumerate(chat)), fmpq(0))
+    S = fmpq_sum([abs(c) * X**i for i, c in enumerate(chat)])
     higham = _up(2 * n * U / (1 - 2 * n * U) * S) if n > 0 else fmpq(0)
     return EvalBound("horner", "monomial", (A, B), n, _up(E + coef_err), E, coef_err,
                      fmpq(0), higham, chat, G, {"pieces": pieces})
@@ -375,13 +375,13 @@ def _clenshaw(p: ExactPoly, cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq,
         b1, b2 = twot * b1 - b2 + chat[k], b1
         Bk = sup_abs_bound(b1, t_lo, t_hi, pieces)
         a_k = U * ((2 + U) * Bk + abs(chat[k]) + 2 * T * Bhat[k + 1]) + ETA
-        S = sum((R[j] * V[j - k] for j in range(k + 1, n)), fmpq(0))
+        S = fmpq_sum([R[j] * V[j - k] for j in range(k + 1, n)])
         Ek = _up((a_k + S) / (1 - k2))
         R[k] = _up(a_k + k2 * Ek)
         Bhat[k] = _up(Bk + Ek)
         G = max(G, _up(2 * T * Bhat[k + 1] * (1 + U) + ETA + Bhat[k + 2]), Bhat[k])
     # final step: y^ = fl(fl(fl(t b^_1) - b^_2) + c^_0)
-    S = sum((R[j] * TT[j] for j in range(1, n)), fmpq(0))
+    S = fmpq_sum([R[j] * TT[j] for j in range(1, n)])
     a0 = U * ((2 + U) * Bp + abs(chat[0]) + T * Bhat[1]) + ETA
     E0 = _up((S + a0) / (1 - k2))
     G = max(G, _up(T * Bhat[1] * (1 + U) + ETA + Bhat[2]), _up(Bp + E0), 2 * T)
@@ -424,6 +424,9 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     Both terms are rigorous upper bounds (module docstring for the evaluation model), so
     ``bound`` is one for every binary64 ``x`` in ``[A, B]``.
     """
+    # function-level: the interval certifier behind claims.certify and the expression
+    # language cost ~55 ms to import (-X importtime) and only this function needs them;
+    # ``dpverify evalbound`` without --f never loads them
     from ..approximation import Approximation
     from ..expr import parse
     from .claims import certify

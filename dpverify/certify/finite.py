@@ -29,16 +29,23 @@ enumeration of every point; only the order of work changes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
 
 from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
+from ..exact import ExactPoly
+from ..expr import Expr, parse
 from ..numbers import MAX_DEGREE, arb_to_fmpq_bounds, check_int, parse_fmpq_str
+
+#: the value of a target at a point: exact, or an expression to enclose in arb
+TargetValue: TypeAlias = fmpq | Expr
 
 __all__ = [
     "FiniteMax",
+    "TargetValue",
     "affine_chebyshev_form",
     "domain_points",
     "target_function",
@@ -88,7 +95,9 @@ def domain_points(domain: dict[str, Any]) -> list[fmpq]:
     raise InvalidParameterError(f"not a finite domain kind: {kind!r}")
 
 
-def target_function(target: dict[str, Any], points: list[fmpq]):
+def target_function(
+    target: dict[str, Any], points: list[fmpq]
+) -> Callable[[int, fmpq], TargetValue]:
     """Return ``value(i, x)``: the target at the i-th point, exact ``fmpq`` when
     possible, otherwise an ``Expr`` evaluated by the caller in arb."""
     kind = target.get("kind")
@@ -107,13 +116,11 @@ def target_function(target: dict[str, Any], points: list[fmpq]):
         exact_vals = [parse_fmpq_str(v, f"target.values[{i}]") for i, v in enumerate(vals)]
         return lambda i, x: exact_vals[i]
     if kind == "expr":
-        from ..expr import parse
-
         e = parse(target.get("expr", ""), variables=tuple(target.get("variables") or ("x",)))
         if len(e.variables) != 1:
             raise InvalidParameterError("a finite-set target expression must be univariate")
 
-        def value(i, x, _e=e):
+        def value(i: int, x: fmpq, _e: Expr = e) -> TargetValue:
             v = _e.eval_exact(x)
             return v if v is not None else _e
 
@@ -121,9 +128,14 @@ def target_function(target: dict[str, Any], points: list[fmpq]):
     raise InvalidParameterError(f"unknown target kind {kind!r}")
 
 
-def _as_fmpq_poly(poly) -> fmpq_poly:
-    mono = poly.to_monomial() if getattr(poly, "basis", "monomial") != "monomial" else poly
-    return mono.as_fmpq_poly()
+def _as_fmpq_poly(poly: ExactPoly | fmpq_poly) -> fmpq_poly:
+    """``poly`` in the monomial basis in ``x`` (exact)."""
+    if isinstance(poly, fmpq_poly):
+        return poly
+    if isinstance(poly, ExactPoly):
+        return poly.as_fmpq_poly()
+    raise ParameterTypeError(
+        f"poly must be an exact polynomial or fmpq_poly, got {type(poly).__name__}")
 
 
 #: The screened path is tried from this many points and this degree on; below, exact
@@ -139,7 +151,9 @@ _SCREEN_MAX_PREC = 4096
 _MAX_CANDIDATES = 256
 
 
-def affine_chebyshev_form(poly: Any) -> tuple[fmpq, fmpq, int, fmpq, fmpq] | None:
+def affine_chebyshev_form(
+    poly: ExactPoly | fmpq_poly,
+) -> tuple[fmpq, fmpq, int, fmpq, fmpq] | None:
     """Write ``p`` as ``alpha + beta * T_t(lam*x + mu)`` if it is one, else ``None``.
 
     Parameters
@@ -176,13 +190,7 @@ def affine_chebyshev_form(poly: Any) -> tuple[fmpq, fmpq, int, fmpq, fmpq] | Non
     in the notes, in ``fmpq_poly`` arithmetic).  ``None`` is returned whenever the
     check (or an earlier necessary condition) fails.
     """
-    if isinstance(poly, fmpq_poly):
-        P = poly
-    elif hasattr(poly, "to_monomial") and hasattr(poly, "basis"):
-        P = _as_fmpq_poly(poly)
-    else:
-        raise ParameterTypeError(
-            f"poly must be an exact polynomial or fmpq_poly, got {type(poly).__name__}")
+    P = _as_fmpq_poly(poly)
     t = P.degree()
     if t < 3:  # for t = 2 the constant term mixes alpha into c_{t-2}: lam is not fixed
         return None
@@ -208,14 +216,14 @@ def affine_chebyshev_form(poly: Any) -> tuple[fmpq, fmpq, int, fmpq, fmpq] | Non
 
 def _screened_max(
     points: list[fmpq], fvals: list[fmpq], form: tuple[fmpq, fmpq, int, fmpq, fmpq],
-    exact_error: Any,
+    exact_error: Callable[[int], fmpq],
 ) -> tuple[fmpq, fmpq]:
     """Exact ``(max error, first point attaining it)`` by ball screening + exact decision
     (module docstring, *Fast path*).  ``exact_error(i)`` is the exact error at point i."""
     alpha, beta, t, lam, mu = form
     idx = list(range(len(points)))
     prec = _SCREEN_PREC
-    best_lo = None  # an exact arb: a proven lower bound of the maximum
+    best_lo: arb | None = None  # an exact arb: a proven lower bound of the maximum
     while True:
         with ctx.workprec(prec):
             a_b, b_b = arb(alpha), arb(beta)
@@ -227,6 +235,7 @@ def _screened_max(
                 if best_lo is None or lo > best_lo:
                     best_lo = lo
                 uppers.append(e.upper())
+            assert best_lo is not None  # idx is never empty (see below)
             # keep i unless its error is proven below best_lo (then it is below the
             # error of the point that proved best_lo, hence not the maximum)
             before, idx = len(idx), [i for i, up in zip(idx, uppers) if not up < best_lo]
@@ -245,7 +254,17 @@ def _screened_max(
     return best, wit
 
 
-def exact_max_error(poly, target: dict[str, Any], domain: dict[str, Any]) -> tuple[fmpq, fmpq]:
+def _arb_value(f: Expr, x: fmpq) -> arb:
+    """A ball enclosing ``f(x)`` at the working precision."""
+    v = f.eval_arb(arb(x))
+    if not isinstance(v, arb):  # an arb argument gives an arb (series only from series)
+        raise TypeError(f"expected an arb value of the target, got {type(v).__name__}")
+    return v
+
+
+def exact_max_error(
+    poly: ExactPoly | fmpq_poly, target: dict[str, Any], domain: dict[str, Any]
+) -> tuple[fmpq, fmpq]:
     """Exact ``max |f(x) - p(x)|`` over a finite domain and a point attaining it.
 
     Raises ``InvalidParameterError`` if the target is not exactly computable
@@ -258,7 +277,8 @@ def exact_max_error(poly, target: dict[str, Any], domain: dict[str, Any]) -> tup
 
 
 def finite_max_error(
-    poly, target: dict[str, Any], domain: dict[str, Any], max_prec: int = 1 << 16
+    poly: ExactPoly | fmpq_poly, target: dict[str, Any], domain: dict[str, Any],
+    max_prec: int = 1 << 16,
 ) -> FiniteMax:
     """Certified maximum of ``|f - p|`` over a finite domain (see module docstring).
 
@@ -269,10 +289,10 @@ def finite_max_error(
     (screened) path is taken; otherwise a rigorous enclosure.
     """
     points = domain_points(domain)
-    if getattr(poly, "degree", 0) > MAX_DEGREE:
-        raise InvalidParameterError(f"polynomial degree exceeds {MAX_DEGREE}")
-    value = target_function(target, points)
     P = _as_fmpq_poly(poly)
+    if P.degree() > MAX_DEGREE:
+        raise InvalidParameterError(f"poly: degree {P.degree()} exceeds {MAX_DEGREE}")
+    value = target_function(target, points)
     fvals = [value(i, x) for i, x in enumerate(points)]
     integers = domain.get("kind") == "integers"
     if integers:
@@ -281,33 +301,36 @@ def finite_max_error(
         D = P.denom()
         Nz = fmpz_poly(P.numer().coeffs()) if P.degree() >= 0 else fmpz_poly([0])
 
-        def scaled_error(i: int) -> fmpq:  # D * |f - p| at point i (f exact)
-            fx, num = fvals[i], Nz(points[i].p)
-            return fmpq(abs(num - D * fx.p)) if fx.q == 1 else abs(fx * D - num)
+        def scaled_error(fx: fmpq, x: fmpq) -> fmpq:  # D * |f - p| at x (f exact)
+            num = Nz(x.p)
+            return fmpq(abs(num - D * fx.p)) if fx.q == 1 else fmpq(abs(fx * D - num))
 
-        def exact_error(i: int) -> fmpq:
-            return scaled_error(i) / D
+        def exact_error(fx: fmpq, x: fmpq) -> fmpq:
+            return scaled_error(fx, x) / D
     else:
-        def exact_error(i: int) -> fmpq:
-            return abs(fvals[i] - P(points[i]))
+        def exact_error(fx: fmpq, x: fmpq) -> fmpq:
+            return abs(fx - P(x))
 
-    all_exact = all(isinstance(fx, fmpq) for fx in fvals)
-    if (all_exact and len(points) >= _FAST_MIN_POINTS and P.degree() >= _FAST_MIN_DEGREE):
+    exact_f = [fx for fx in fvals if isinstance(fx, fmpq)]
+    if (len(exact_f) == len(fvals) and len(points) >= _FAST_MIN_POINTS
+            and P.degree() >= _FAST_MIN_DEGREE):
         form = affine_chebyshev_form(P)
         if form is not None:
-            mx, wit = _screened_max(points, fvals, form, exact_error)
+            mx, wit = _screened_max(
+                points, exact_f, form, lambda i: exact_error(exact_f[i], points[i]))
             return FiniteMax(mx, mx, True, wit, len(points))
 
     best: fmpq | None = None
     best_x = points[0]
-    inexact: list[tuple[fmpq, Any]] = []
+    inexact: list[tuple[fmpq, Expr]] = []
     if integers:
         thr: fmpq | None = None  # D * best, compared against exact numerators
         for i, x in enumerate(points):
-            if not isinstance(fvals[i], fmpq):
-                inexact.append((x, fvals[i]))
+            fx = fvals[i]
+            if not isinstance(fx, fmpq):
+                inexact.append((x, fx))
                 continue
-            diff = scaled_error(i)
+            diff = scaled_error(fx, x)
             if thr is None or diff > thr:
                 thr, best_x = diff, x
         if thr is not None:
@@ -330,7 +353,7 @@ def finite_max_error(
     prec = 53
     while True:
         with ctx.workprec(prec):
-            balls = [(x, abs(fx.eval_arb(arb(x)) - arb(P(x)))) for x, fx in inexact]
+            balls = [(x, abs(_arb_value(fx, x) - arb(P(x)))) for x, fx in inexact]
         lo = best if best is not None else fmpq(0)
         wit = best_x
         hi = lo

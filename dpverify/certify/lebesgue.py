@@ -58,15 +58,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flint import arb, arb_mat, ctx, fmpq
 
+from .._version import __version__
 from ..errors import InvalidParameterError, PrecisionExhausted
 from ..numbers import arb_to_fmpq_bounds, check_int, check_rational, fmpq_str, fmpq_to_decimal
-
-if TYPE_CHECKING:  # imported on first use in lebesgue_certificate
-    from .certificate import Certificate
+from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 
 __all__ = ["LebesgueEnclosure", "lebesgue_constant", "iterated_basis_arb", "MAX_K", "MAX_H"]
 
@@ -386,9 +385,6 @@ def lebesgue_certificate(
     ``[0, 1/2]`` and the witness ``argmax``; ``basis`` (rows ``nu``, exact Bernstein
     coefficients of ``b^{(h)}_{nu,k}``, anything :func:`~dpverify.numbers.fmpq_str`
     accepts, e.g. ``fmpq``) joins the statement when given."""
-    from .._version import __version__
-    from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
-
     statement: dict[str, Any] = {"k": enc.k, "h": enc.h, "lower": fmpq_str(enc.lower),
                                  "upper": fmpq_str(enc.upper)}
     if basis is not None:

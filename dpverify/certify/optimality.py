@@ -29,10 +29,12 @@ Exact (fmpq); returns ``(False, reason)`` on any failure or malformed input, nev
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flint import fmpq
 
+from ..exact import fmpq_abs_sum, fmpq_sum
 from ..numbers import parse_fmpq_str
 
 __all__ = ["check"]
@@ -52,7 +54,7 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def _target_at(target: dict, domain: dict) -> Any:
+def _target_at(target: dict[str, Any], domain: dict[str, Any]) -> Callable[[fmpq], fmpq]:
     """Return ``f(x)`` for points ``x`` of the domain (exact), or raise ValueError."""
     dk = domain.get("kind")
     if dk == "integers":
@@ -92,7 +94,8 @@ def _target_at(target: dict, domain: dict) -> Any:
 
 
 def _check(
-    obj: Any, degree: Any, gamma: fmpq, coefficients: list, target: dict, domain: dict
+    obj: Any, degree: Any, gamma: fmpq, coefficients: list[Any], target: dict[str, Any],
+    domain: dict[str, Any],
 ) -> tuple[bool, str]:
     if not isinstance(obj, dict) or obj.get("kind") != "annihilating_weights":
         return False, "optimality object must have kind 'annihilating_weights'"
@@ -143,15 +146,15 @@ def _check(
         jmax = D - 1
     terms = [w * c for w, c in zip(ws, factors, strict=True)]
     for j in range(jmax + 1):
-        s = sum(terms, fmpq(0))
+        s = fmpq_sum(terms)
         if s != 0:
             return False, f"weights do not annihilate degree-{j} term (sum = {s})"
         terms = [t * x for t, x in zip(terms, xs, strict=True)]
     v = fmpq(0) if pin is None else pin[1]
-    total = sum((abs(w) for w in ws), fmpq(0))
+    total = fmpq_abs_sum(ws)
     if total == 0:
         return False, "all weights are zero"
-    bound = abs(sum((w * (y - v) for w, y in zip(ws, fx, strict=True)), fmpq(0))) / total
+    bound = abs(fmpq_sum([w * (y - v) for w, y in zip(ws, fx, strict=True)])) / total
     stated = _q(obj.get("bound"), "bound")
     if bound != stated:
         return False, f"recomputed bound {bound} differs from the stated {stated}"
@@ -165,7 +168,8 @@ def _check(
 
 
 def check(
-    obj: dict, *, degree: int, gamma: Any, coefficients: list, target: dict, domain: dict
+    obj: dict[str, Any], *, degree: int, gamma: Any, coefficients: list[Any],
+    target: dict[str, Any], domain: dict[str, Any],
 ) -> tuple[bool, str]:
     """Check an ``annihilating_weights`` object for a polynomial of exact ``degree`` with
     monomial ``coefficients`` (lowest first), the claim ``max_error <= gamma``, and the

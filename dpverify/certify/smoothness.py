@@ -35,16 +35,15 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flint import arb, ctx, fmpq
 
 from ..errors import InvalidParameterError, PrecisionExhausted
+from ..expr import Expr, parse
 from ..expr.jets import Jet, jet_eval, multi_indices
 from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
-
-if TYPE_CHECKING:  # dpverify.expr is imported on first use (start-up cost), see below
-    from ..expr import Expr
+from .interval import as_box
 
 __all__ = ["smoothness_norm", "SmoothnessNorm", "MAX_K"]
 
@@ -121,9 +120,6 @@ def smoothness_norm(
     ---------
     See the module docstring (rigorous; raises instead of returning an unproven bound).
     """
-    from ..expr import Expr, parse
-    from .interval import as_box
-
     K = check_int(K, "K", minimum=0, maximum=MAX_K)
     bx = as_box(box if box is not None else [(-1, 1)])
     d = len(bx)

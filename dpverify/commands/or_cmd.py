@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..certify import certify
+from ..api import MAX_NORM_DEGREE, boolean_certificate
+from ..constructions.chebyshev import MAX_K, MAX_OR_DEGREE, or_degree
+from ..constructions.minimax import MAX_MINIMAX_K
 from ..errors import InvalidParameterError
 from ..numbers import check_open_unit, fmpq_str
 from ._cert import outcome, short, statement_rows
 from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
 
-#: Largest Chebyshev degree for which ``--d`` computes the exact multivariate norms.
-MAX_NORM_DEGREE = 1000
+__all__ = ["register", "MAX_NORM_DEGREE"]
+
 
 def register(sub: Any) -> None:
     for name, what in (("or", "OR"), ("and", "AND")):
@@ -51,15 +53,6 @@ def register(sub: Any) -> None:
 
 
 def _run(args: Any) -> CommandResult:
-    from ..constructions.chebyshev import (
-        MAX_K,
-        MAX_OR_DEGREE,
-        and_polynomial,
-        or_degree,
-        or_polynomial,
-    )
-    from ..constructions.minimax import MAX_MINIMAX_K
-
     k = int_flag(args.k, "--k", 1, MAX_K)
     gamma = check_open_unit(exact(args.gamma, "--gamma"), "--gamma")
     method = args.method.strip()
@@ -69,22 +62,20 @@ def _run(args: Any) -> CommandResult:
     if method == "minimax" and k > MAX_MINIMAX_K:
         raise InvalidParameterError(f"--k must be <= {MAX_MINIMAX_K} with --method minimax, "
                                     f"got {k}")
+    # the flag-level limits, with the flags named (the library names k, gamma and d)
     try:
-        or_degree(k, gamma)  # exact; refuses degrees above MAX_OR_DEGREE before any work
+        t = or_degree(k, gamma)[0]  # exact; refuses degrees above MAX_OR_DEGREE at once
     except InvalidParameterError:
         raise InvalidParameterError(
             f"--k {k} with --gamma {fmpq_str(gamma)} needs a Chebyshev degree t above the "
             f"limit {MAX_OR_DEGREE} (a memory limit: the certificate lists t exact monomial "
             "coefficients of about 2*t*log2(k) bits each)") from None
-    t = or_degree(k, gamma)[0]
     if d is not None and t > MAX_NORM_DEGREE:
         raise InvalidParameterError(
             f"--d: the exact multivariate norms of a degree-{t} polynomial would take many "
             f"minutes (~t^2 operations on {t}-coefficient rationals); --d needs t <= "
             f"{MAX_NORM_DEGREE}: raise --gamma or lower --k, or drop --d")
-    build = or_polynomial if args.which == "or" else and_polynomial
-    approx = build(k, gamma, method)
-    cert = certify(approx)
+    cert = boolean_certificate(args.which, k, gamma, method, d)
     rows = [
         ("function", args.which.upper()),
         ("k", str(k)),
@@ -92,22 +83,13 @@ def _run(args: Any) -> CommandResult:
         ("method", method),
     ]
     if method == "minimax":
-        rows.append(("chebyshev degree", str(approx.extra.get("chebyshev_degree"))))
+        rows.append(("chebyshev degree", str(cert.info.get("chebyshev_degree"))))
     rows += statement_rows(cert)
-    if d is not None:
-        mv = _multivariate(approx.poly, d, k)
-        if mv is not None:
-            cert.data["info"]["multivariate"] = mv
-            for key in ("T_full", "T_multilinear"):
-                if key in mv:
-                    rows.append((f"{key} (d={d}, not checked by verify)", short(str(mv[key]))))
+    mv = cert.info.get("multivariate")
+    if d is not None and mv is not None:
+        for key in ("T_full", "T_multilinear"):
+            if key in mv:
+                rows.append((f"{key} (d={d}, not checked by verify)", short(str(mv[key]))))
     text, code = outcome(cert)
     rows.append(("result", text))
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)
-
-
-def _multivariate(poly: Any, d: int, k: int) -> dict:
-    """``info["multivariate"]``: the norms T of thaler2012 (full and multilinear)."""
-    from ..constructions.multivariate_norm import multivariate_norms
-
-    return dict(multivariate_norms(poly, d, row_weight=None))

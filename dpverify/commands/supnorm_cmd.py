@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..approximation import Approximation
-from ..certify import certify
+from ..api import supnorm_certificate
+from ..certify.interval import piece_progress
 from ..errors import InvalidParameterError
 from ..exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
 from ..expr import parse
 from ..numbers import fmpq_str, round_to_float64
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag, read_poly_arg
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+    read_poly_arg,
+)
 
 if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
     import argparse
@@ -58,7 +66,7 @@ def register(sub: _Subparsers) -> None:
     p.add_argument("--float64", action="store_true",
                    help="round each --poly coefficient to the nearest binary64 first (the "
                    "polynomial a float64 implementation stores); hex floats are exact anyway")
-    p.add_argument("--progress", action="store_true", help="report progress on stderr")
+    progress_flags(p)
     timeout_flag(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
@@ -92,32 +100,19 @@ def run(args: argparse.Namespace) -> CommandResult:
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
-    claims = {}
+    claim = None
     if args.claim is not None:
-        c = exact(args.claim, "--claim")
-        if c < 0:
+        claim = exact(args.claim, "--claim")
+        if claim < 0:
             raise InvalidParameterError(f"--claim must be >= 0, got {args.claim}")
-        claims["max_error"] = fmpq_str(c)
     max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
-    approx = Approximation(
-        construction="supnorm",
-        params={"f": f.canonical, "interval": [fmpq_str(a), fmpq_str(b)], "rtol": fmpq_str(rtol)},
-        poly=poly,
-        target={"kind": "expr", "expr": f.canonical, "variables": ["x"]},
-        domain={"kind": "box", "intervals": [[fmpq_str(a), fmpq_str(b)]]},
-        claims=claims,
-    )
 
-    def progress(info: dict[str, Any]) -> None:
-        sys.stderr.write(
-            f"  pieces {info['pieces']}, enclosure [{float(info['lower']):.6g}, "
-            f"{float(info['upper']):.6g}], {info['seconds']:.1f} s\n"
+    with make_progress(args, "supnorm") as progress:
+        cert = supnorm_certificate(
+            f, poly, (a, b), rtol=rtol, claim=claim, max_pieces=max_pieces,
+            timeout=0.9 * read_timeout(args.timeout),
+            progress=piece_progress(progress, "search: pieces"),
         )
-
-    cert = certify(
-        approx, rtol=rtol, max_pieces=max_pieces, timeout=0.9 * read_timeout(args.timeout),
-        progress=progress if args.progress else None,
-    )
     info = cert.info
     rows = [
         ("f", f.canonical),
@@ -128,10 +123,16 @@ def run(args: argparse.Namespace) -> CommandResult:
     rows += statement_rows(cert)
     rows += [
         ("relative width", str(info.get("relative_width"))),
-        ("search", f"{info['status']} ({info['stats']['pieces']} pieces, "
-                   f"{info['stats']['seconds']} s)"),
+        ("search", f"{info['status']} ({_count(info['stats']['search_pieces'], 'piece')} "
+                   f"searched, {info['stats']['seconds']} s)"),
+        ("evidence", f"{_count(len(cert.evidence['pieces']), 'piece')} "
+                     "(re-checked by dpverify verify)"),
         ("witness x", cert.evidence["witness"][0]),
     ]
-    text, code = outcome(cert, need_convergence=not claims)
+    text, code = outcome(cert, need_convergence=claim is None)
     rows.append(("result", text))
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -57,14 +57,14 @@ this object from the certificate alone.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..approximation import Approximation
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
-from ..exact import MonomialPoly
+from ..exact import MonomialPoly, fmpq_sum
 from ..numbers import check_int, check_open_unit, fmpq_str, to_fmpq
 
 __all__ = ["MAX_MINIMAX_K", "minimax_least_degree", "remez_discrete"]
@@ -177,11 +177,15 @@ def _residuals(prob: _Problem, q: fmpq_poly) -> list[fmpq]:
     return [w * (h - fmpq(N(x), den)) for x, h, w in zip(prob.xs, prob.h, prob.om, strict=True)]
 
 
-def _sign(v: fmpq) -> int:
+def _sign(v: fmpq | float) -> int:
     return (v > 0) - (v < 0)
 
 
-def _exchange(r: list[fmpq], E: fmpq, ref: list[int], m: int) -> list[int]:
+#: the exchange runs on exact residuals (deciding) and on float ones (the float search)
+_Num = TypeVar("_Num", fmpq, float)
+
+
+def _exchange(r: list[_Num], E: _Num, ref: list[int], m: int) -> list[int]:
     """Multi-point exchange (see module docstring); returns a new reference of m+1 indices."""
     absE = abs(E)
     if absE == 0:
@@ -416,7 +420,7 @@ def _optimality(prob: _Problem, res: _RemezResult | None, degree_impossible: int
         g = math.gcd(g, a)
     ints = [a // g for a in ints]
     v = fmpq(0) if pin is None else pin[1]
-    num = sum((a * (prob.f[x] - v) for a, x in zip(ints, xr, strict=True)), fmpq(0))
+    num = fmpq_sum([a * (prob.f[x] - v) for a, x in zip(ints, xr, strict=True)])
     bound = abs(num) / sum(abs(a) for a in ints)
     # exact numbers are strings in certificates (schema "number"), points included
     obj["points"] = [str(x) for x in xr]

@@ -37,6 +37,7 @@ from flint import fmpq, fmpz
 from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly
+from ..expr import Expr, parse
 from ..numbers import check_int, fmpq_str, to_fmpq
 
 __all__ = ["remez", "MAX_REMEZ_DEGREE"]
@@ -53,8 +54,6 @@ def _mpf_to_fmpq(v: Any) -> fmpq:
 
 
 def _read(f: Any, degree: Any, interval: Any) -> tuple[Any, int, fmpq, fmpq]:
-    from ..expr import Expr, parse
-
     if isinstance(f, str):
         f = parse(f, variables=("x",), name="f")
     if not isinstance(f, Expr):

@@ -29,7 +29,7 @@ are used anywhere in this package except in the rounded outputs above.
 
 from __future__ import annotations
 
-from ._core import MAX_TENSOR_SIZE, affine_map
+from ._core import MAX_TENSOR_SIZE, affine_map, fmpq_abs_sum, fmpq_sum
 from .base import ExactPoly
 from .bernstein import BernsteinPoly, bernstein_basis_poly
 from .chebyshev import ChebyshevPoly, chebyshev_t
@@ -49,6 +49,8 @@ __all__ = [
     "TensorPoly",
     "poly_from_json",
     "affine_map",
+    "fmpq_sum",
+    "fmpq_abs_sum",
     "chebyshev_t",
     "bernstein_basis_poly",
     "MAX_TENSOR_SIZE",

@@ -43,6 +43,8 @@ __all__ = [
     "bern_to_spoly",
     "spoly_to_bern",
     "binomials",
+    "fmpq_sum",
+    "fmpq_abs_sum",
 ]
 
 #: Largest number of entries of a :class:`~dpverify.exact.TensorPoly`.
@@ -255,7 +257,8 @@ def point_kind(xs: Iterable[Point]) -> str:
 def lift(value: Any, kind: str, like: Sequence[Point] = ()) -> Point:
     """Return ``value`` as the type of ``kind`` (a constant may come back as ``fmpq``)."""
     if kind == "exact":
-        return value
+        # exact kernels return fmpq (or an fmpz/int constant): always hand back fmpq
+        return value if isinstance(value, fmpq) else fmpq(value)
     if kind == "arb":
         return value if isinstance(value, arb) else arb(value)
     if isinstance(value, arb_series):
@@ -320,7 +323,7 @@ def de_casteljau(cs: Sequence[Any], s: Point) -> Any:
     return arr[0]
 
 
-def cosine_sum(cs: Sequence[Any], theta: Point) -> Any:
+def cosine_sum(cs: Sequence[Any], theta: arb | arb_series) -> Any:
     """``sum cs[n] * cos(n*theta)`` summed directly (each ``cos`` enclosed by Arb), for ball
     or series ``theta``.  Direct summation keeps wide balls tight: every term lies in
     ``[-|c_n|, |c_n|]``."""
@@ -330,6 +333,91 @@ def cosine_sum(cs: Sequence[Any], theta: Point) -> Any:
         if cs[n] != 0:
             r = r + cs[n] * (theta * n).cos()
     return r
+
+
+# --------------------------------------------------------------------------- sums
+
+
+def fmpq_sum(values: Iterable[fmpq | fmpz | int]) -> fmpq:
+    """The exact sum of ``values`` (``0`` for none), over pairwise common denominators.
+
+    Each term is kept as an unreduced pair ``(numerator, denominator)``; adjacent pairs are
+    merged over the least common multiple of their denominators, level by level (a balanced
+    tree), and the one ``gcd`` reduction happens at the end.  Summing fractions one by one
+    instead reduces every partial sum (a ``gcd`` of numbers as long as the common
+    denominator, per term): about 50x slower on the ~1400 coefficients of the OR polynomial
+    for ``k = 10^4, gamma = 1e-12`` (one shared denominator of ~28000 bits); for short
+    unrelated denominators both take a millisecond or two per 2000 terms.
+
+    Guarantee
+    ---------
+    Exact: the result equals ``sum(values, fmpq(0))``.
+
+    Raises
+    ------
+    ParameterTypeError
+        If a value is not an ``fmpq``, ``fmpz`` or ``int`` (``bool`` is refused).
+    """
+    return _pair_sum(_pairs(values, "values", absolute=False))
+
+
+def fmpq_abs_sum(values: Iterable[fmpq | fmpz | int]) -> fmpq:
+    """The exact ``sum |v|`` of ``values``, as :func:`fmpq_sum` (a coefficient norm).
+
+    Guarantee
+    ---------
+    Exact: the result equals ``sum((abs(v) for v in values), fmpq(0))``.
+
+    Raises
+    ------
+    ParameterTypeError
+        As :func:`fmpq_sum`.
+    """
+    return _pair_sum(_pairs(values, "values", absolute=True))
+
+
+def _pairs(
+    values: Iterable[fmpq | fmpz | int], name: str, absolute: bool
+) -> list[tuple[fmpz, fmpz]]:
+    """``(numerator, denominator)`` of each value (numerator made non-negative if asked)."""
+    vals = list(values)
+    if all(type(v) is fmpq for v in vals):  # the common case, without per-item branching
+        if absolute:
+            return [(abs(v.p), v.q) for v in vals]  # type: ignore[union-attr]  # all fmpq
+        return [(v.p, v.q) for v in vals]  # type: ignore[union-attr]  # all fmpq (checked)
+    out: list[tuple[fmpz, fmpz]] = []
+    one = fmpz(1)
+    for v in vals:
+        if isinstance(v, fmpq):
+            out.append((abs(v.p) if absolute else v.p, v.q))
+        elif isinstance(v, (fmpz, int)) and not isinstance(v, bool):
+            z = fmpz(v)
+            out.append((abs(z) if absolute else z, one))
+        else:
+            raise ParameterTypeError(
+                f"{name} must be fmpq, fmpz or int, got {type(v).__name__}")
+    return out
+
+
+def _pair_sum(items: list[tuple[fmpz, fmpz]]) -> fmpq:
+    """Balanced common-denominator sum of unreduced pairs (see :func:`fmpq_sum`)."""
+    if not items:
+        return fmpq(0)
+    while len(items) > 1:
+        merged: list[tuple[fmpz, fmpz]] = []
+        for i in range(0, len(items) - 1, 2):
+            (a, da), (b, db) = items[i], items[i + 1]
+            if da == db:
+                merged.append((a + b, da))
+                continue
+            g = da.gcd(db)
+            ea, eb = db // g, da // g  # lcm = da * ea = db * eb
+            merged.append((a * ea + b * eb, da * ea))
+        if len(items) % 2:
+            merged.append(items[-1])
+        items = merged
+    num, den = items[0]
+    return fmpq(num, den)
 
 
 # --------------------------------------------------------------------------- conversions

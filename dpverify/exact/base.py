@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import html
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from flint import fmpq, fmpq_poly, fmpz
 
@@ -22,6 +23,7 @@ from ._core import (
     Point,
     check_domain,
     check_length,
+    fmpq_abs_sum,
     lift,
     point_kind,
     read_coeffs,
@@ -29,7 +31,16 @@ from ._core import (
     strip,
 )
 
+if TYPE_CHECKING:  # annotations only: these modules import this one
+    from .bernstein import BernsteinPoly
+    from .chebyshev import ChebyshevPoly
+    from .cosine import CosinePoly
+    from .monomial import MonomialPoly
+
 __all__ = ["ExactPoly", "BASES"]
+
+#: a concrete basis class (``_make`` returns an instance of the class it is called on)
+_P = TypeVar("_P", bound="ExactPoly")
 
 #: basis name -> class; filled by the subclasses.
 BASES: dict[str, type[ExactPoly]] = {}
@@ -127,7 +138,7 @@ class ExactPoly(ABC):
         object.__setattr__(self, "_cache", {})
 
     @classmethod
-    def _make(cls, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None) -> ExactPoly:
+    def _make(cls: type[_P], cs: list[fmpq], dom: tuple[fmpq, fmpq] | None) -> _P:
         """Build from already exact coefficients and a validated domain (no re-reading)."""
         obj = cls.__new__(cls)
         obj._set(list(cs), dom)
@@ -163,8 +174,9 @@ class ExactPoly(ABC):
         return all(c == 0 for c in self._coeffs)
 
     def coefficient_norm(self) -> fmpq:
-        """Exact ``sum |c_i|`` of the coefficients in *this* basis."""
-        return sum((abs(c) for c in self._coeffs), fmpq(0))
+        """Exact ``sum |c_i|`` of the coefficients in *this* basis (common-denominator
+        summation, :func:`~dpverify.exact.fmpq_abs_sum`)."""
+        return fmpq_abs_sum(self._coeffs)
 
     def max_abs_coefficient(self) -> fmpq:
         """Exact ``max |c_i|`` in this basis."""
@@ -248,11 +260,18 @@ class ExactPoly(ABC):
             self._cache["mono"] = p
         return p
 
-    def to_monomial(self) -> ExactPoly:
+    def as_fmpq_poly(self) -> fmpq_poly:
+        """The same polynomial in the variable ``x`` as a :class:`flint.fmpq_poly`
+        (exact; the domain map is applied)."""
+        return self._cached_monomial()
+
+    def to_monomial(self) -> MonomialPoly:
         """Exact conversion to :class:`MonomialPoly` in the same variable ``x``
         (the domain map is applied, so the result is a polynomial in ``x``, not in ``u``
         or ``s``)."""
-        return BASES["monomial"].from_fmpq_poly(self._cached_monomial())
+        from .monomial import MonomialPoly  # function-level: monomial imports this module
+
+        return MonomialPoly.from_fmpq_poly(self._cached_monomial())
 
     def _target_domain(self, domain: Any, default: tuple[int, int]) -> tuple[fmpq, fmpq]:
         if domain is not None:
@@ -261,13 +280,15 @@ class ExactPoly(ABC):
             return self._domain
         return (fmpq(default[0]), fmpq(default[1]))
 
-    def to_chebyshev(self, domain: Any = None) -> ExactPoly:
+    def to_chebyshev(self, domain: Any = None) -> ChebyshevPoly:
         """Exact conversion to :class:`ChebyshevPoly` on ``domain`` (default: this
         polynomial's domain, or ``(-1, 1)`` when it has none)."""
-        dom = self._target_domain(domain, (-1, 1))
-        return BASES["chebyshev"]._from_monomial(self._cached_monomial(), dom)
+        from .chebyshev import ChebyshevPoly  # function-level: chebyshev imports this module
 
-    def to_bernstein(self, k: Any = None, domain: Any = None) -> ExactPoly:
+        dom = self._target_domain(domain, (-1, 1))
+        return ChebyshevPoly._from_monomial(self._cached_monomial(), dom)
+
+    def to_bernstein(self, k: Any = None, domain: Any = None) -> BernsteinPoly:
         """Exact conversion to :class:`BernsteinPoly` of order ``k`` on ``domain``.
 
         ``k`` defaults to the degree (``0`` for the zero polynomial); ``k > degree`` is
@@ -278,25 +299,32 @@ class ExactPoly(ABC):
         InvalidParameterError
             If ``k`` is below the degree or above ``MAX_DEGREE``.
         """
+        from .bernstein import BernsteinPoly  # function-level: bernstein imports this module
+
         dom = self._target_domain(domain, (0, 1))
         deg = max(self.degree, 0)
         kk = deg if k is None else check_int(k, "k", minimum=deg, maximum=MAX_DEGREE)
-        return BASES["bernstein"]._from_monomial(self._cached_monomial(), dom, k=kk)
+        return BernsteinPoly._from_monomial(self._cached_monomial(), dom, k=kk)
 
-    def to_cosine(self) -> ExactPoly:
+    def to_cosine(self) -> CosinePoly:
         """Change of variable ``x = cos(theta)``: the :class:`CosinePoly`
         ``p(theta) = q(cos theta)`` whose coefficients are the Chebyshev coefficients of
         this polynomial ``q`` on ``(-1, 1)``."""
+        from .cosine import CosinePoly  # function-level: cosine imports this module
+
         cheb = self.to_chebyshev(domain=(-1, 1))
-        return BASES["cosine"]._make(list(cheb.coeffs), None)
+        return CosinePoly._make(list(cheb.coeffs), None)
 
     def convert(self, basis: str, **kw: Any) -> ExactPoly:
         """``self.to_<basis>(**kw)`` for ``basis`` in monomial, chebyshev, bernstein, cosine."""
-        if basis not in BASES:
+        converters: dict[str, Callable[..., ExactPoly]] = {
+            "monomial": self.to_monomial, "chebyshev": self.to_chebyshev,
+            "bernstein": self.to_bernstein, "cosine": self.to_cosine}
+        if basis not in converters:
             raise InvalidParameterError(
-                f"basis must be one of {sorted(BASES)}, got {basis!r}"
+                f"basis must be one of {sorted(converters)}, got {basis!r}"
             )
-        return getattr(self, f"to_{basis}")(**kw)
+        return converters[basis](**kw)
 
     # ------------------------------------------------------------------ arithmetic
 

@@ -117,9 +117,9 @@ class BernsteinPoly(ExactPoly):
         obj = cls._make(spoly_to_bern(q, k), domain)
         obj._cache["mono"] = p
         obj._cache["spoly"] = q
-        return obj  # type: ignore[return-value]
+        return obj
 
-    def to_bernstein(self, k: Any = None, domain: Any = None) -> ExactPoly:
+    def to_bernstein(self, k: Any = None, domain: Any = None) -> BernsteinPoly:
         """Exact conversion to order ``k`` (default: the algebraic degree, ``0`` for the
         zero polynomial, as for every basis -- so this may *reduce* the order; pass
         ``k=p.k`` to keep it) on ``domain`` (default: the same domain)."""
@@ -140,7 +140,7 @@ class BernsteinPoly(ExactPoly):
             return self
         obj = BernsteinPoly._make(spoly_to_bern(self._spoly(), kk), self._domain)
         obj._cache["spoly"] = self._spoly()
-        return obj  # type: ignore[return-value]
+        return obj
 
     # -------------------------------------------------------------- arithmetic
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flint import fmpq, fmpq_poly, fmpz_poly
 
@@ -18,6 +18,9 @@ from ._core import (
 )
 from .base import ExactPoly
 from .monomial import MonomialPoly
+
+if TYPE_CHECKING:  # annotation only: cosine imports this module
+    from .cosine import CosinePoly
 
 __all__ = ["ChebyshevPoly", "chebyshev_t"]
 
@@ -89,15 +92,15 @@ class ChebyshevPoly(ExactPoly):
         q = compose_affine_poly(p, gamma, delta)
         obj = cls._make(poly_to_cheb(q), domain)
         obj._cache["mono"] = p
-        return obj  # type: ignore[return-value]
+        return obj
 
-    def to_chebyshev(self, domain: Any = None) -> ExactPoly:
+    def to_chebyshev(self, domain: Any = None) -> ChebyshevPoly:
         """Exact re-expansion on ``domain`` (itself when the domain is unchanged)."""
         if domain is None or self._target_domain(domain, (-1, 1)) == self._domain:
             return self
         return super().to_chebyshev(domain)
 
-    def to_cosine(self) -> ExactPoly:
+    def to_cosine(self) -> CosinePoly:
         """Change of variable ``x = cos(theta)`` (see :class:`CosinePoly`); on a domain
         other than ``(-1, 1)`` the polynomial is first re-expanded on ``(-1, 1)``."""
         return super().to_cosine()

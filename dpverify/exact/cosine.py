@@ -8,9 +8,11 @@ from flint import fmpq, fmpq_poly
 
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..numbers import fmpq_str
-from ._core import Point, cheb_to_poly, cosine_sum, poly_to_cheb
+from ._core import Point, cheb_to_poly, cosine_sum, fmpq_sum, poly_to_cheb
 from .base import ExactPoly
+from .bernstein import BernsteinPoly
 from .chebyshev import ChebyshevPoly, add_coefficient_lists
+from .monomial import MonomialPoly
 
 __all__ = ["CosinePoly"]
 
@@ -58,7 +60,7 @@ class CosinePoly(ExactPoly):
                     " cosine polynomial has no exact value there; evaluate at an arb ball"
                     " or use p.to_chebyshev() at x = cos(theta)"
                 )
-            return sum(self._coeffs, fmpq(0))
+            return fmpq_sum(self._coeffs)
         return cosine_sum(self._coeffs, x)
 
     # -------------------------------------------------------------- conversions
@@ -67,19 +69,19 @@ class CosinePoly(ExactPoly):
         """``q(x)`` with ``p(theta) = q(cos theta)`` (change of variable)."""
         return cheb_to_poly(self._coeffs)
 
-    def to_chebyshev(self, domain: Any = None) -> ExactPoly:
+    def to_chebyshev(self, domain: Any = None) -> ChebyshevPoly:
         """Change of variable ``x = cos(theta)``: the :class:`ChebyshevPoly` ``q`` on
         ``(-1, 1)`` with the same coefficients (``q(cos theta) = p(theta)``); re-expanded
         exactly on ``domain`` if another domain is given."""
         q = ChebyshevPoly._make(list(self._coeffs), _STD)
         return q if domain is None else q.to_chebyshev(domain)
 
-    def to_monomial(self) -> ExactPoly:
+    def to_monomial(self) -> MonomialPoly:
         """Change of variable ``x = cos(theta)``: ``q`` in the monomial basis with
         ``q(cos theta) = p(theta)``."""
         return super().to_monomial()
 
-    def to_bernstein(self, k: Any = None, domain: Any = None) -> ExactPoly:
+    def to_bernstein(self, k: Any = None, domain: Any = None) -> BernsteinPoly:
         """Change of variable ``x = cos(theta)``, then Bernstein form of ``q`` of order
         ``k`` on ``domain`` (default ``(0, 1)``)."""
         return super().to_bernstein(k=k, domain=domain)
@@ -102,27 +104,28 @@ class CosinePoly(ExactPoly):
         """
         if not isinstance(p, ChebyshevPoly):
             raise ParameterTypeError(f"p must be a ChebyshevPoly, got {type(p).__name__}")
-        if p.domain != _STD:
-            a, b = (fmpq_str(e) for e in p.domain)  # type: ignore[union-attr]
+        dom = p.domain
+        if dom != _STD:
+            got = "None" if dom is None else f"({fmpq_str(dom[0])}, {fmpq_str(dom[1])})"
             raise DomainError(
-                f"p must be on the domain (-1, 1) to substitute x = cos(theta), got ({a}, {b});"
+                f"p must be on the domain (-1, 1) to substitute x = cos(theta), got {got};"
                 " use p.to_chebyshev(domain=(-1, 1)) first"
             )
-        return cls._make(list(p.coeffs), None)  # type: ignore[return-value]
+        return cls._make(list(p.coeffs), None)
 
     # -------------------------------------------------------------- arithmetic
 
     def _add(self, other: ExactPoly) -> CosinePoly:
-        return CosinePoly._make(add_coefficient_lists(self._coeffs, other._coeffs), None)  # type: ignore
+        return CosinePoly._make(add_coefficient_lists(self._coeffs, other._coeffs), None)
 
     def _add_scalar(self, q: fmpq) -> CosinePoly:
         cs = list(self._coeffs)
         cs[0] += q
-        return CosinePoly._make(cs, None)  # type: ignore[return-value]
+        return CosinePoly._make(cs, None)
 
     def _mul(self, other: ExactPoly) -> CosinePoly:
         prod = cheb_to_poly(self._coeffs) * cheb_to_poly(other._coeffs)
-        return CosinePoly._make(poly_to_cheb(prod), None)  # type: ignore[return-value]
+        return CosinePoly._make(poly_to_cheb(prod), None)
 
     def derivative(self) -> ExactPoly:
         """Not available: ``d/dtheta cos(n theta) = -n sin(n theta)`` is not a cosine

@@ -48,10 +48,6 @@ class MonomialPoly(ExactPoly):
 
     # -------------------------------------------------------------- fmpq_poly bridge
 
-    def as_fmpq_poly(self) -> fmpq_poly:
-        """The polynomial as a :class:`flint.fmpq_poly` (exact)."""
-        return self._cached_monomial()
-
     @classmethod
     def from_fmpq_poly(cls, p: fmpq_poly) -> MonomialPoly:
         """Build from a :class:`flint.fmpq_poly` (exact)."""
@@ -60,7 +56,7 @@ class MonomialPoly(ExactPoly):
         cs = p.coeffs() or [fmpq(0)]
         obj = cls._make(cs, None)
         obj._cache["mono"] = p
-        return obj  # type: ignore[return-value]
+        return obj
 
     def _monomial_poly(self) -> fmpq_poly:
         return fmpq_poly(list(self._coeffs))

@@ -22,6 +22,7 @@ from ._core import (
     compose_affine_poly,
     de_casteljau,
     exact_number,
+    fmpq_abs_sum,
     horner,
     lift,
     map_point,
@@ -233,7 +234,7 @@ class TensorPoly:
 
     def coefficient_norm(self) -> fmpq:
         """Exact ``sum |c_i|`` in this basis."""
-        return sum((abs(c) for c in self._flat), fmpq(0))
+        return fmpq_abs_sum(self._flat)
 
     def max_abs_coefficient(self) -> fmpq:
         """Exact ``max |c_i|`` in this basis."""
