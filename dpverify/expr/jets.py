@@ -50,6 +50,7 @@ from typing import Any
 from flint import arb, arb_series, ctx
 
 from ..errors import DomainError, PrecisionExhausted
+from .ball import arb_pow_point
 from .tree import NotAnalytic
 
 __all__ = [
@@ -236,14 +237,7 @@ class Jet:
         """``self ** n`` for an integer ``n`` (repeated squaring; ``1/self^-n`` if n < 0)."""
         if n < 0:
             return self.ipow(-n).compose(_inv)
-        result = Jet.constant(self.d, self.N, 1)
-        base = self
-        while n:
-            if n & 1:
-                result = result * base
-            n >>= 1
-            if n:
-                base = base * base
+        result: Jet = arb_pow_point(self, n, one=Jet.constant(self.d, self.N, 1))
         return result
 
     @property
