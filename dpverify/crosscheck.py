@@ -64,7 +64,7 @@ from .fast import (
 from .fast import iterated_basis_matrix as fast_M
 from .fast import jackson_coefficients_2pi as fast_j
 from .fast import jackson_multipliers as fast_w
-from .numbers import fmpq_to_decimal, to_fmpq
+from .numbers import ExactLike, fmpq_to_decimal, to_fmpq
 from .progress import ProgressCallback, report
 
 __all__ = ["Check", "CHECKS", "float_to_fmpq", "deviation", "run_check", "crosscheck"]
@@ -94,7 +94,7 @@ class Measured:
         return self.max_abs / self.scale if self.scale != 0 else self.max_abs
 
 
-def deviation(fast: ArrayLike, exact: Sequence[Any], scale: Any = None) -> Measured:
+def deviation(fast: ArrayLike, exact: Sequence[Any], scale: ExactLike | None = None) -> Measured:
     """Exact ``max |fast_i - exact_i|`` and the scale (``max |exact_i|`` by default).
 
     ``fast``: array-like of float64 (any shape; flattened row-major); ``exact``: flat

@@ -55,6 +55,8 @@ from flint import arb, ctx, fmpq, fmpz
 
 from .errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from .numbers import (
+    ExactLike,
+    IntLike,
     arb_to_fmpq_bounds,
     check_int,
     check_rational,
@@ -216,7 +218,7 @@ def _bern_exp(num: int, den: int, src: RandomSource) -> bool:
 
 
 def bernoulli_exp(
-    gamma: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+    gamma: ExactLike, *, rng: RandomSource | None = None, insecure_seed: int | None = None
 ) -> int:
     """``Bernoulli(exp(-gamma))`` for an exact rational ``gamma >= 0`` (CKS Algorithm 1).
 
@@ -248,7 +250,7 @@ def _dlap(t: int, s: int, src: RandomSource) -> int:
 
 
 def discrete_laplace(
-    scale: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+    scale: ExactLike, *, rng: RandomSource | None = None, insecure_seed: int | None = None
 ) -> int:
     """One draw of the discrete Laplace distribution with exact rational ``scale = b > 0``.
 
@@ -283,7 +285,7 @@ def _sample_dgaussian(p: int, q: int, src: RandomSource) -> int:
 
 
 def discrete_gaussian(
-    sigma2: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None
+    sigma2: ExactLike, *, rng: RandomSource | None = None, insecure_seed: int | None = None
 ) -> int:
     """One draw of the discrete Gaussian ``N_Z(0, sigma^2)``, exact rational ``sigma2 > 0``.
 
@@ -313,7 +315,8 @@ def _draws(n: int, draw: Any, progress: Any) -> list[int]:
 
 
 def discrete_laplace_vector(
-    n: Any, scale: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None,
+    n: IntLike, scale: ExactLike, *, rng: RandomSource | None = None,
+        insecure_seed: int | None = None,
     progress: Any = None,
 ) -> list[int]:
     """``n`` independent draws of :func:`discrete_laplace` (same guarantee).
@@ -325,7 +328,8 @@ def discrete_laplace_vector(
 
 
 def discrete_gaussian_vector(
-    n: Any, sigma2: Any, *, rng: RandomSource | None = None, insecure_seed: int | None = None,
+    n: IntLike, sigma2: ExactLike, *, rng: RandomSource | None = None,
+        insecure_seed: int | None = None,
     progress: Any = None,
 ) -> list[int]:
     """``n`` independent draws of :func:`discrete_gaussian` (same guarantee).
@@ -339,7 +343,7 @@ def discrete_gaussian_vector(
 # ---------------------------------------------------------------------------- exact pmfs
 
 
-def discrete_laplace_pmf(z: Any, scale: Any) -> arb:
+def discrete_laplace_pmf(z: Any, scale: ExactLike) -> arb:
     """``P[Z = z]`` for the discrete Laplace of scale ``b``: ``(1-r)/(1+r) r^|z|``,
     ``r = exp(-1/b)`` (rigorous arb ball)."""
     z = check_int(z, "z")
@@ -348,7 +352,7 @@ def discrete_laplace_pmf(z: Any, scale: Any) -> arb:
     return (1 - r) / (1 + r) * (-arb(abs(z) / b)).exp()
 
 
-def discrete_laplace_tail(m: Any, scale: Any) -> arb:
+def discrete_laplace_tail(m: IntLike, scale: ExactLike) -> arb:
     """``P[|Z| >= m]`` for the discrete Laplace of scale ``b``: ``2 r^m/(1 + r)`` for
     ``m >= 1`` (sum of the geometric series), 1 for ``m <= 0``.  Rigorous arb ball."""
     m = check_int(m, "m")
@@ -364,7 +368,7 @@ def discrete_laplace_tail(m: Any, scale: Any) -> arb:
 _QUANTILE_MAX_PREC = 1 << 16
 
 
-def discrete_laplace_union_quantile(count: Any, scale: Any, beta: Any) -> int:
+def discrete_laplace_union_quantile(count: Any, scale: ExactLike, beta: ExactLike) -> int:
     """Least integer ``m >= 1`` with ``count * P[|Z| >= m] <= beta`` for ``Z`` discrete
     Laplace of scale ``b`` (``P[|Z| >= m] = 2 r^m/(1 + r)``, ``r = exp(-1/b)``).
 
@@ -432,7 +436,7 @@ def _gauss_normaliser(s2: fmpq) -> arb:
     return total + arb(0, tail.upper())
 
 
-def discrete_gaussian_pmf(z: Any, sigma2: Any) -> arb:
+def discrete_gaussian_pmf(z: Any, sigma2: ExactLike) -> arb:
     """``P[Z = z]`` for the discrete Gaussian with ``sigma^2 = sigma2`` (rigorous arb ball:
     finite sum plus a geometric bound on the tail of the normaliser)."""
     z = check_int(z, "z")
@@ -440,7 +444,7 @@ def discrete_gaussian_pmf(z: Any, sigma2: Any) -> arb:
     return (-arb(fmpq(z * z) / (2 * s2))).exp() / _gauss_normaliser(s2)
 
 
-def discrete_laplace_log_ratio(v: Any, mu: Any, mu2: Any, scale: Any) -> fmpq:
+def discrete_laplace_log_ratio(v: Any, mu: ExactLike, mu2: ExactLike, scale: ExactLike) -> fmpq:
     """Exact ``ln(P[mu + Z = v] / P[mu2 + Z = v])`` for discrete Laplace noise:
     ``(|v - mu2| - |v - mu|)/b`` (the normalisers cancel); ``<= |mu - mu2|/b``."""
     v, mu, mu2 = (check_int(a, n) for a, n in ((v, "v"), (mu, "mu"), (mu2, "mu2")))
@@ -448,7 +452,7 @@ def discrete_laplace_log_ratio(v: Any, mu: Any, mu2: Any, scale: Any) -> fmpq:
     return fmpq(abs(v - mu2) - abs(v - mu)) / b
 
 
-def discrete_gaussian_log_ratio(v: Any, mu: Any, mu2: Any, sigma2: Any) -> fmpq:
+def discrete_gaussian_log_ratio(v: Any, mu: ExactLike, mu2: ExactLike, sigma2: ExactLike) -> fmpq:
     """Exact ``ln(P[mu + Z = v] / P[mu2 + Z = v])`` for discrete Gaussian noise:
     ``((v - mu2)^2 - (v - mu)^2)/(2 sigma^2)``."""
     v, mu, mu2 = (check_int(a, n) for a, n in ((v, "v"), (mu, "mu"), (mu2, "mu2")))
@@ -468,8 +472,8 @@ def _round_half_up(q: fmpq) -> int:
 def release_on_grid(
     values: Sequence[Any],
     step: Any,
-    sensitivity_l1: Any,
-    epsilon: Any,
+    sensitivity_l1: ExactLike,
+    epsilon: ExactLike,
     *,
     changing_coordinates: Any = None,
     exact_grid: bool = False,
@@ -557,7 +561,7 @@ def random_source(insecure_seed: Any) -> RandomSource:
     return RandomSource(None if insecure_seed is None else int(insecure_seed))
 
 
-def sample_discrete_laplace(scale: Any, grid: Any, rng: RandomSource) -> fmpq:
+def sample_discrete_laplace(scale: ExactLike, grid: Any, rng: RandomSource) -> fmpq:
     """``grid * DLap(scale / grid)``: P(Z = j g) proportional to ``exp(-|j| g / scale)``.
 
     Exact (:func:`discrete_laplace`, integer arithmetic only).

@@ -25,13 +25,27 @@ import math
 import re
 from fractions import Fraction
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from flint import arb, ctx, fmpq, fmpz
 
 from .errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 
+if TYPE_CHECKING:  # annotations only: numpy is not imported by this module
+    from decimal import Decimal
+
+    import numpy as np
+
+#: What the public API accepts where it wants an exact number (read by :func:`to_fmpq`:
+#: a float means its binary64 value, a string is read exactly, ``bool`` is refused).
+ExactLike: TypeAlias = (
+    "int | float | str | Fraction | Decimal | fmpz | fmpq | np.integer[Any] | np.floating[Any]")
+#: What the public API accepts where it wants an integer (read by :func:`check_int`).
+IntLike: TypeAlias = "int | fmpz | np.integer[Any]"
+
 __all__ = [
+    "ExactLike",
+    "IntLike",
     "to_fmpq",
     "parse_exact",
     "check_int",

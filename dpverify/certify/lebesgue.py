@@ -64,7 +64,14 @@ from flint import arb, arb_mat, ctx, fmpq
 
 from .._version import __version__
 from ..errors import InvalidParameterError, PrecisionExhausted
-from ..numbers import arb_to_fmpq_bounds, check_int, check_rational, fmpq_str, fmpq_to_decimal
+from ..numbers import (
+    ExactLike,
+    arb_to_fmpq_bounds,
+    check_int,
+    check_rational,
+    fmpq_str,
+    fmpq_to_decimal,
+)
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 
 __all__ = ["LebesgueEnclosure", "lebesgue_constant", "iterated_basis_arb", "MAX_K", "MAX_H"]
@@ -260,7 +267,7 @@ def _evaluate(mats: _Mats, k: int, pieces: list[tuple[fmpq, fmpq]]) -> list[tupl
 def lebesgue_constant(
     k: int,
     h: int,
-    rtol: Any = "1e-6",
+    rtol: ExactLike = "1e-6",
     *,
     prec: int = 128,
     max_prec: int = 1024,

@@ -35,7 +35,7 @@ from typing import Any
 from flint import fmpq
 
 from ..exact import fmpq_abs_sum, fmpq_sum
-from ..numbers import parse_fmpq_str
+from ..numbers import ExactLike, parse_fmpq_str
 
 __all__ = ["check"]
 
@@ -168,7 +168,7 @@ def _check(
 
 
 def check(
-    obj: dict[str, Any], *, degree: int, gamma: Any, coefficients: list[Any],
+    obj: dict[str, Any], *, degree: int, gamma: ExactLike, coefficients: list[Any],
     target: dict[str, Any], domain: dict[str, Any],
 ) -> tuple[bool, str]:
     """Check an ``annihilating_weights`` object for a polynomial of exact ``degree`` with

@@ -42,7 +42,7 @@ from flint import arb, ctx, fmpq
 from ..errors import InvalidParameterError, PrecisionExhausted
 from ..expr import Expr, parse
 from ..expr.jets import Jet, jet_eval, multi_indices
-from ..numbers import arb_to_fmpq_bounds, check_int, to_fmpq
+from ..numbers import ExactLike, arb_to_fmpq_bounds, check_int, to_fmpq
 from .interval import as_box
 
 __all__ = ["smoothness_norm", "SmoothnessNorm", "MAX_K"]
@@ -87,7 +87,7 @@ def smoothness_norm(
     f: str | Expr,
     K: int,
     box: Sequence[Sequence[Any]] | None = None,
-    rtol: Any = "1e-3",
+    rtol: ExactLike = "1e-3",
     *,
     max_pieces: int = 20_000,
     prec: int = 96,

@@ -66,7 +66,7 @@ from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
 from ..approximation import Approximation
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly, MonomialPoly
-from ..numbers import check_int, check_open_unit, fmpq_str
+from ..numbers import ExactLike, IntLike, check_int, check_open_unit, fmpq_str
 from .minimax import minimax_least_degree
 
 __all__ = [
@@ -138,7 +138,7 @@ def _estimate_degree(k: int, gamma: fmpq) -> int:
         return max(1, int(mpmath.ceil(est)))
 
 
-def or_degree(k: Any, gamma: Any) -> tuple[int, fmpq]:
+def or_degree(k: IntLike, gamma: ExactLike) -> tuple[int, fmpq]:
     """Least ``t`` with ``1/T_t((k+1)/(k-1)) <= gamma``, and ``T_t((k+1)/(k-1))``.
 
     Guarantee
@@ -215,7 +215,7 @@ def _t_of_affine(t: int, alpha: fmpq, beta: fmpq) -> fmpq_poly:
 # ---------------------------------------------------------------------------- OR
 
 
-def or_chebyshev_form(k: Any, gamma: Any) -> ChebyshevPoly:
+def or_chebyshev_form(k: IntLike, gamma: ExactLike) -> ChebyshevPoly:
     """The Chebyshev OR polynomial ``g`` as a :class:`ChebyshevPoly` on the domain ``(1, k)``.
 
     Variable ``v = (2x - k - 1)/(k - 1) = -u(x)``; coefficients ``c_0 = 1``,
@@ -242,7 +242,7 @@ def _or_params(k: int, gamma: fmpq, method: str, t: int) -> dict[str, Any]:
     return {"k": k, "gamma": fmpq_str(gamma), "method": method, "t": t}
 
 
-def or_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximation:
+def or_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> Approximation:
     """OR of ``k`` bits as a univariate polynomial in the count ``x`` (thaler2012 Fact 4.2).
 
     Parameters
@@ -317,7 +317,7 @@ def or_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximatio
 # ---------------------------------------------------------------------------- AND
 
 
-def and_chebyshev_form(k: Any, gamma: Any) -> ChebyshevPoly:
+def and_chebyshev_form(k: IntLike, gamma: ExactLike) -> ChebyshevPoly:
     """``AND(x) = 1 - g(k - x)`` as a :class:`ChebyshevPoly`.
 
     ``k >= 2``: domain ``(0, k - 1)``, variable ``w = (2x - k + 1)/(k - 1)``, the single
@@ -338,7 +338,7 @@ def and_chebyshev_form(k: Any, gamma: Any) -> ChebyshevPoly:
     return ChebyshevPoly(cs, domain=(0, k - 1))
 
 
-def and_polynomial(k: Any, gamma: Any, method: str = "chebyshev") -> Approximation:
+def and_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> Approximation:
     """AND of ``k`` bits in the count ``x`` of ones: ``p(x) = 1 - g(k - x)``.
 
     ``AND(x) = 1`` iff ``x = k``: target ``{"kind": "threshold", "r": k}`` on the integers
@@ -411,7 +411,7 @@ def doubled_record(x: Sequence[int]) -> tuple[int, ...]:
     return tuple(bits) + tuple(1 - b for b in bits)
 
 
-def doubled_universe_indices(literals: Iterable[tuple[int, bool]], d: Any) -> tuple[int, ...]:
+def doubled_universe_indices(literals: Iterable[tuple[int, bool]], d: IntLike) -> tuple[int, ...]:
     """Index set on the doubled universe ``{0,1}^{2d}`` of a conjunction/disjunction.
 
     Parameters

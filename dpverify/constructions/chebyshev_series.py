@@ -87,7 +87,7 @@ from flint import acb, arb, arb_mat, arb_series, ctx, fmpq
 from ..errors import DomainError, InvalidParameterError
 from ..expr import Expr, parse
 from ..expr.jets import Jet, jet_eval, multi_indices
-from ..numbers import check_int, to_fmpq
+from ..numbers import ExactLike, IntLike, check_int, to_fmpq
 from ..progress import ProgressCallback, report
 
 __all__ = ["ChebyshevSeries", "chebyshev_coefficients", "MAX_GRID_POINTS", "METHODS"]
@@ -442,15 +442,15 @@ def _quadrature(fx: Any, n: int, tol: fmpq) -> list[arb] | None:
 
 def chebyshev_coefficients(
     f: Any,
-    n: Any,
-    dim: Any = 1,
+    n: IntLike,
+    dim: IntLike = 1,
     *,
     grid: Any = None,
     q: Any = None,
     prec: int = 128,
     name: str = "f",
     method: str = "auto",
-    tol: Any = None,
+    tol: ExactLike | None = None,
     progress: ProgressCallback | None = None,
 ) -> ChebyshevSeries:
     """Rigorous balls for the Chebyshev coefficients ``c_m``, ``0 <= m_i <= n``, of ``f``.

@@ -48,7 +48,7 @@ from flint import fmpq
 from ..approximation import Approximation
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
-from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
+from ..numbers import MAX_DEGREE, ExactLike, check_int, check_open_unit, fmpq_str
 from .chebyshev import or_polynomial
 
 __all__ = [
@@ -207,7 +207,7 @@ class DecisionListPolynomial:
         }
 
 
-def h_polynomial(k: int, gamma: Any, method: str = "chebyshev") -> Approximation:
+def h_polynomial(k: int, gamma: ExactLike, method: str = "chebyshev") -> Approximation:
     """``h_k(z) = 1 - g_k(k - z)``, ``g_k`` the OR polynomial for ``gamma/k`` (thaler2012 App. A).
 
     Parameters
@@ -250,7 +250,7 @@ def h_polynomial(k: int, gamma: Any, method: str = "chebyshev") -> Approximation
 def decision_list_polynomial(
     dlist: DecisionList | Sequence[Any],
     k: int,
-    gamma: Any,
+    gamma: ExactLike,
     *,
     m: int | None = None,
     method: str = "chebyshev",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from flint import fmpq, fmpq_poly, fmpz
 
 from ..errors import BasisMismatchError, InvalidParameterError, ParameterTypeError
-from ..numbers import MAX_DEGREE, check_int, fmpq_str, to_fmpq
+from ..numbers import MAX_DEGREE, IntLike, check_int, fmpq_str, to_fmpq
 from ._core import (
     Point,
     check_domain,
@@ -288,7 +288,7 @@ class ExactPoly(ABC):
         dom = self._target_domain(domain, (-1, 1))
         return ChebyshevPoly._from_monomial(self._cached_monomial(), dom)
 
-    def to_bernstein(self, k: Any = None, domain: Any = None) -> BernsteinPoly:
+    def to_bernstein(self, k: IntLike | None = None, domain: Any = None) -> BernsteinPoly:
         """Exact conversion to :class:`BernsteinPoly` of order ``k`` on ``domain``.
 
         ``k`` defaults to the degree (``0`` for the zero polynomial); ``k > degree`` is

@@ -6,7 +6,7 @@ from typing import Any
 
 from flint import fmpq, fmpq_poly
 
-from ..numbers import MAX_DEGREE, check_int
+from ..numbers import MAX_DEGREE, IntLike, check_int
 from ._core import (
     Point,
     affine_map,
@@ -119,7 +119,7 @@ class BernsteinPoly(ExactPoly):
         obj._cache["spoly"] = q
         return obj
 
-    def to_bernstein(self, k: Any = None, domain: Any = None) -> BernsteinPoly:
+    def to_bernstein(self, k: IntLike | None = None, domain: Any = None) -> BernsteinPoly:
         """Exact conversion to order ``k`` (default: the algebraic degree, ``0`` for the
         zero polynomial, as for every basis -- so this may *reduce* the order; pass
         ``k=p.k`` to keep it) on ``domain`` (default: the same domain)."""
@@ -127,7 +127,7 @@ class BernsteinPoly(ExactPoly):
             return self.elevate(max(self.degree, 0) if k is None else k)
         return super().to_bernstein(k=k, domain=domain)
 
-    def elevate(self, k: Any) -> BernsteinPoly:
+    def elevate(self, k: IntLike) -> BernsteinPoly:
         """Exact degree elevation (or reduction, when possible) to order ``k``.
 
         Raises
@@ -184,7 +184,7 @@ class BernsteinPoly(ExactPoly):
         )
 
 
-def bernstein_basis_poly(nu: Any, k: Any) -> MonomialPoly:
+def bernstein_basis_poly(nu: Any, k: IntLike) -> MonomialPoly:
     """``b_{nu,k}(x) = C(k,nu) x^nu (1-x)^(k-nu)`` in the monomial basis (exact), the
     Bernstein basis polynomial on ``[0, 1]``."""
     k = check_int(k, "k", minimum=0, maximum=MAX_DEGREE)

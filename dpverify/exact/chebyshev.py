@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from flint import fmpq, fmpq_poly, fmpz_poly
 
-from ..numbers import MAX_DEGREE, check_int
+from ..numbers import MAX_DEGREE, IntLike, check_int
 from ._core import (
     Point,
     affine_map,
@@ -145,7 +145,7 @@ def add_coefficient_lists(a: tuple[fmpq, ...], b: tuple[fmpq, ...]) -> list[fmpq
     return out
 
 
-def chebyshev_t(n: Any) -> MonomialPoly:
+def chebyshev_t(n: IntLike) -> MonomialPoly:
     """The Chebyshev polynomial ``T_n(x)`` in the monomial basis (exact integers).
 
     ``T_n(cos t) = cos(n t)``; computed by FLINT's ``fmpz_poly.chebyshev_t``.

@@ -7,7 +7,7 @@ from typing import Any
 from flint import fmpq, fmpq_poly
 
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
-from ..numbers import fmpq_str
+from ..numbers import IntLike, fmpq_str
 from ._core import Point, cheb_to_poly, cosine_sum, fmpq_sum, poly_to_cheb
 from .base import ExactPoly
 from .bernstein import BernsteinPoly
@@ -81,7 +81,7 @@ class CosinePoly(ExactPoly):
         ``q(cos theta) = p(theta)``."""
         return super().to_monomial()
 
-    def to_bernstein(self, k: Any = None, domain: Any = None) -> BernsteinPoly:
+    def to_bernstein(self, k: IntLike | None = None, domain: Any = None) -> BernsteinPoly:
         """Change of variable ``x = cos(theta)``, then Bernstein form of ``q`` of order
         ``k`` on ``domain`` (default ``(0, 1)``)."""
         return super().to_bernstein(k=k, domain=domain)

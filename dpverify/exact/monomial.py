@@ -7,6 +7,7 @@ from typing import Any
 from flint import fmpq, fmpq_poly
 
 from ..errors import ParameterTypeError
+from ..numbers import ExactLike, IntLike
 from ._core import Point, compose_affine_poly, exact_number, horner
 from .base import ExactPoly
 
@@ -78,13 +79,13 @@ class MonomialPoly(ExactPoly):
 
     # -------------------------------------------------------------- substitutions
 
-    def compose_affine(self, alpha: Any, beta: Any) -> MonomialPoly:
+    def compose_affine(self, alpha: ExactLike, beta: ExactLike) -> MonomialPoly:
         """Exact ``p(alpha*x + beta)``."""
         a = exact_number(alpha, "alpha")
         b = exact_number(beta, "beta")
         return MonomialPoly.from_fmpq_poly(compose_affine_poly(self._cached_monomial(), a, b))
 
-    def taylor_shift(self, m: Any) -> MonomialPoly:
+    def taylor_shift(self, m: IntLike) -> MonomialPoly:
         """Exact Taylor expansion at ``m``: the polynomial ``t -> p(m + t)``, whose
         coefficient ``j`` is ``p^{(j)}(m)/j!`` (fmpq_poly composition with ``m + t``)."""
         mm = exact_number(m, "m")

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidParameterError
-from ..numbers import check_int, check_open_unit
+from ..numbers import ExactLike, IntLike, check_int, check_open_unit
 
 __all__ = [
     "as_points",
@@ -143,7 +143,7 @@ def _a_minus_one(k: int) -> float:
     return 2.0 / (k - 1)
 
 
-def or_degree_float(k: Any, gamma: Any) -> tuple[int, float]:
+def or_degree_float(k: IntLike, gamma: ExactLike) -> tuple[int, float]:
     """``(t, 1/T_t(a))`` in floats, ``a = (k+1)/(k-1)``: ``t = ceil(acosh(1/gamma)/acosh(a))``.
 
     Does NOT promise the least ``t`` (see the module docstring); ``acosh(a)`` is computed as
@@ -179,7 +179,8 @@ def _degree_and_inverse(k: Any, gamma: Any, t: Any) -> tuple[int, int, float]:
     return k, t, inv
 
 
-def or_chebyshev_coeffs(k: Any, gamma: Any, t: Any = None) -> tuple[np.ndarray, tuple[int, int]]:
+def or_chebyshev_coeffs(k: IntLike, gamma: ExactLike,
+                        t: IntLike | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """float64 Chebyshev form of the OR polynomial: ``(coeffs, domain)``.
 
     Same convention as :func:`dpverify.constructions.chebyshev.or_chebyshev_form`:
@@ -199,7 +200,8 @@ def or_chebyshev_coeffs(k: Any, gamma: Any, t: Any = None) -> tuple[np.ndarray, 
     return c, (1, k)
 
 
-def and_chebyshev_coeffs(k: Any, gamma: Any, t: Any = None) -> tuple[np.ndarray, tuple[int, int]]:
+def and_chebyshev_coeffs(k: IntLike, gamma: ExactLike,
+                         t: IntLike | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """float64 Chebyshev form of ``AND(x) = 1 - g(k - x)``: single coefficient
     ``1/T_t(a)`` at index ``t`` on the domain ``(0, k - 1)``; ``k = 1``: ``x`` on ``(0, 1)``.
     Same promises as :func:`or_chebyshev_coeffs` (none beyond float64)."""
@@ -241,7 +243,7 @@ def _t_on_domain(t: int, x: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return out
 
 
-def or_values(k: Any, gamma: Any, x: Any, t: Any = None) -> np.ndarray:
+def or_values(k: IntLike, gamma: ExactLike, x: Any, t: IntLike | None = None) -> np.ndarray:
     """``g(x)`` (the Chebyshev OR polynomial) at many points, via ``T_t`` in closed form
     (``cos``/``cosh``), O(1) per point.  float64, no promise (see the module docstring)."""
     c, dom = or_chebyshev_coeffs(k, gamma, t)
@@ -252,7 +254,7 @@ def or_values(k: Any, gamma: Any, x: Any, t: Any = None) -> np.ndarray:
     return 1.0 + c[tt] * _t_on_domain(tt, xs, float(dom[0]), float(dom[1]))
 
 
-def and_values(k: Any, gamma: Any, x: Any, t: Any = None) -> np.ndarray:
+def and_values(k: IntLike, gamma: ExactLike, x: Any, t: IntLike | None = None) -> np.ndarray:
     """``AND(x) = T_t(w)/T_t(a)`` at many points (closed form).  float64, no promise."""
     c, dom = and_chebyshev_coeffs(k, gamma, t)
     xs = as_points(x)

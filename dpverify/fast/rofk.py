@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..numbers import check_int, check_open_unit
+from ..numbers import ExactLike, IntLike, check_int, check_open_unit
 from .chebyshev import and_values, as_points, chebyshev_coeffs_from_values, chebyshev_points
 
 __all__ = ["t_ratio", "rofk_values", "rofk_chebyshev_coeffs", "h_values"]
@@ -79,7 +79,8 @@ def _q3(l_: int, prm: Any, t: np.ndarray) -> np.ndarray:
     return p4 * ratio
 
 
-def rofk_values(r: Any, k: Any, gamma: Any, x: Any, reading: Any = None) -> np.ndarray:
+def rofk_values(r: IntLike, k: IntLike, gamma: ExactLike, x: Any,
+                reading: Any = None) -> np.ndarray:
     """``p(x) = 1 - sum_l q_{3,l}(x)`` (thaler2012 Appendix B step 8) at the points ``x``.
 
     Does NOT promise: float64; accuracy degrades where the composed polynomial is large
@@ -96,7 +97,7 @@ def rofk_values(r: Any, k: Any, gamma: Any, x: Any, reading: Any = None) -> np.n
     return 1.0 - total
 
 
-def rofk_degree(r: Any, k: Any, gamma: Any, reading: Any = None) -> int:
+def rofk_degree(r: IntLike, k: IntLike, gamma: ExactLike, reading: Any = None) -> int:
     """Predicted degree ``max_l 2 D_l N_l + 2(Delta - 1)`` (exact integer arithmetic)."""
     # deferred: importing constructions adds ~60 ms to `import dpverify.fast` (-X importtime)
     from ..constructions.sherstov import sherstov_parameters
@@ -106,7 +107,7 @@ def rofk_degree(r: Any, k: Any, gamma: Any, reading: Any = None) -> int:
 
 
 def rofk_chebyshev_coeffs(
-    r: Any, k: Any, gamma: Any, reading: Any = None
+    r: IntLike, k: IntLike, gamma: ExactLike, reading: Any = None
 ) -> tuple[np.ndarray, tuple[int, int]]:
     """Chebyshev coefficients on ``(0, k)`` of the r-of-k polynomial (DCT of the values at
     ``degree + 1`` Chebyshev points).  Convention as :class:`dpverify.exact.ChebyshevPoly`.
@@ -120,7 +121,7 @@ def rofk_chebyshev_coeffs(
     return chebyshev_coeffs_from_values(rofk_values(r, k, gamma, pts, reading)), (0, k)
 
 
-def h_values(k: Any, gamma: Any, z: Any) -> np.ndarray:
+def h_values(k: IntLike, gamma: ExactLike, z: Any) -> np.ndarray:
     """Decision-list ``h_k(z) = 1 - g_k(k - z)`` with ``g_k`` built for ``gamma/k``
     (thaler2012 Appendix A), i.e. the AND form ``T_t(w)/T_t(a)``,
     ``w = (2z - k + 1)/(k - 1)``.  float64, no promise."""

@@ -24,7 +24,7 @@ import numpy as np
 from flint import arb, fmpq, fmpz
 
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from ..numbers import ExactLike, IntLike, arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
 from .bernstein_queries import EVALUATION_MODES, FunctionQuery, MeanQuery
 from .privacy import calibrate_laplace
 
@@ -80,7 +80,7 @@ def grid_ceil(q: fmpq, g: fmpq) -> int:
     return int(-((-r.p) // r.q))
 
 
-def mean_sensitivity(lower: Any, upper: Any, n: Any, grid: Any = DEFAULT_GRID) -> fmpq:
+def mean_sensitivity(lower: Any, upper: Any, n: IntLike, grid: Any = DEFAULT_GRID) -> fmpq:
     """Exact sensitivity ``g (H - L) / n`` of the clamped mean ``g J / n`` of a mean query,
     ``L = floor(lower/g)``, ``H = ceil(upper/g)`` (range rounded outward to the grid).
 
@@ -99,8 +99,8 @@ def mean_sensitivity(lower: Any, upper: Any, n: Any, grid: Any = DEFAULT_GRID) -
 
 
 def lattice_sensitivity(
-    sensitivity: Any, k: Any, dim: Any, grid: Any = DEFAULT_GRID, *, mode: str = "ball",
-    e_max: Any = None, float_error: Any = None,
+    sensitivity: Any, k: IntLike, dim: IntLike, grid: Any = DEFAULT_GRID, *, mode: str = "ball",
+    e_max: ExactLike | None = None, float_error: Any = None,
 ) -> dict:
     """Exact per-coordinate and L1 sensitivity of the lattice centres (one row replaced).
 
@@ -189,7 +189,7 @@ def _check_mean_range(query: MeanQuery, n: int, k: int, trials: int, seed: int) 
 
 
 def check_sensitivity(
-    query: FunctionQuery, n: Any, k: Any, *, trials: int = 20, seed: int = 0
+    query: FunctionQuery, n: IntLike, k: IntLike, *, trials: int = 20, seed: int = 0
 ) -> dict:
     """Test the declared ``S(F)`` on random *public* neighbouring databases.
 
@@ -268,9 +268,10 @@ BERNSTEIN_MODES = ("mean", "exact", "ball", "float")
 
 
 def bernstein_privacy(
-    k: Any, dim: Any, epsilon: Any, delta: Any = None, *, mode: str = "ball",
-    sensitivity: Any = None, lower: Any = None, upper: Any = None, n: Any = None,
-    grid: Any = None, e_max: Any = None, float_error: Any = None,
+    k: IntLike, dim: IntLike, epsilon: ExactLike, delta: ExactLike | None = None, *,
+        mode: str = "ball",
+    sensitivity: Any = None, lower: Any = None, upper: Any = None, n: IntLike | None = None,
+    grid: Any = None, e_max: ExactLike | None = None, float_error: Any = None,
 ) -> dict[str, Any]:
     """Privacy record of a Bernstein-mechanism configuration (no data needed).
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..numbers import check_int, to_fmpq
+from ..numbers import ExactLike, check_int, to_fmpq
 from .bernstein_queries import (
     FunctionQuery,
     kde_query,
@@ -85,10 +85,10 @@ def builtin_query(
     data: np.ndarray | None = None,
     *,
     columns: int | None = None,
-    bandwidth: Any = None,
+    bandwidth: ExactLike | None = None,
     label_bound: Any = 1,
     gap: Any = None,
-    lam: Any = None,
+    lam: ExactLike | None = None,
     label_column: Any = -1,
     label_encoding: str = "pm1",
 ) -> tuple[FunctionQuery, np.ndarray | None]:

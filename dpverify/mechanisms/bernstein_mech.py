@@ -93,6 +93,8 @@ from ..exact import BernsteinPoly, TensorPoly
 from ..fast.bernstein import de_casteljau
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import (
+    ExactLike,
+    IntLike,
     arb_to_fmpq_bounds,
     check_int,
     fmpq_str,
@@ -452,13 +454,13 @@ def _certified_centres(query: FunctionQuery, D: np.ndarray, k: int, g: fmpq,
 def release_bernstein(
     data: Any,
     query: FunctionQuery,
-    k: Any,
-    h: Any,
-    epsilon: Any,
+    k: IntLike,
+    h: IntLike,
+    epsilon: ExactLike,
     *,
-    delta: Any = None,
+    delta: ExactLike | None = None,
     grid: Any = DEFAULT_GRID,
-    e_max: Any = None,
+    e_max: ExactLike | None = None,
     max_prec: Any = MAX_PREC,
     check: bool = True,
     insecure_seed: Any = None,
@@ -650,8 +652,8 @@ def release_bernstein(
 
 
 def bernstein_accuracy(
-    release: BernsteinRelease, beta: Any, *, query: FunctionQuery | None = None,
-    n: int | None = None, rtol: Any = "1e-6",
+    release: BernsteinRelease, beta: ExactLike, *, query: FunctionQuery | None = None,
+    n: int | None = None, rtol: ExactLike = "1e-6",
 ) -> dict:
     """Certified ``alpha(beta)`` for ``sup_y |release(y) - F_D(y)|``.
 

@@ -40,7 +40,7 @@ import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from ..numbers import ExactLike, IntLike, arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
 
 __all__ = [
     "EVALUATION_MODES",
@@ -203,7 +203,7 @@ def mean_query(
     phi: Callable[[np.ndarray, np.ndarray], np.ndarray],
     lower: Any,
     upper: Any,
-    dim: Any,
+    dim: IntLike,
     *,
     sample_rows: Callable[[int, Any], np.ndarray] | None = None,
     validate: Callable[[np.ndarray], None] | None = None,
@@ -284,7 +284,7 @@ def gauss_density_bounds(dim: int, b: fmpq) -> tuple[arb, arb]:
     return k0, k1
 
 
-def kde_query(bandwidth: Any, dim: Any = 1) -> MeanQuery:
+def kde_query(bandwidth: ExactLike, dim: IntLike = 1) -> MeanQuery:
     """Gaussian kernel density estimator ``F(D, y) = (1/n) sum_i K_H(y - d_i)``, ``H = b^2 I``
     (alda2017 §6), as a mean query with ``phi(d, y) = K_H(y - d)``.
 
@@ -333,7 +333,7 @@ def kde_query(bandwidth: Any, dim: Any = 1) -> MeanQuery:
     return q
 
 
-def linear_mean_query(dim: Any = 1) -> MeanQuery:
+def linear_mean_query(dim: IntLike = 1) -> MeanQuery:
     """``F(D, y) = sum_i mean(D[:, i]) y_i`` on rows in ``[0,1]^c`` (c = dim), a mean query with
     ``phi(d, y) = <d, y> in [0, l]``.  Linear in y, so ``B_k^{(h)} F = F`` exactly (alda2017
     Theorem 3 (iii)); ``S(F) = l/n`` exactly (attained at ``y = 1``, a row moving from 0 to
@@ -360,7 +360,7 @@ def linear_mean_query(dim: Any = 1) -> MeanQuery:
 # ------------------------------------------------------------------------ Priestley-Chao
 
 
-def priestley_chao_query(bandwidth: Any, label_bound: Any, gap: Any) -> FunctionQuery:
+def priestley_chao_query(bandwidth: ExactLike, label_bound: Any, gap: Any) -> FunctionQuery:
     """Priestley-Chao kernel regression (alda2017 §6), l = 1, Gaussian kernel; ball mode.
 
     ``F_b(D, y) = (1/b) sum_{i=2}^{n} (d_i - d_{i-1}) K((y - d_i)/b) l_i`` over rows
@@ -475,7 +475,7 @@ def _nb_constants(dim: int, b: fmpq, prec: int = 128) -> tuple[arb, arb]:
     return k0, k1
 
 
-def naive_bayes_sensitivity(n: Any, dim: Any, bandwidth: Any) -> fmpq:
+def naive_bayes_sensitivity(n: IntLike, dim: IntLike, bandwidth: ExactLike) -> fmpq:
     """``S(F) = 2 K0^{l-1} max(K0, l (K0 - K1) - K0) / n`` for :func:`naive_bayes_query`.
 
     Rigorous upper bound (arb, rounded up); it is the supremum over all ``n`` (attained for
@@ -520,7 +520,8 @@ def naive_bayes_float(data: np.ndarray, ys: np.ndarray, bandwidth: float) -> np.
     return out
 
 
-def naive_bayes_query(bandwidth: Any, dim: Any, *, negative_label: Any = -1) -> FunctionQuery:
+def naive_bayes_query(bandwidth: ExactLike, dim: IntLike, *,
+                      negative_label: Any = -1) -> FunctionQuery:
     """Naive Bayes with Gaussian-KDE class likelihoods (alda2017 §6, Appendix F); ball mode.
 
     Rows ``(d_1, ..., d_l, label)``, features ``d_ij in [0, 1]``, label ``1`` (class +) or
@@ -647,7 +648,7 @@ def naive_bayes_query(bandwidth: Any, dim: Any, *, negative_label: Any = -1) -> 
 # ------------------------------------------------------------------- logistic regression
 
 
-def logistic_sensitivity(n: Any, dim: Any, lam: Any) -> fmpq:
+def logistic_sensitivity(n: IntLike, dim: IntLike, lam: ExactLike) -> fmpq:
     """``S(F) = sqrt(l) / (2 n lambda)`` for :func:`logistic_query` (rigorous upper bound)."""
     n = check_int(n, "n", minimum=1)
     dim = check_int(dim, "dim", minimum=1, maximum=4)
@@ -662,7 +663,7 @@ def _sigmoid(t: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * t))
 
 
-def fit_logistic(data: np.ndarray, lam: Any, *, max_iter: int = 100) -> np.ndarray:
+def fit_logistic(data: np.ndarray, lam: ExactLike, *, max_iter: int = 100) -> np.ndarray:
     """Float64 Newton iteration for ``argmin_w (1/n) sum log(1 + e^{-l_i <w, d_i>}) +
     (lambda/2)||w||^2`` (rows ``(d_i, l_i)``, label last).  Heuristic: no guarantee; use
     :func:`certify_logistic` for a rigorous error bound."""
@@ -717,7 +718,7 @@ def _arb_newton_step(d: np.ndarray, lab: np.ndarray, w: list[arb], lam: fmpq) ->
     return [arb((w[j] - step[j, 0]).mid()) for j in range(dim)]
 
 
-def certify_logistic(data: Any, lam: Any, w: Any = None, *, refine: int = 0) -> dict:
+def certify_logistic(data: Any, lam: ExactLike, w: Any = None, *, refine: int = 0) -> dict:
     """Certified enclosure of the regularised logistic-regression minimiser ``w*``.
 
     Strong convexity: ``J`` is ``lambda``-strongly convex, so for every ``w``
@@ -748,7 +749,7 @@ def certify_logistic(data: Any, lam: Any, w: Any = None, *, refine: int = 0) -> 
     return {"w": wa, "radius": _upper(norm / arb(lm))}
 
 
-def logistic_query(lam: Any, dim: Any) -> FunctionQuery:
+def logistic_query(lam: ExactLike, dim: IntLike) -> FunctionQuery:
     """Regularised logistic regression prediction (alda2017 §6, Appendix G); ball mode.
 
     ``F_D(y) = sigmoid(<w*, y>)``, ``w* = argmin_w J(w)``,

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..noise import check_delta, check_epsilon
-from ..numbers import check_int, to_fmpq
+from ..numbers import ExactLike, IntLike, check_int, to_fmpq
 from .jin_psi import psi_privacy
 from .jin_synthetic import MAX_BASIS, basis_privacy
 from .privacy import compose_basic
@@ -32,16 +32,16 @@ __all__ = ["jin_privacy_report"]
 
 
 def jin_privacy_report(
-    n: Any,
-    d: Any,
-    epsilon: Any,
+    n: IntLike,
+    d: IntLike,
+    epsilon: ExactLike,
     *,
-    delta: Any = None,
-    t: Any = None,
-    basis_degree: Any = None,
+    delta: ExactLike | None = None,
+    t: IntLike | None = None,
+    basis_degree: IntLike | None = None,
     grid: Any = None,
-    psi_k: Any = None,
-    psi_iters: Any = 10,
+    psi_k: IntLike | None = None,
+    psi_iters: IntLike = 10,
     psi_epsilon: Any = None,
     psi_delta: Any = None,
 ) -> dict[str, Any]:

@@ -72,7 +72,15 @@ from flint import arb, ctx, fmpq, fmpz_mat
 
 from ..errors import CertificationFailed, InvalidParameterError
 from ..noise import RandomSource, discrete_gaussian_vector, discrete_laplace_vector
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import (
+    ExactLike,
+    IntLike,
+    arb_to_fmpq_bounds,
+    check_int,
+    fmpq_str,
+    fmpq_to_decimal,
+    to_fmpq,
+)
 from .privacy import check_delta, check_epsilon, rho_to_epsilon
 
 __all__ = [
@@ -119,7 +127,7 @@ def covariance_change(x: Any, x_prime: Any, others: Any) -> list[list[fmpq]]:
     return [[B[i][j] - A[i][j] for j in range(d)] for i in range(d)]
 
 
-def psi_sensitivity(d: Any, n: Any) -> dict:
+def psi_sensitivity(d: IntLike, n: IntLike) -> dict:
     """Exact worst-case norms of ``Delta A`` (see the module docstring).
 
     Returns ``spectral`` = ``frobenius`` bound ``4 d (n-1)/n^2`` (attained by the witness),
@@ -151,7 +159,7 @@ def _x_exact(X: np.ndarray) -> tuple[fmpz_mat, int]:
     return fmpz_mat(X.shape[0], X.shape[1], ints), e
 
 
-def step_sensitivity(X: Any, n: Any) -> dict:
+def step_sensitivity(X: Any, n: IntLike) -> dict:
     """Exact upper bounds on ``||Delta A X||_F^2`` and ``||vec(Delta A X)||_1`` for the float
     matrix ``X`` (read as exact dyadic rationals), before rounding to the noise grid.
 
@@ -208,7 +216,8 @@ def _rho_budget(epsilon: fmpq, delta: fmpq) -> fmpq:
     return cand
 
 
-def paper_psi_scales(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = None) -> dict:
+def paper_psi_scales(d: IntLike, k: IntLike, L: IntLike, n: IntLike, epsilon: ExactLike,
+                     delta: ExactLike | None = None) -> dict:
     """jin Theorem 3.6's printed scales and what they achieve with the derived sensitivity.
 
     For orthonormal ``X``: per step ``Delta_2 <= 4 d c`` and ``Delta_1 <= 4 d c ||vec X||_1``
@@ -270,7 +279,8 @@ def fmpq_to_dec(x: arb) -> str:
     return fmpq_to_decimal(arb_to_fmpq_bounds(x)[1], 8, rounding="up")
 
 
-def psi_privacy(d: Any, k: Any, L: Any, n: Any, epsilon: Any, delta: Any = None,
+def psi_privacy(d: IntLike, k: IntLike, L: IntLike, n: IntLike, epsilon: ExactLike,
+                delta: ExactLike | None = None,
                 grid: Any = None) -> dict:
     """A-priori privacy record of :func:`private_subspace_iteration` for orthonormal ``X``
     (``||X||_F^2 = k``, ``||vec X||_1 <= k sqrt(d)``): derived sensitivities, the per-step

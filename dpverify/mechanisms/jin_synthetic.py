@@ -57,7 +57,7 @@ from flint import fmpq
 
 from ..errors import InvalidParameterError, MissingExtraError
 from ..noise import random_source, round_to_grid, sample_discrete_laplace
-from ..numbers import check_int, fmpq_str, to_fmpq
+from ..numbers import ExactLike, IntLike, check_int, fmpq_str, to_fmpq
 from ..progress import report
 from .backend import check_backend, reduce_rows
 from .data import CUBE, source_width
@@ -153,13 +153,13 @@ def _linprog():
 
 def release_synthetic(
     data: Any,
-    t: Any,
+    t: IntLike,
     N: Any,
-    epsilon: Any,
+    epsilon: ExactLike,
     *,
-    m: Any = None,
-    L: Any = None,
-    delta: Any = None,
+    m: IntLike | None = None,
+    L: IntLike | None = None,
+    delta: ExactLike | None = None,
     grid_subset: Any = None,
     insecure_seed: Any = None,
     sample_seed: Any = 0,
@@ -262,7 +262,8 @@ def release_synthetic(
 # ------------------------------------------------------------------ basis-subset variant
 
 
-def basis_indices(d: Any, *, degree: Any = None, size: Any = None, seed: Any = 0) -> np.ndarray:
+def basis_indices(d: IntLike, *, degree: IntLike | None = None, size: Any = None,
+                  seed: Any = 0) -> np.ndarray:
     """Public index set ``R`` (rows of an ``(|R|, d)`` int array, ``r = 0`` first).
 
     ``degree=s``: every ``r`` with ``||r||_1 <= s`` (``C(d+s, s)`` indices), ordered by total
@@ -391,7 +392,7 @@ def _snapped_basis_sums(X: np.ndarray, basis: np.ndarray, N: int) -> np.ndarray:
     return basis_moment_sums(snap(X, N), basis)
 
 
-def basis_grid(n: Any, max_degree: Any) -> fmpq:
+def basis_grid(n: IntLike, max_degree: Any) -> fmpq:
     """Largest ``g = 2^-j`` (j <= 40) with ``g/2 >= 4 (S^2 + S + n) u``, ``u = 2^-53``.
 
     Guarantee (a priori error bound of :func:`basis_moments`; IEEE binary64, round to
@@ -420,7 +421,8 @@ def basis_grid(n: Any, max_degree: Any) -> fmpq:
     return fmpq(1, 2**j)
 
 
-def basis_privacy(n: Any, basis_size: Any, max_degree: Any, epsilon: Any, delta: Any = None,
+def basis_privacy(n: IntLike, basis_size: Any, max_degree: Any, epsilon: ExactLike,
+                  delta: ExactLike | None = None,
                   grid: Any = None) -> tuple[dict[str, Any], fmpq]:
     """Privacy record and noise scale of the basis-subset moments (only ``n``, ``|R|`` and the
     largest degree are needed): per-coordinate sensitivity ``2/n + 2g``, ``|R| - 1`` noisy
@@ -502,9 +504,10 @@ class BasisSummary:
                 **self.info}
 
 
-def release_basis_summary(data: Any, basis: Any, epsilon: Any, *, delta: Any = None,
+def release_basis_summary(data: Any, basis: Any, epsilon: ExactLike, *,
+                          delta: ExactLike | None = None,
                           grid: Any = None, insecure_seed: Any = None,
-                          sums: Any = None, n: Any = None,
+                          sums: Any = None, n: IntLike | None = None,
                           info: dict | None = None) -> BasisSummary:
     """Noisy moments for the public index set ``basis`` (first row ``r = 0``).
 

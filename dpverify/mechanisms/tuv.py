@@ -70,6 +70,8 @@ from ..constructions.sherstov import rofk_polynomial
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
 from ..noise import RandomSource, discrete_laplace_union_quantile, discrete_laplace_vector
 from ..numbers import (
+    ExactLike,
+    IntLike,
     arb_to_fmpq_bounds,
     check_int,
     check_open_unit,
@@ -120,7 +122,7 @@ def read_binary_csv(path: str) -> np.ndarray:
     return tab.values.astype(np.int8)
 
 
-def tuv_polynomial(k: Any, gamma: Any, r: Any = 1, method: str | None = None):
+def tuv_polynomial(k: IntLike, gamma: ExactLike, r: IntLike = 1, method: str | None = None):
     """Build and certify ``g`` (``r = 1``: OR, Chebyshev/minimax; ``r >= 2``: r-of-k,
     minimax by default, or Sherstov).  Returns ``(approx, certificate)``; raises
     ``CertificationFailed`` if the claim ``max_error <= gamma`` is not proven."""
@@ -391,7 +393,7 @@ class TUVSummary:
                 acc += self.coefficients.get(key, 0)
         return self.constant + fmpq(acc, self.denominator)
 
-    def answer(self, query: Sequence[Any], kind: str = "or", r: Any = None) -> fmpq:
+    def answer(self, query: Sequence[Any], kind: str = "or", r: IntLike | None = None) -> fmpq:
         """Answer a query from the summary (exact rational, post-processing only).
 
         Parameters
@@ -804,7 +806,8 @@ def _full_keys(m: int, d: int, i: int, doubled: bool, kmax: int | None = None):
         yield key
 
 
-def tuv_answer(summary: Any, query: Sequence[Any], kind: str = "or", r: Any = None) -> fmpq:
+def tuv_answer(summary: Any, query: Sequence[Any], kind: str = "or",
+               r: IntLike | None = None) -> fmpq:
     """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict)."""
     s = summary if isinstance(summary, TUVSummary) else TUVSummary(summary)
     return s.answer(query, kind, r)

@@ -77,6 +77,8 @@ from ..constructions.decision_lists import DecisionList, h_polynomial
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
 from ..noise import RandomSource, discrete_laplace_vector
 from ..numbers import (
+    ExactLike,
+    IntLike,
     check_int,
     check_open_unit,
     check_rational,
@@ -165,7 +167,7 @@ def _make_list(nodes: list, default: Any, m: int, k: int, where: str) -> Decisio
     return DecisionList(tuple(parsed), _parse_bit(default, f"{where} default"), m)
 
 
-def read_decision_lists(path: str, m: Any, k: Any) -> list[DecisionList]:
+def read_decision_lists(path: str, m: IntLike, k: IntLike) -> list[DecisionList]:
     """Read decision lists from ``path`` (JSON if it ends in ``.json``, else CSV/text).
 
     CSV: one list per line, ``lit_1,bit_1,...,lit_L,bit_L,default`` (an odd number of
@@ -232,7 +234,7 @@ def random_decision_lists(n: int, m: int, k: int, rng: Any) -> list[DecisionList
     return out
 
 
-def dlist_release_polynomial(k: Any, gamma: Any, m: Any, method: str = "chebyshev"):
+def dlist_release_polynomial(k: IntLike, gamma: ExactLike, m: IntLike, method: str = "chebyshev"):
     """Certified ``h_k`` and the data-independent worst-case error of ``p_x`` over all
     decision lists of length ``<= min(k, m)``.
 
@@ -271,7 +273,8 @@ def dlist_release_polynomial(k: Any, gamma: Any, m: Any, method: str = "chebyshe
     return hc, worst, cert
 
 
-def dlist_privacy_report(m: Any, k: Any, gamma: Any, epsilon: Any, n: Any = None) -> dict:
+def dlist_privacy_report(m: IntLike, k: IntLike, gamma: ExactLike, epsilon: ExactLike,
+                         n: IntLike | None = None) -> dict:
     """The privacy certificate of :func:`tuv_dlist_release` without data (``dpverify
     privacy dlist``): the certified ``h_k`` of :func:`dlist_release_polynomial` and the
     record of :func:`dpverify.mechanisms.privacy.dlist_privacy` (per-``n`` values when
@@ -371,12 +374,12 @@ class DlistSummary:
 
 def tuv_dlist_release(
     dlists: Sequence[Any],
-    m: Any,
-    k: Any,
-    gamma: Any,
-    epsilon: Any,
+    m: IntLike,
+    k: IntLike,
+    gamma: ExactLike,
+    epsilon: ExactLike,
     *,
-    beta: Any = "1/20",
+    beta: ExactLike = "1/20",
     method: str = "chebyshev",
     insecure_seed: int | None = None,
 ) -> DlistSummary:

@@ -75,6 +75,8 @@ from ..constructions.jackson import jackson_approx, jackson_multipliers
 from ..errors import InvalidParameterError
 from ..noise import discrete_laplace_tail, random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import (
+    ExactLike,
+    IntLike,
     arb_to_fmpq_bounds,
     check_int,
     fmpq_str,
@@ -169,7 +171,7 @@ def chunk_rows(t: int, d: int, chunk_bytes: int = CHUNK_BYTES) -> int:
     return max(64, min(MAX_CHUNK_ROWS, int(chunk_bytes) // per_row))
 
 
-def moment_sums(data: Any, t: Any, *, chunk: int | None = None,
+def moment_sums(data: Any, t: IntLike, *, chunk: int | None = None,
                 chunk_bytes: int = CHUNK_BYTES, progress: Any = None) -> np.ndarray:
     """Un-normalised moment tensor ``S[m_1, ..., m_d] = sum_x prod_i T_{m_i}(x_i)``
     (float64), the statistic every backend sums over rows (wang2013 Algorithm 1).
@@ -245,7 +247,7 @@ def _checked_moment_sums(X: np.ndarray, t: int, chunk: int | None, chunk_bytes: 
     return acc.reshape((t,) * d)
 
 
-def chebyshev_moments(data: Any, t: Any, *, chunk: int | None = None,
+def chebyshev_moments(data: Any, t: IntLike, *, chunk: int | None = None,
                       chunk_bytes: int = CHUNK_BYTES, progress: Any = None) -> np.ndarray:
     """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64):
     :func:`moment_sums` divided by ``n``.  Proven a-priori error below
@@ -319,7 +321,7 @@ def summary_grid(n: int, t: int, d: int) -> fmpq:
     return fmpq(1, 2**j)
 
 
-def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
+def moment_sensitivity(t: IntLike, d: IntLike, n: IntLike, *, search: int = 64) -> dict:
     """L1 sensitivity of the moment vector (``m != 0``) for one replaced row.
 
     Returns the exact upper bound ``2 (t^d - 1)/n`` and a certified lower bound: the exact
@@ -379,7 +381,7 @@ def moment_sensitivity(t: Any, d: Any, n: Any, *, search: int = 64) -> dict:
     }
 
 
-def paper_scales(t: int, d: int, n: int, epsilon: Any, delta: Any = None, *,
+def paper_scales(t: int, d: int, n: int, epsilon: ExactLike, delta: ExactLike | None = None, *,
                  sensitivity: dict | None = None) -> dict:
     """Printed scales and what they achieve with the derived sensitivity (comparison only).
     ``epsilon``, ``delta`` in their documented ranges
@@ -439,7 +441,7 @@ class WangSummary:
             idx = idx * self.t + mi
         return self.moments[idx]
 
-    def noise_bound(self, beta: Any) -> fmpq:
+    def noise_bound(self, beta: ExactLike) -> fmpq:
         """``s`` with ``P(max_{m != 0} |Z_m| >= s) <= beta`` (union bound, exact discrete
         Laplace tail, rigorous).  Includes nothing for rounding (see :meth:`answer`)."""
         b = to_fmpq(beta, "beta")
@@ -466,8 +468,9 @@ class WangSummary:
                 l1 += abs(c)
         return total, l1
 
-    def answer(self, f: Any, K: Any = 2, *, beta: Any = "1/20", certify_error: bool = True,
-               rtol: Any = None, name: str = "f") -> dict:
+    def answer(self, f: Any, K: IntLike = 2, *, beta: ExactLike = "1/20",
+               certify_error: bool = True,
+               rtol: ExactLike | None = None, name: str = "f") -> dict:
         """Answer ``q_f`` (f an expression in x, y, z) with a certified ``alpha(beta)``.
 
         Guarantee
@@ -518,7 +521,7 @@ class WangSummary:
         out["alpha_decimal"] = fmpq_to_decimal(alpha, 12, rounding="up")
         return out
 
-    def answer_callable(self, func: Callable[..., Any], K: Any = 2) -> float:
+    def answer_callable(self, func: Callable[..., Any], K: IntLike = 2) -> float:
         """Heuristic answer for a numpy callable ``func(x1, ..., xd)`` (d <= 4): float
         Chebyshev coefficients on a Chebyshev-Gauss grid, damped by the exact multipliers
         ``w_n`` of ``I_{t-1,K}``.  No certificate (float64 throughout)."""
@@ -571,7 +574,8 @@ class WangSummary:
 
 
 def wang_privacy(
-    n: Any, t: Any, d: Any, epsilon: Any, delta: Any = None, grid: Any = None
+    n: IntLike, t: IntLike, d: IntLike, epsilon: ExactLike, delta: ExactLike | None = None,
+        grid: Any = None
 ) -> tuple[dict[str, Any], fmpq]:
     """Privacy record and noise scale of the summary (no data needed: only ``n``, ``t``,
     ``d``): per-moment sensitivity ``2/n + 2g`` (values in [-1, 1], grid rounding and the
@@ -629,11 +633,11 @@ def float_error_record(n: int, t: int, d: int) -> dict[str, Any]:
 
 def release_from_moment_sums(
     sums: Any,
-    n: Any,
-    t: Any,
-    epsilon: Any,
+    n: IntLike,
+    t: IntLike,
+    epsilon: ExactLike,
     *,
-    delta: Any = None,
+    delta: ExactLike | None = None,
     grid: Any = None,
     insecure_seed: Any = None,
     progress: Any = None,
@@ -685,10 +689,10 @@ def _noisy_summary(S: np.ndarray, n: int, t: int, privacy: Any, scale: fmpq,
 
 def release_summary(
     data: Any,
-    t: Any,
-    epsilon: Any,
+    t: IntLike,
+    epsilon: ExactLike,
     *,
-    delta: Any = None,
+    delta: ExactLike | None = None,
     grid: Any = None,
     insecure_seed: Any = None,
     progress: Any = None,

@@ -24,7 +24,7 @@ import numpy as np
 from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..numbers import check_int, fmpq_str, to_fmpq
+from ..numbers import ExactLike, check_int, fmpq_str, to_fmpq
 from .points import MAX_POINTS, adversarial_points
 from .references import resolve_reference
 
@@ -81,7 +81,7 @@ def check_implementation(
     reference: Any,
     points: Any = None,
     ulps: Any = None,
-    atol: Any = None,
+    atol: ExactLike | None = None,
     *,
     domain: Any = None,
     n_random: int = 256,

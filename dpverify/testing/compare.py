@@ -19,7 +19,7 @@ import numpy as np
 from flint import fmpq
 
 from ..errors import InvalidParameterError
-from ..numbers import fmpq_str, to_fmpq
+from ..numbers import ExactLike, fmpq_str, to_fmpq
 
 __all__ = ["reference", "assert_matches_reference"]
 
@@ -122,8 +122,8 @@ def assert_matches_reference(
     table: str = "or",
     *,
     quantity: str | None = None,
-    rtol: Any = "1e-12",
-    atol: Any = 0,
+    rtol: ExactLike = "1e-12",
+    atol: ExactLike = 0,
     norm: str = "normwise",
     **params: Any,
 ) -> None:

@@ -11,11 +11,7 @@ from typing import Any
 from flint import fmpq
 
 from ...noise import check_epsilon
-from ...numbers import (
-    check_int,
-    check_rational,
-    fmpq_str,
-)
+from ...numbers import ExactLike, IntLike, check_int, check_rational, fmpq_str
 from .laplace import laplace_privacy
 from .records import PrivacyReport, decimal_up, frozen_json
 
@@ -38,7 +34,7 @@ def _h_values(h_coeffs: list[fmpq], k: int) -> list[fmpq]:
 
 
 def dlist_term_coefficients(
-    h_coeffs: Any, k: Any, max_len: Any = None
+    h_coeffs: Any, k: IntLike, max_len: Any = None
 ) -> dict[tuple[int, int], dict[tuple[int, int], fmpq]]:
     """Multilinear coefficients of one decision-list term (thaler2012 Appendix A).
 
@@ -131,7 +127,7 @@ def _term_vector(table, n: int, ind: list[tuple[int, bool]], Q: int, L: int) -> 
     return vec
 
 
-def dlist_sensitivity(h_coeffs: Any, k: Any, m: Any) -> dict[str, Any]:
+def dlist_sensitivity(h_coeffs: Any, k: IntLike, m: IntLike) -> dict[str, Any]:
     """L1 sensitivity of ``sum_x p_x`` over decision-list rows (thaler2012 Thm 1.3, App. A).
 
     Rows are **reduced** decision lists of length ``<= k`` over ``m`` variables (distinct
@@ -263,7 +259,8 @@ def dlist_sensitivity(h_coeffs: Any, k: Any, m: Any) -> dict[str, Any]:
     return out
 
 
-def dlist_privacy(h_coeffs: Any, k: Any, m: Any, epsilon: Any, *, n: Any = None
+def dlist_privacy(h_coeffs: Any, k: IntLike, m: IntLike, epsilon: ExactLike, *,
+                  n: IntLike | None = None
                   ) -> PrivacyReport:
     """Privacy certificate of the decision-list TUV release (pure epsilon, L1 Laplace).
 

@@ -9,9 +9,7 @@ from flint import arb, fmpq
 
 from ...errors import CertificationFailed
 from ...noise import check_delta, check_epsilon
-from ...numbers import (
-    check_rational,
-)
+from ...numbers import ExactLike, check_rational
 from .records import GaussianRecord, upper_of
 
 __all__ = ["rho_to_epsilon", "gaussian_privacy", "gaussian_sigma2"]
@@ -22,7 +20,7 @@ def rho_to_epsilon(rho: fmpq, delta: fmpq) -> arb:
 
 
 def gaussian_privacy(
-    sensitivity_l2_squared: Any, sigma2: Any, delta: Any = None
+    sensitivity_l2_squared: Any, sigma2: ExactLike, delta: ExactLike | None = None
 ) -> GaussianRecord:
     """zCDP and ``(epsilon, delta)`` of (discrete) Gaussian noise of variance ``sigma2``.
 
@@ -46,7 +44,7 @@ def gaussian_privacy(
                           epsilon=upper_of(rho_to_epsilon(s2 / (2 * v), de)))
 
 
-def gaussian_sigma2(sensitivity_l2_squared: Any, epsilon: Any, delta: Any) -> fmpq:
+def gaussian_sigma2(sensitivity_l2_squared: Any, epsilon: ExactLike, delta: ExactLike) -> fmpq:
     """A rational ``sigma^2`` (about 30 significant bits) with
     ``rho + 2 sqrt(rho ln(1/delta)) <= epsilon`` certified, ``rho = Delta_2^2/(2 sigma^2)``.
 

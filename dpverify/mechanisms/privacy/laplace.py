@@ -10,13 +10,7 @@ from flint import arb, ctx, fmpq
 
 from ...errors import CertificationFailed, InvalidParameterError
 from ...noise import check_delta, check_epsilon, short_rational
-from ...numbers import (
-    check_int,
-    check_rational,
-    fmpq_str,
-    fmpq_to_decimal,
-    to_fmpq,
-)
+from ...numbers import ExactLike, check_int, check_rational, fmpq_str, fmpq_to_decimal, to_fmpq
 from .records import (
     AdvancedCompositionRecord,
     DeltaScale,
@@ -39,14 +33,14 @@ __all__ = [
 ]
 
 
-def laplace_scale(sensitivity_l1: Any, epsilon: Any) -> fmpq:
+def laplace_scale(sensitivity_l1: ExactLike, epsilon: ExactLike) -> fmpq:
     """Scale ``b = S/epsilon`` (exact) giving ``epsilon``-DP for L1 sensitivity ``S``
     (``epsilon`` in the documented range, :func:`check_epsilon`)."""
     s = check_rational(sensitivity_l1, "sensitivity_l1", 0, None)
     return s / check_epsilon(epsilon)
 
 
-def laplace_privacy(sensitivity_l1: Any, scale: Any) -> LaplaceRecord:
+def laplace_privacy(sensitivity_l1: ExactLike, scale: ExactLike) -> LaplaceRecord:
     """Achieved epsilon of (discrete) Laplace noise of ``scale`` for L1 sensitivity ``S``.
 
     Returns
@@ -68,7 +62,7 @@ def laplace_privacy(sensitivity_l1: Any, scale: Any) -> LaplaceRecord:
 
 
 def laplace_advanced_composition(
-    sensitivity_linf: Any, scale: Any, n_coordinates: Any, delta: Any
+    sensitivity_linf: Any, scale: ExactLike, n_coordinates: Any, delta: ExactLike
 ) -> AdvancedCompositionRecord:
     """``(epsilon, delta)`` of ``K`` Laplace coordinates by advanced composition.
 
@@ -96,7 +90,7 @@ def laplace_advanced_composition(
 
 
 
-def pure_scale(l1: Any, epsilon: Any) -> fmpq:
+def pure_scale(l1: Any, epsilon: ExactLike) -> fmpq:
     """Laplace scale ``Delta_1 / epsilon`` (exact); achieves exactly epsilon-DP.
     ``epsilon`` in the documented range (:func:`dpverify.mechanisms.privacy.check_epsilon`)."""
     d1 = to_fmpq(l1, "l1")
@@ -122,7 +116,7 @@ def composition_exceeds(eps0: fmpq, epsilon: fmpq) -> bool:
     return eps0 >= L + 1
 
 
-def advanced_composition_epsilon(eps0: Any, m: int, delta: Any) -> fmpq:
+def advanced_composition_epsilon(eps0: Any, m: int, delta: ExactLike) -> fmpq:
     """Rigorous upper bound (fmpq) of ``sqrt(2 m ln(1/delta)) eps0 + m eps0 (e^eps0 - 1)``
     (Dwork-Rothblum-Vadhan 2010, advanced composition of m eps0-DP mechanisms).
 
@@ -139,7 +133,7 @@ def advanced_composition_epsilon(eps0: Any, m: int, delta: Any) -> fmpq:
     return upper_of(val)
 
 
-def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> DeltaScale:
+def delta_scale(per_coordinate: Any, m: int, epsilon: ExactLike, delta: ExactLike) -> DeltaScale:
     """Scales for (epsilon, delta)-DP of ``m`` Laplace coordinates of sensitivity ``S'``.
 
     Returns the printed Theorem 7 scale ``2 S' sqrt(2 m ln(1/delta)) / epsilon`` (rounded
@@ -194,7 +188,7 @@ def delta_scale(per_coordinate: Any, m: int, epsilon: Any, delta: Any) -> DeltaS
 
 
 def calibrate_laplace(
-    per_coordinate: Any, m: int, epsilon: Any, delta: Any = None
+    per_coordinate: Any, m: int, epsilon: ExactLike, delta: ExactLike | None = None
 ) -> tuple[fmpq, LaplaceCalibration]:
     """Noise scale for ``m`` Laplace coordinates of L-infinity sensitivity ``per_coordinate``
     (L1 ``m * per_coordinate``) and the record that certifies it.

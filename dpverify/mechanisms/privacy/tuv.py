@@ -12,12 +12,7 @@ from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ...errors import InvalidParameterError
 from ...noise import check_delta, check_epsilon
-from ...numbers import (
-    check_int,
-    check_rational,
-    fmpq_str,
-    parse_fmpq_str,
-)
+from ...numbers import ExactLike, IntLike, check_int, check_rational, fmpq_str, parse_fmpq_str
 from .laplace import (
     composition_exceeds,
     delta_scale,
@@ -128,7 +123,7 @@ def _max_multinomial(i: int, w: int) -> int:
 
 
 def tuv_sensitivity(
-    coeffs: Any, d: Any, k: Any, representation: str = "multilinear",
+    coeffs: Any, d: IntLike, k: IntLike, representation: str = "multilinear",
     universe: str = "monotone", max_support: Any = None,
 ) -> dict[str, Any]:
     """Exact sensitivities of ``sum_x p_x`` for ``p_x(y) = g(sum_j y_j x_j)`` (thaler2012 §3).
@@ -232,7 +227,8 @@ def tuv_sensitivity(
 
 
 def tuv_privacy(
-    coeffs: Any, d: Any, k: Any, epsilon: Any, *, n: Any = None, delta: Any = None,
+    coeffs: Any, d: IntLike, k: IntLike, epsilon: ExactLike, *, n: IntLike | None = None,
+        delta: ExactLike | None = None,
     representation: str = "multilinear", universe: str = "monotone", max_support: Any = None,
 ) -> PrivacyReport:
     """Privacy certificate of the TUV release (thaler2012 Thm 3.1 / 3.2).
