@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
-python3 benchmarks/supnorm_vs_sollya.py --repeat 3
+python3 benchmarks/supnorm_vs_sollya.py --timeout 60 --repeat 2
 python3 benchmarks/cli_startup.py
 python3 benchmarks/or_scale.py
 python3 benchmarks/summary_release.py
