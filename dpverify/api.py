@@ -32,6 +32,7 @@ from .errors import InvalidParameterError, ParameterTypeError
 from .exact import ExactPoly, as_poly
 from .expr import Expr, parse
 from .numbers import MAX_DEGREE, check_int, fmpq_str, to_fmpq
+from .progress import ProgressCallback, report
 
 __all__ = ["supnorm", "chebyshev_coefficients", "minimax", "approx", "evalbound",
            "float_error_bound", "boolean_certificate", "supnorm_certificate",
@@ -132,7 +133,8 @@ def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Float
 
 
 def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebyshev",
-                        d: Any = None) -> Certificate:
+                        d: Any = None, *,
+                        progress: ProgressCallback | None = None) -> Certificate:
     """Build the OR or AND polynomial of ``k`` bits in the count (thaler2012 Fact 4.2; see
     :func:`dpverify.constructions.chebyshev.or_polynomial`) and certify it on
     ``{0..k}``.
@@ -148,6 +150,9 @@ def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebys
         attributes, into ``info["multivariate"]`` (exact, but not part of the statement:
         ``dpverify verify`` does not check them).  Needs the Chebyshev degree
         ``t <= MAX_NORM_DEGREE``.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the construction,
+        the certifier's passes over ``{0..k}`` and the norms (counts only).
 
     Guarantee
     ---------
@@ -174,9 +179,11 @@ def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebys
                 f"Chebyshev degree t <= {MAX_NORM_DEGREE}: raise gamma or lower k, or omit d")
     # looked up on the module (not bound at import) so that tests can substitute a builder
     build = getattr(_chebyshev, builders[function])
-    approx: Approximation = build(k, gamma, method)
-    cert = certify(approx)
+    report(progress, f"construction ({method})", 0, None)
+    approx: Approximation = build(k, gamma, method, progress=progress)
+    cert = certify(approx, progress=progress)
     if dd is not None:
+        report(progress, f"multivariate norms (d = {dd})", 0, None)
         norms = dict(multivariate_norms(approx.poly, dd, row_weight=None))
         cert.data.setdefault("info", {})["multivariate"] = norms
     return cert

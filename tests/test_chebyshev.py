@@ -277,8 +277,9 @@ def test_cli_bad_input_exit_2(capsys, argv, flag):
 def test_cli_unverified_exit_1(capsys, monkeypatch):
     real = cheb.or_polynomial
 
-    def too_strict(k, gamma, method="chebyshev"):
-        return dataclasses.replace(real(k, gamma, method), claims={"max_error": "1/10000000"})
+    def too_strict(k, gamma, method="chebyshev", progress=None):
+        return dataclasses.replace(real(k, gamma, method, progress=progress),
+                                   claims={"max_error": "1/10000000"})
 
     monkeypatch.setattr(cheb, "or_polynomial", too_strict)
     assert main(["or", "--k", "9", "--gamma", "0.01"]) == 1

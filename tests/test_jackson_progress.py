@@ -6,7 +6,6 @@ The callbacks follow :mod:`dpverify.progress`: ``progress(stage, done, total)``,
 
 from __future__ import annotations
 
-from dpverify.certify.interval import piece_progress
 from dpverify.cli import main
 from dpverify.constructions.bernstein import bernstein_approx
 from dpverify.constructions.jackson import jackson_approx
@@ -55,15 +54,6 @@ def test_bernstein_approx_reports_lattice_and_coefficients():
     by = rec.check()
     assert by["lattice values"][-1] == (36, 36)  # (k+1)^2 lattice points
     assert by["coefficients"][-1] == (2, 2)  # one report per axis, then done
-
-
-def test_piece_progress_passes_counts_only():
-    rec = _Recorder()
-    cb = piece_progress(rec)
-    assert cb is not None
-    cb({"pieces": 17, "lower": 1, "upper": 2, "seconds": 0.5})
-    assert rec.calls == [("certify: pieces", 17, None)]
-    assert piece_progress(None) is None
 
 
 def test_cli_progress_flags(capsys):

@@ -55,14 +55,14 @@ def test_the_two_counts_can_differ(tmp_path, capsys) -> None:
 
 
 def test_progress_flag_reports_search_pieces(monkeypatch, tmp_path, capsys) -> None:
-    # the search reports about once a second; a stub report makes the line appear at once
+    # the search reports at most every 0.2 s; a stub report makes the line appear at once
     import dpverify.commands.supnorm_cmd as cmd
 
     real = cmd.supnorm_certificate
 
     def reporting(*args, progress=None, **kwargs):
         assert progress is not None
-        progress({"pieces": 7, "lower": 0, "upper": 1, "seconds": 0.0})
+        progress("sup |f - p|: pieces", 7, None)
         return real(*args, progress=progress, **kwargs)
 
     monkeypatch.setattr(cmd, "supnorm_certificate", reporting)

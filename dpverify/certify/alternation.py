@@ -51,6 +51,7 @@ from ..errors import (
 from ..exact import MonomialPoly
 from ..expr import Expr, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..progress import ProgressCallback, report
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
 from .interval import supnorm
@@ -189,6 +190,7 @@ def certify_minimax(
     rtol: Any = "1e-6",
     timeout: Any = None,
     max_pieces: int = 200_000,
+    progress: ProgressCallback | None = None,
 ) -> Certificate:
     """A ``minimax`` certificate for a proposed best approximation.
 
@@ -206,8 +208,9 @@ def certify_minimax(
         A proposal of degree ``N - 1`` with its ``N + 1`` alternation points: prove
         ``E_{N-1}(f) > gamma`` (needs ``max_error``).  Left out of the statement (and
         listed in ``info.unproven_claims``) when it does not exceed ``gamma``.
-    rtol, timeout, max_pieces
-        Passed to the interval certifier for the upper bound.
+    rtol, timeout, max_pieces, progress
+        Passed to the interval certifier for the upper bound (``progress``: a
+        :mod:`dpverify.progress` callback, reports counts of pieces).
 
     Returns
     -------
@@ -237,7 +240,7 @@ def certify_minimax(
     alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n)
     try:
         res = supnorm(f, approx.poly, [(a, b)], rtol=rtol, timeout=timeout,
-                      max_pieces=max_pieces)
+                      max_pieces=max_pieces, progress=progress)
     except PrecisionExhausted as exc:
         raise CertificationFailed(f"not certified: {exc}") from None
     upper = to_fmpq(fmpq_to_decimal(res.upper, _DIGITS, "up"))
@@ -250,7 +253,7 @@ def certify_minimax(
     }
     evidence: dict[str, Any] = {
         "alternation": [fmpq_str(x) for x in alt.points],
-        "pieces": [p.to_json() for p in res.pieces],
+        "pieces": [p.to_json() for p in res.pieces],  # 1 variable: built here (progress)
     }
     unproven: dict[str, Any] = {}
     if max_error is not None:
@@ -309,10 +312,13 @@ def _call_search(search: Search, f: Any, n: int, a: fmpq, b: fmpq) -> Approximat
 
 
 def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "1e-6",
-            timeout: Any = None) -> Certificate:
+            timeout: Any = None, progress: ProgressCallback | None = None) -> Certificate:
     """Search (``search``, e.g. :func:`dpverify.constructions.remez.remez`) and certify
     the best approximation of degree ``<= degree``: a ``minimax`` certificate with
-    ``lower <= E_N(f) <= upper`` (see :func:`certify_minimax`).
+    ``lower <= E_N(f) <= upper`` (see :func:`certify_minimax`).  ``progress``: a
+    :mod:`dpverify.progress` callback (stages ``search`` and the certifier's pieces);
+    to follow the search's own iterations, pass it to the search too (e.g.
+    ``functools.partial(remez, progress=progress)``).
 
     Guarantee
     ---------
@@ -321,11 +327,14 @@ def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "
     f = _expr(f)
     n = check_int(degree, "degree", 0, 10**6)
     a, b = _interval(interval)
-    return certify_minimax(_call_search(search, f, n, a, b), n, rtol=rtol, timeout=timeout)
+    report(progress, f"search: degree {n}", 0, None)
+    proposal = _call_search(search, f, n, a, b)
+    return certify_minimax(proposal, n, rtol=rtol, timeout=timeout, progress=progress)
 
 
 def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int = 100,
-           rtol: Any = "1e-6", timeout: Any = None) -> Certificate:
+           rtol: Any = "1e-6", timeout: Any = None,
+           progress: ProgressCallback | None = None) -> Certificate:
     """The least degree ``N`` whose best approximation is certified within ``gamma``.
 
     Degrees are proposed by the search's levelled errors (``extra["levelled_error"]``,
@@ -335,6 +344,10 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
     proof that no polynomial of degree ``N - 1`` (hence none of lower degree) achieves
     ``gamma`` (``statement.least_degree``); otherwise only ``max_error`` is proven and
     ``info.unproven_claims`` says so.
+
+    ``progress`` (a :mod:`dpverify.progress` callback, optional) is told of each search
+    (stage ``search: degree N``, done = the number of searches so far) and each
+    certification attempt (the certifier's pieces); counts only.
 
     Raises
     ------
@@ -356,6 +369,7 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
 
     def prop(n: int) -> Approximation:
         if n not in cache:
+            report(progress, f"search: degree {n}", len(cache), None)
             cache[n] = _call_search(search, f, n, a, b)
         return cache[n]
 
@@ -386,7 +400,7 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
         try:
             below = prop(n - 1) if n >= 1 else _zero_proposal(f, a, b)
             return certify_minimax(prop(n), n, max_error=g, least_degree=below, rtol=rtol,
-                                   timeout=timeout)
+                                   timeout=timeout, progress=progress)
         except CertificationFailed:
             n += 1
     raise CertificationFailed(f"no degree <= {max_degree} certified within gamma")

@@ -4,7 +4,6 @@ return a :class:`~dpverify.certify.certificate.Certificate` (the package docstri
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flint import fmpq
@@ -21,6 +20,7 @@ from ..errors import (
 from ..exact import ExactPoly, TensorPoly
 from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
+from ..progress import ProgressCallback
 from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
 from .finite import finite_max_error
 from .interval import supnorm
@@ -81,8 +81,8 @@ def _digits_for(rtol: fmpq) -> int:
 _Measured = tuple[dict[str, Any], dict[str, Any], dict[str, Any], fmpq, fmpq]
 
 
-def _finite_error(approx: Approximation) -> _Measured:
-    res = finite_max_error(approx.poly, approx.target, approx.domain)
+def _finite_error(approx: Approximation, progress: ProgressCallback | None) -> _Measured:
+    res = finite_max_error(approx.poly, approx.target, approx.domain, progress=progress)
     if res.exact:
         err: dict[str, Any] = {"lower": fmpq_str(res.lower), "upper": fmpq_str(res.upper),
                                "upper_decimal": fmpq_to_decimal(res.upper, 20, "up")}
@@ -102,7 +102,7 @@ def _finite_error(approx: Approximation) -> _Measured:
 
 def _box_error(
     approx: Approximation, claim: fmpq | None, rtol: Any, atol: Any, max_pieces: int,
-    timeout: float | None, progress: Callable[[dict[str, Any]], None] | None,
+    timeout: float | None, progress: ProgressCallback | None,
 ) -> _Measured:
     t = approx.target
     if t.get("kind") != "expr":
@@ -178,7 +178,7 @@ def certify(
     timeout: float | None = None,
     stop_at_claim: bool = False,
     require: bool = False,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Certificate:
     """Certify ``approx`` and return its :class:`Certificate` (``docs/certificates.md``).
 
@@ -186,10 +186,14 @@ def certify(
     ----------
     approx : Approximation
         From a construction (or built by hand).
-    rtol, atol, max_pieces, timeout, progress :
+    rtol, atol, max_pieces, timeout :
         Passed to :func:`~dpverify.certify.interval.supnorm` for box domains
         (``timeout`` in seconds; ``None`` means no limit).  ``rtol`` and ``atol`` are
         exact numbers: anything :func:`~dpverify.numbers.to_fmpq` accepts.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): passed to
+        :func:`~dpverify.certify.interval.supnorm` (box domains: pieces) or
+        :func:`~dpverify.certify.finite.finite_max_error` (finite domains: points).
     stop_at_claim : bool
         For box domains, stop as soon as ``max_error`` is proven or refuted
         (faster, wider enclosure).
@@ -212,7 +216,7 @@ def certify(
     kind = approx.domain.get("kind")
     if kind in ("integers", "points"):
         cert_kind = "supnorm-finite"
-        err, evidence, info, lower, upper = _finite_error(approx)
+        err, evidence, info, lower, upper = _finite_error(approx, progress)
     elif kind == "box":
         cert_kind = "supnorm-box"
         claim = claims.get("max_error") if stop_at_claim else None

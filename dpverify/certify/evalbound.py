@@ -89,6 +89,7 @@ from flint import fmpq, fmpq_poly, fmpz
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
 from ..numbers import MAX_DEGREE, check_int, fmpq_str, fmpq_to_decimal, round_to_float64, to_fmpq
+from ..progress import ProgressCallback, report
 
 __all__ = ["EvalBound", "FloatErrorBound", "evalbound", "float_error_bound", "sup_abs_bound"]
 
@@ -220,6 +221,7 @@ def evalbound(
     basis: str | None = None,
     domain: Any = None,
     pieces: int = _PIECES,
+    progress: ProgressCallback | None = None,
 ) -> EvalBound:
     """Certified bound on ``|fl(p(x)) - p(x)|`` over binary64 ``x`` in ``interval``.
 
@@ -237,6 +239,9 @@ def evalbound(
         Chebyshev domain ``(a, b)`` of a coefficient list (default ``(-1, 1)``).
     pieces : int
         Sub-intervals of the Taylor-form bounds of the partial sums (1..4096).
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the steps of the
+        recurrence analysed so far (counts only).
 
     Returns
     -------
@@ -274,8 +279,8 @@ def evalbound(
     cs = list(p.coeffs)
     chat = [round_to_float64(c, f"poly[{i}]") for i, c in enumerate(cs)]
     if p.basis == "monomial":
-        return _horner(cs, chat, A, B, X, pieces)
-    return _clenshaw(p, cs, chat, A, B, pieces)
+        return _horner(cs, chat, A, B, X, pieces, progress)
+    return _clenshaw(p, cs, chat, A, B, pieces, progress)
 
 
 def _check_overflow(g: fmpq) -> None:
@@ -286,7 +291,7 @@ def _check_overflow(g: fmpq) -> None:
 
 
 def _horner(cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq, X: fmpq,
-            pieces: int) -> EvalBound:
+            pieces: int, progress: ProgressCallback | None = None) -> EvalBound:
     n = len(chat) - 1
     # coefficient rounding: sup |p^ - p| on [A, B]
     diff = fmpq_poly([h - c for h, c in zip(chat, cs)])
@@ -295,11 +300,14 @@ def _horner(cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq, X: fmpq,
     G = H
     tail = fmpq_poly([chat[n]])
     for i in range(n - 1, -1, -1):
+        if progress is not None and not i & 15:
+            progress("evaluation error: Horner steps", n - 1 - i, n)
         tail = tail * fmpq_poly([0, 1]) + chat[i]  # q_i(x) = x q_{i+1}(x) + c^_i
         M = sup_abs_bound(tail, A, B, pieces)
         E_new = _up((X * E + U * (X * H + M) + ETA) / (1 - U))
         G = max(G, _up(X * H * (1 + U) + ETA), M + E_new)
         E, H = E_new, _up(M + E_new)
+    report(progress, "evaluation error: Horner steps", n, n)
     _check_overflow(G)
     if n == 0:
         E = fmpq(0)  # a constant is returned as stored
@@ -346,7 +354,7 @@ def _mapping(dom: tuple[fmpq, fmpq], A: fmpq, B: fmpq) -> tuple[fmpq, fmpq, fmpq
 
 
 def _clenshaw(p: ExactPoly, cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq,
-              pieces: int) -> EvalBound:
+              pieces: int, progress: ProgressCallback | None = None) -> EvalBound:
     n = len(chat) - 1
     assert p.domain is not None
     t_lo, t_hi, D, _, _ = _mapping(p.domain, A, B)
@@ -372,6 +380,8 @@ def _clenshaw(p: ExactPoly, cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq,
     R: dict[int, fmpq] = {}
     G = abs(chat[n])
     for k in range(n - 1, 0, -1):
+        if progress is not None and not k & 15:
+            progress("evaluation error: Clenshaw steps", n - 1 - k, n)
         b1, b2 = twot * b1 - b2 + chat[k], b1
         Bk = sup_abs_bound(b1, t_lo, t_hi, pieces)
         a_k = U * ((2 + U) * Bk + abs(chat[k]) + 2 * T * Bhat[k + 1]) + ETA
@@ -380,6 +390,7 @@ def _clenshaw(p: ExactPoly, cs: list[fmpq], chat: list[fmpq], A: fmpq, B: fmpq,
         R[k] = _up(a_k + k2 * Ek)
         Bhat[k] = _up(Bk + Ek)
         G = max(G, _up(2 * T * Bhat[k + 1] * (1 + U) + ETA + Bhat[k + 2]), Bhat[k])
+    report(progress, "evaluation error: Clenshaw steps", n, n)
     # final step: y^ = fl(fl(fl(t b^_1) - b^_2) + c^_0)
     S = fmpq_sum([R[j] * TT[j] for j in range(1, n)])
     a0 = U * ((2 + U) * Bp + abs(chat[0]) + T * Bhat[1]) + ETA
@@ -411,13 +422,14 @@ class FloatErrorBound:
 
 
 def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = None,
-                      domain: Any = None, rtol: Any = "1e-3", timeout: Any = None
-                      ) -> FloatErrorBound:
+                      domain: Any = None, rtol: Any = "1e-3", timeout: Any = None,
+                      progress: ProgressCallback | None = None) -> FloatErrorBound:
     """Certified ``sup |f(x) - fl(p(x))|`` over binary64 ``x`` in ``interval``.
 
     ``sup |f - p|`` comes from :func:`dpverify.certify.certify` on the box (a checkable
     ``supnorm-box`` certificate), the evaluation error from :func:`evalbound`; by the
-    triangle inequality ``|f - fl(p)| <= |f - p| + |p - fl(p)|``.
+    triangle inequality ``|f - fl(p)| <= |f - p| + |p - fl(p)|``.  ``progress``: a
+    :mod:`dpverify.progress` callback for both parts (counts only).
 
     Guarantee
     ---------
@@ -431,7 +443,7 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     from ..expr import parse
     from .claims import certify
 
-    ev = evalbound(poly, interval, basis=basis, domain=domain)
+    ev = evalbound(poly, interval, basis=basis, domain=domain, progress=progress)
     p = _read_poly(poly, basis, domain)
     fx = parse(f, variables=("x",), name="f") if isinstance(f, str) else f
     A, B = ev.interval
@@ -439,6 +451,6 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
         construction="supnorm", params={}, poly=p,
         target={"kind": "expr", "expr": fx.canonical, "variables": ["x"]},
         domain={"kind": "box", "intervals": [[fmpq_str(A), fmpq_str(B)]]}, claims={}),
-        rtol=rtol, timeout=timeout)
+        rtol=rtol, timeout=timeout, progress=progress)
     up = to_fmpq(cert.error["upper"])
     return FloatErrorBound(up + ev.bound, up, ev, cert)

@@ -39,6 +39,7 @@ from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhaust
 from ..exact import ExactPoly
 from ..expr import Expr, parse
 from ..numbers import MAX_DEGREE, arb_to_fmpq_bounds, check_int, parse_fmpq_str
+from ..progress import ProgressCallback, report
 
 #: the value of a target at a point: exact, or an expression to enclose in arb
 TargetValue: TypeAlias = fmpq | Expr
@@ -149,6 +150,8 @@ _FAST_MIN_DEGREE = 16
 _SCREEN_PREC = 128
 _SCREEN_MAX_PREC = 4096
 _MAX_CANDIDATES = 256
+#: progress reports come every _CHUNK + 1 points (a power of two minus one: a cheap mask)
+_CHUNK = 63
 
 
 def affine_chebyshev_form(
@@ -216,7 +219,7 @@ def affine_chebyshev_form(
 
 def _screened_max(
     points: list[fmpq], fvals: list[fmpq], form: tuple[fmpq, fmpq, int, fmpq, fmpq],
-    exact_error: Callable[[int], fmpq],
+    exact_error: Callable[[int], fmpq], progress: ProgressCallback | None = None,
 ) -> tuple[fmpq, fmpq]:
     """Exact ``(max error, first point attaining it)`` by ball screening + exact decision
     (module docstring, *Fast path*).  ``exact_error(i)`` is the exact error at point i."""
@@ -228,7 +231,10 @@ def _screened_max(
         with ctx.workprec(prec):
             a_b, b_b = arb(alpha), arb(beta)
             uppers = []
-            for i in idx:
+            stage = f"max error: screening at {prec} bits"
+            for j, i in enumerate(idx):
+                if progress is not None and not j & _CHUNK:
+                    progress(stage, j, len(idx))
                 y = arb(lam * points[i] + mu)
                 e = abs(arb(fvals[i]) - (a_b + b_b * y.chebyshev_t(t)))
                 lo = e.lower()
@@ -239,6 +245,7 @@ def _screened_max(
             # keep i unless its error is proven below best_lo (then it is below the
             # error of the point that proved best_lo, hence not the maximum)
             before, idx = len(idx), [i for i, up in zip(idx, uppers) if not up < best_lo]
+            report(progress, stage, before, before)
         if len(idx) <= _MAX_CANDIDATES or prec >= _SCREEN_MAX_PREC:
             break
         if prec >= 4 * _SCREEN_PREC and 10 * len(idx) > 9 * before:
@@ -246,11 +253,14 @@ def _screened_max(
         prec *= 2
     best: fmpq | None = None
     wit = points[idx[0]]
-    for i in idx:  # increasing order: the first maximiser, as exact enumeration finds
+    for j, i in enumerate(idx):  # increasing order: the first maximiser, as enumeration finds
+        if progress is not None and not j & _CHUNK:
+            progress("max error: exact decisions", j, len(idx))
         err = exact_error(i)
         if best is None or err > best:
             best, wit = err, points[i]
     assert best is not None
+    report(progress, "max error: exact decisions", len(idx), len(idx))
     return best, wit
 
 
@@ -278,9 +288,12 @@ def exact_max_error(
 
 def finite_max_error(
     poly: ExactPoly | fmpq_poly, target: dict[str, Any], domain: dict[str, Any],
-    max_prec: int = 1 << 16,
+    max_prec: int = 1 << 16, *, progress: ProgressCallback | None = None,
 ) -> FiniteMax:
     """Certified maximum of ``|f - p|`` over a finite domain (see module docstring).
+
+    ``progress(stage, done, total)`` (:mod:`dpverify.progress`), optional: called every
+    64 points of each pass over the domain (counts only, never values).
 
     Guarantee
     ---------
@@ -293,7 +306,12 @@ def finite_max_error(
     if P.degree() > MAX_DEGREE:
         raise InvalidParameterError(f"poly: degree {P.degree()} exceeds {MAX_DEGREE}")
     value = target_function(target, points)
-    fvals = [value(i, x) for i, x in enumerate(points)]
+    fvals = []
+    for i, x in enumerate(points):
+        if progress is not None and not i & _CHUNK:
+            progress("max error: target values", i, len(points))
+        fvals.append(value(i, x))
+    report(progress, "max error: target values", len(points), len(points))
     integers = domain.get("kind") == "integers"
     if integers:
         # D*p has integer coefficients: evaluate it at integers with FLINT's fmpz
@@ -317,7 +335,7 @@ def finite_max_error(
         form = affine_chebyshev_form(P)
         if form is not None:
             mx, wit = _screened_max(
-                points, exact_f, form, lambda i: exact_error(exact_f[i], points[i]))
+                points, exact_f, form, lambda i: exact_error(exact_f[i], points[i]), progress)
             return FiniteMax(mx, mx, True, wit, len(points))
 
     best: fmpq | None = None
@@ -326,6 +344,8 @@ def finite_max_error(
     if integers:
         thr: fmpq | None = None  # D * best, compared against exact numerators
         for i, x in enumerate(points):
+            if progress is not None and not i & _CHUNK:
+                progress("max error: points", i, len(points))
             fx = fvals[i]
             if not isinstance(fx, fmpq):
                 inexact.append((x, fx))
@@ -337,6 +357,8 @@ def finite_max_error(
             best = thr / D
     else:
         for i, x in enumerate(points):
+            if progress is not None and not i & _CHUNK:
+                progress("max error: points", i, len(points))
             fx = fvals[i]
             if isinstance(fx, fmpq):
                 err = abs(fx - P(x))
@@ -344,6 +366,7 @@ def finite_max_error(
                     best, best_x = err, x
             else:
                 inexact.append((x, fx))
+    report(progress, "max error: points", len(points), len(points))
     if not inexact:
         assert best is not None
         return FiniteMax(best, best, True, best_x, len(points))

@@ -95,17 +95,20 @@ from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, Tim
 from ..expr import Expr, NotAnalytic, parse
 from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
-from ..progress import ProgressCallback
+from ..progress import ProgressCallback, report
 from .taylor_model import tm_piece
 
-__all__ = ["SupNorm", "supnorm", "as_box", "piece_progress"]
+__all__ = ["SupNorm", "supnorm", "as_box", "PIECES", "EVIDENCE"]
 
 #: a box: one exact interval per axis
 Box = tuple[tuple[fmpq, fmpq], ...]
 #: one piece bound: (upper bound or None, certified lower bound of |e(m)|, order, e(m) ball)
 PieceEval = tuple["fmpq | None", fmpq, int, arb]
-#: the branch and bound's own progress reports (a dict about once a second)
-DictProgress = Callable[[dict[str, Any]], None]
+#: progress stages (:mod:`dpverify.progress`): the search's pieces so far, and the pieces
+#: of the checker's evidence (one variable: built after the search); counts only
+PIECES, EVIDENCE = "sup |f - p|: pieces", "sup |f - p|: evidence pieces"
+#: seconds between two progress reports of a branch and bound (the callback throttles too)
+_REPORT_EVERY = 0.2
 #: a piece of the one-variable search: (a, b, upper bound, order, precision)
 OwnPiece = tuple[fmpq, fmpq, fmpq, int, int]
 
@@ -213,22 +216,6 @@ def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
     if len(out) > 3:
         raise InvalidParameterError(f"boxes of dimension <= 3 are supported, got {len(out)}")
     return tuple(out)
-
-
-def piece_progress(
-    progress: ProgressCallback | None, stage: str = "certify: pieces",
-) -> Callable[[dict[str, Any]], None] | None:
-    """Adapt a :mod:`dpverify.progress` callback (``progress(stage, done, total)``) to the
-    branch and bound's reports (a dict, about once a second): the number of pieces, no
-    data values.  ``None`` stays ``None``."""
-    if progress is None:
-        return None
-    cb = progress
-
-    def report(info: dict[str, Any]) -> None:
-        cb(stage, int(info.get("pieces", 0)), None)
-
-    return report
 
 
 def _ball(a: fmpq, b: fmpq) -> arb:
@@ -589,7 +576,7 @@ def supnorm(
     max_prec: int = 1 << 14,
     initial_pieces: int = 8,
     timeout: Any = None,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> SupNorm:
     """Certified enclosure of ``sup_{x in box} |f(x) - p(x)|``.
 
@@ -613,6 +600,11 @@ def supnorm(
         Wall-clock limit, checked between pieces (and between precision steps of one
         piece): past it the search stops with ``status="timeout"`` and
         ``converged=False``; the enclosure is still valid.  ``None``: no limit.
+    progress : callable, optional
+        ``progress(stage, done, None)`` (:mod:`dpverify.progress`): the number of pieces,
+        at the start, about every 0.2 s and at the end; stage :data:`PIECES`, and
+        :data:`EVIDENCE` while the one-variable evidence is built (on first access of
+        ``pieces``).  Counts only, never values.
 
     Returns
     -------
@@ -777,7 +769,9 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
 
     status = "max_pieces"
     converged = False
-    last_report = time.time()
+    stage = PIECES if evidence_for is None else EVIDENCE
+    report(progress, stage, len(heap), None)
+    last_report = time.monotonic()
     while heap:
         key, _, (pbox, ub, order, prec) = heap[0]
         U = ub
@@ -832,17 +826,11 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             if len(keep) != len(heap):
                 heap = keep
                 heapq.heapify(heap)
-        if progress is not None and time.time() - last_report > 1.0:
-            last_report = time.time()
-            progress(
-                {
-                    "pieces": len(heap) + len(done),
-                    "lower": L,
-                    "upper": -heap[0][0] if heap else L,
-                    "seconds": time.time() - t0,
-                }
-            )
+        if progress is not None and time.monotonic() - last_report > _REPORT_EVERY:
+            last_report = time.monotonic()
+            progress(stage, len(heap) + len(done), None)
 
+    report(progress, stage, len(heap) + len(done), None)
     pieces = done + [Piece(it[2][0], it[2][1], it[2][2], it[2][3]) for it in heap]
     if evidence_for is not None and status != "claim proven":
         if status == "timeout":
@@ -884,7 +872,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
 def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,
               claim_q: fmpq | None, max_pieces: int, max_prec: int, initial_pieces: int,
               deadline: float | None, timeout: Any,
-              progress: DictProgress | None) -> SupNorm:
+              progress: ProgressCallback | None) -> SupNorm:
     if d != 1:
         return _classic(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
                         initial_pieces, deadline, timeout, progress)
@@ -897,7 +885,7 @@ def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,
             # bounds are far from the stopping test, at orders the checker reads
             return [Piece(((a, b),), up, min(order, 64), prec) for a, b, up, order, prec in own]
         ev = _classic(f, poly, B, d, rtol_q, atol_q, None, max_pieces, max_prec,
-                      initial_pieces, deadline, timeout, None, evidence_for=res.upper,
+                      initial_pieces, deadline, timeout, progress, evidence_for=res.upper,
                       start=[((a, b),) for a, b, *_ in sorted(own, key=lambda t: t[0])])
         return ev.pieces
 
@@ -908,7 +896,7 @@ def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,
 def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
                       claim_q: fmpq | None, max_pieces: int, max_prec: int,
                       deadline: float | None, timeout: Any,
-                      progress: DictProgress | None) -> tuple[SupNorm, list[OwnPiece]]:
+                      progress: ProgressCallback | None) -> tuple[SupNorm, list[OwnPiece]]:
     """Branch and bound over Taylor models bounded through their critical points
     (:mod:`.taylor_model`); one piece for an entire ``f`` of moderate degree."""
     def late() -> bool:
@@ -983,7 +971,8 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
 
     push(A, Bq)
     status, converged = "max_pieces", False
-    last_report = time.time()
+    report(progress, PIECES, len(heap), None)
+    last_report = time.monotonic()
     while heap:
         _, _, (a, b, U, order, prec, _roots) = heap[0]
         if claim_q is not None and U is not None and U <= claim_q:
@@ -1014,10 +1003,10 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
         mid = (a + b) / 2
         push(a, mid)
         push(mid, b)
-        if progress is not None and time.time() - last_report > 1.0:
-            last_report = time.time()
-            progress({"pieces": len(heap) + len(done), "lower": L,
-                      "upper": -heap[0][0] if heap else L, "seconds": time.time() - t0})
+        if progress is not None and time.monotonic() - last_report > _REPORT_EVERY:
+            last_report = time.monotonic()
+            progress(PIECES, len(heap) + len(done), None)
+    report(progress, PIECES, len(heap) + len(done), None)
     ups = [it[2][2] for it in heap]
     if any(u is None for u in ups):
         if status == "timeout":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..certify.alternation import approx
@@ -10,7 +11,15 @@ from ..errors import InvalidParameterError
 from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
 from ._cert import read_timeout, timeout_flag
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 from .minimax_cmd import bracket_rows, read_interval
 
 __all__ = ["register"]
@@ -34,6 +43,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rtol", default="1e-6",
                    help="relative width of the upper bound's enclosure (default 1e-6)")
     timeout_flag(p)
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -48,8 +58,10 @@ def run(args: Any) -> CommandResult:
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
-    cert = approx(f, (a, b), gamma, search=remez, max_degree=max_degree, rtol=rtol,
-                  timeout=0.9 * read_timeout(args.timeout))
+    with make_progress(args, "dpverify approx") as bar:
+        cert = approx(f, (a, b), gamma, search=partial(remez, progress=bar),
+                      max_degree=max_degree, rtol=rtol,
+                      timeout=0.9 * read_timeout(args.timeout), progress=bar)
     st = cert.statement
     n = st["degree"]
     rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..certify import certify
-from ..certify.interval import piece_progress
 from ..certify.lebesgue import lebesgue_certificate, lebesgue_constant
 from ..constructions.bernstein import MAX_H, MAX_K, bernstein_approx, iterated_bernstein_basis
 from ..errors import InvalidParameterError
@@ -32,6 +31,8 @@ from ._common import (
 
 if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does not run
     import argparse
+
+    from flint import fmpq
 
     _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -78,7 +79,7 @@ def register(sub: _Subparsers) -> None:
     q.set_defaults(handler=_run_approx)
 
 
-def _rtol(text: str) -> object:
+def _rtol(text: str) -> fmpq:
     r = exact(text, "--rtol")
     if not 0 < r < 1:
         raise InvalidParameterError(f"--rtol must be in (0, 1), got {text}")
@@ -121,7 +122,7 @@ def _run_approx(args: argparse.Namespace) -> CommandResult:
         approx = bernstein_approx(args.f, k, h, dim=d, name="--f", progress=progress)
         cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
                        timeout=0.9 * read_timeout(args.timeout),
-                       progress=piece_progress(progress))
+                       progress=progress)
     info = approx.extra["bernstein"]
     rows = [
         ("f", approx.target["expr"]),

@@ -14,7 +14,15 @@ from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE, check_open_unit
 from ._cert import outcome, statement_rows
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 __all__ = ["register"]
 
@@ -34,6 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument("--gamma", required=True, type=str, help="total error bound in (0, 1), exact")
     p.add_argument("--method", default="chebyshev", type=str,
                    help="how g_k is built: chebyshev (default) or minimax")
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=_run)
 
@@ -47,8 +56,10 @@ def _run(args: Any) -> CommandResult:
     method = args.method.strip()
     if method not in ("chebyshev", "minimax"):
         raise InvalidParameterError(f"--method must be 'chebyshev' or 'minimax', got {method!r}")
-    approx = h_polynomial(k, gamma, method=method)
-    cert = certify(approx)
+    with make_progress(args, "dpverify dlist") as bar:
+        bar(f"construction ({method})", 0, None)
+        approx = h_polynomial(k, gamma, method=method, progress=bar)
+        cert = certify(approx, progress=bar)
     rows = [
         ("construction", approx.construction),
         ("k", str(k)),

@@ -10,7 +10,15 @@ from ..certify.evalbound import evalbound, float_error_bound
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import read_timeout, timeout_flag
-from ._common import CommandResult, add_json_flag, exact, format_table, read_poly_arg
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    make_progress,
+    progress_flags,
+    read_poly_arg,
+)
 
 __all__ = ["register"]
 
@@ -39,6 +47,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rtol", default="1e-3",
                    help="relative width of the sup |f - p| enclosure (with --f; default 1e-3)")
     timeout_flag(p)
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -58,16 +67,20 @@ def run(args: Any) -> CommandResult:
                 raise InvalidParameterError("--domain needs A < B")
     elif args.domain:
         raise InvalidParameterError("--domain only applies to the chebyshev basis")
-    if args.f is None:
-        ev = evalbound(coeffs, (a, b), basis=args.basis, domain=domain)
-        combined = None
-    else:
+    rtol = None
+    if args.f is not None:
         rtol = exact(args.rtol, "--rtol")
         if rtol <= 0:
             raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
-        combined = float_error_bound(args.f, coeffs, (a, b), basis=args.basis, domain=domain,
-                                     rtol=rtol, timeout=0.9 * read_timeout(args.timeout))
-        ev = combined.evaluation
+    with make_progress(args, "dpverify evalbound") as bar:
+        if args.f is None:
+            ev = evalbound(coeffs, (a, b), basis=args.basis, domain=domain, progress=bar)
+            combined = None
+        else:
+            combined = float_error_bound(
+                args.f, coeffs, (a, b), basis=args.basis, domain=domain, rtol=rtol,
+                timeout=0.9 * read_timeout(args.timeout), progress=bar)
+            ev = combined.evaluation
     rows = [
         ("algorithm", f"{ev.algorithm} (binary64, round to nearest, no FMA)"),
         ("basis", ev.basis + ("" if domain is None else

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..certify import certify
-from ..certify.interval import piece_progress
 from ..certify.jackson_kernel import jackson_kernel_certificate
 from ..constructions.jackson import (
     MAX_K,
@@ -124,7 +123,7 @@ def _run_approx(args: argparse.Namespace) -> CommandResult:
             raise InvalidParameterError(msg if msg.startswith("--") else f"--t: {msg}") from None
         cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
                        timeout=0.9 * read_timeout(args.timeout),
-                       progress=piece_progress(progress))
+                       progress=progress)
     info = approx.extra["jackson"]
     rows = [
         ("f", approx.target["expr"]),

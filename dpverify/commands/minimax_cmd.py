@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..certify.alternation import minimax
@@ -10,7 +11,15 @@ from ..errors import InvalidParameterError
 from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
 from ._cert import read_timeout, timeout_flag
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 __all__ = ["register", "bracket_rows"]
 
@@ -30,6 +39,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rtol", default="1e-6",
                    help="relative width of the upper bound's enclosure (default 1e-6)")
     timeout_flag(p)
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -67,8 +77,9 @@ def run(args: Any) -> CommandResult:
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
-    cert = minimax(f, n, (a, b), search=remez, rtol=rtol,
-                   timeout=0.9 * read_timeout(args.timeout))
+    with make_progress(args, "dpverify minimax") as bar:
+        cert = minimax(f, n, (a, b), search=partial(remez, progress=bar), rtol=rtol,
+                       timeout=0.9 * read_timeout(args.timeout), progress=bar)
     rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
             ("degree N", str(n))] + bracket_rows(cert)
     rows.append(("result", "certified (check with: dpverify verify CERT.json)"))

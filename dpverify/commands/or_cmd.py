@@ -25,7 +25,15 @@ from ..constructions.minimax import MAX_MINIMAX_K
 from ..errors import InvalidParameterError
 from ..numbers import check_open_unit, fmpq_str
 from ._cert import outcome, short, statement_rows
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 __all__ = ["register", "MAX_NORM_DEGREE"]
 
@@ -47,6 +55,7 @@ def register(sub: Any) -> None:
                        help="chebyshev (default) or minimax")
         p.add_argument("--d", default=None, type=str,
                        help="number of attributes d for the multivariate norm (integer >= 1)")
+        progress_flags(p)
         add_json_flag(p)
         p.set_defaults(handler=_run, which=name)
 
@@ -75,7 +84,8 @@ def _run(args: Any) -> CommandResult:
             f"--d: the exact multivariate norms of a degree-{t} polynomial would take many "
             f"minutes (~t^2 operations on {t}-coefficient rationals); --d needs t <= "
             f"{MAX_NORM_DEGREE}: raise --gamma or lower --k, or drop --d")
-    cert = boolean_certificate(args.which, k, gamma, method, d)
+    with make_progress(args, f"dpverify {args.which}") as bar:
+        cert = boolean_certificate(args.which, k, gamma, method, d, progress=bar)
     rows = [
         ("function", args.which.upper()),
         ("k", str(k)),

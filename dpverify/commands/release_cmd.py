@@ -20,6 +20,8 @@ from ._common import (
     exact,
     format_table,
     int_flag,
+    make_progress,
+    progress_flags,
 )
 
 __all__ = ["register"]
@@ -58,6 +60,7 @@ def register(sub: Any) -> None:
     p.add_argument("--representation", default="full", type=str, help="full or multilinear")
     p.add_argument("--method", default=None, type=str,
                    help="chebyshev|minimax (disjunction, dlist), sherstov|minimax (rofk)")
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=_run)
 
@@ -75,6 +78,26 @@ def _flagged(fn, *a, **kw):
                 flag = "--class" if name == "query_class" else f"--{name}"
                 raise InvalidParameterError(flag + msg[len(name):]) from None
         raise
+
+
+def _release_size(release_size: Any, args: Any, d: int, k: int, r: int | None, eps: Any,
+                  delta: Any, gammas: Any, progress: Any) -> dict[str, Any]:
+    return _flagged(
+        release_size,
+        d,
+        args.qclass.strip(),
+        k,
+        eps,
+        exact(args.alpha, "--alpha"),
+        exact(args.beta, "--beta"),
+        gamma=None if args.gamma is None else exact(args.gamma, "--gamma"),
+        gammas=gammas,
+        r=r,
+        delta=delta,
+        representation=args.representation.strip(),
+        method=None if args.method is None else args.method.strip(),
+        progress=progress,
+    )
 
 
 def _run(args: Any) -> CommandResult:
@@ -95,21 +118,8 @@ def _run(args: Any) -> CommandResult:
     # the documented epsilon/delta ranges, checked before any work (release_size checks
     # only positivity; the range checks are dpverify.noise.check_epsilon / check_delta)
     eps, delta = eps_delta_flags(args)
-    res = _flagged(
-        release_size,
-        d,
-        args.qclass.strip(),
-        k,
-        eps,
-        exact(args.alpha, "--alpha"),
-        exact(args.beta, "--beta"),
-        gamma=None if args.gamma is None else exact(args.gamma, "--gamma"),
-        gammas=gammas,
-        r=r,
-        delta=delta,
-        representation=args.representation.strip(),
-        method=None if args.method is None else args.method.strip(),
-    )
+    with make_progress(args, "dpverify release-size") as bar:
+        res = _release_size(release_size, args, d, k, r, eps, delta, gammas, bar)
     best = res["best"]
     rows = [
         ("class", res["query_class"] + (f" (r={r})" if r is not None else "")),

@@ -13,7 +13,15 @@ from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE, check_open_unit
 from ._cert import outcome, statement_rows
-from ._common import CommandResult, add_json_flag, exact, format_table, int_flag
+from ._common import (
+    CommandResult,
+    add_json_flag,
+    exact,
+    format_table,
+    int_flag,
+    make_progress,
+    progress_flags,
+)
 
 __all__ = ["register"]
 
@@ -42,6 +50,7 @@ def register(sub: Any) -> None:
                    help="summary (default: degrees/sizes) or full (all step coefficients)")
     p.add_argument("--max-degree", default=None, type=str,
                    help="refuse constructions above this degree (default 20000)")
+    progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=_run)
 
@@ -86,15 +95,18 @@ def _run(args: Any) -> CommandResult:
         if k > MAX_MINIMAX_K:
             raise InvalidParameterError(f"--k must be <= {MAX_MINIMAX_K} with --method minimax, "
                                         f"got {k}")
-        approx = rofk_polynomial(r, k, gamma, method="minimax")
     else:
         try:
             reading = resolve_reading(reading)
         except InvalidParameterError as exc:
             raise InvalidParameterError(f"--{exc}") from None
-        approx = rofk_polynomial(r, k, gamma, method="sherstov", reading=reading,
-                                 intermediates=inter, max_degree=max_deg)
-    cert = certify(approx)
+    with make_progress(args, "dpverify rofk") as bar:
+        if method == "minimax":
+            approx = rofk_polynomial(r, k, gamma, method="minimax", progress=bar)
+        else:
+            approx = rofk_polynomial(r, k, gamma, method="sherstov", reading=reading,
+                                     intermediates=inter, max_degree=max_deg, progress=bar)
+        cert = certify(approx, progress=bar)
     rows = [
         ("construction", approx.construction),
         ("r, k", f"{r}, {k}"),

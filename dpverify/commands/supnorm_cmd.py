@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..api import supnorm_certificate
-from ..certify.interval import piece_progress
 from ..errors import InvalidParameterError
 from ..exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
 from ..expr import parse
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace) -> CommandResult:
         cert = supnorm_certificate(
             f, poly, (a, b), rtol=rtol, claim=claim, max_pieces=max_pieces,
             timeout=0.9 * read_timeout(args.timeout),
-            progress=piece_progress(progress, "search: pieces"),
+            progress=progress,
         )
     info = cert.info
     rows = [

@@ -35,6 +35,12 @@ def register(sub: _Subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.add_argument("--out", dest="json_out", default=None, metavar="FILE",
                    help="also write the JSON report to FILE")
+    # the flags of _common.progress_flags (same dest), spelled out for the same reason
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show a progress line on stderr")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show progress")
     p.set_defaults(handler=run)
 
 
@@ -42,13 +48,15 @@ def run(args: argparse.Namespace) -> CommandResult:
     # here, not at module level: the checker needs python-flint and jsonschema (~25 ms and
     # ~50 ms to import), which `dpverify verify --help` must not load
     from ..errors import MalformedCertificate
-    from ..verify import Malformed, render_json, render_text, verify_file
+    from ..verify import Malformed, render_json, render_text
+    from ..verify.cli import verify_with_progress
     from ._cert import read_timeout
     from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
     try:
-        report = verify_file(args.certificate, deadline_seconds=0.95 * seconds)
+        report = verify_with_progress(args.certificate, getattr(args, "progress", None),
+                                      deadline_seconds=0.95 * seconds)
     except Malformed as exc:
         raise MalformedCertificate(str(exc)) from None
     return CommandResult(data=render_json(report, args.certificate),

@@ -67,6 +67,7 @@ from ..approximation import Approximation
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly, MonomialPoly
 from ..numbers import ExactLike, IntLike, check_int, check_open_unit, fmpq_str
+from ..progress import ProgressCallback
 from .minimax import minimax_least_degree
 
 __all__ = [
@@ -242,7 +243,8 @@ def _or_params(k: int, gamma: fmpq, method: str, t: int) -> dict[str, Any]:
     return {"k": k, "gamma": fmpq_str(gamma), "method": method, "t": t}
 
 
-def or_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> Approximation:
+def or_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev", *,
+                  progress: ProgressCallback | None = None) -> Approximation:
     """OR of ``k`` bits as a univariate polynomial in the count ``x`` (thaler2012 Fact 4.2).
 
     Parameters
@@ -256,6 +258,8 @@ def or_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> Ap
         docstring).  ``"minimax"``: the least-degree polynomial with ``g(0) = 0`` and error
         ``<= gamma`` on ``{0..k}``, with an optimality certificate
         (:func:`dpverify.constructions.minimax.minimax_least_degree`).
+    progress : callable, optional
+        :mod:`dpverify.progress` callback, passed to the minimax search (counts only).
 
     Returns
     -------
@@ -277,8 +281,8 @@ def or_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> Ap
     t, tv = or_degree(k, gamma)
     if method == "minimax":
         approx = minimax_least_degree(
-            {"kind": "threshold", "r": 1}, k, gamma, fix_zero=True, degree_hint=t
-        )
+            {"kind": "threshold", "r": 1}, k, gamma, fix_zero=True, degree_hint=t,
+            progress=progress)
         ex = dict(approx.extra)
         ex["chebyshev_degree"] = t
         return dataclasses.replace(
@@ -338,7 +342,8 @@ def and_chebyshev_form(k: IntLike, gamma: ExactLike) -> ChebyshevPoly:
     return ChebyshevPoly(cs, domain=(0, k - 1))
 
 
-def and_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> Approximation:
+def and_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev", *,
+                   progress: ProgressCallback | None = None) -> Approximation:
     """AND of ``k`` bits in the count ``x`` of ones: ``p(x) = 1 - g(k - x)``.
 
     ``AND(x) = 1`` iff ``x = k``: target ``{"kind": "threshold", "r": k}`` on the integers
@@ -358,7 +363,8 @@ def and_polynomial(k: IntLike, gamma: ExactLike, method: str = "chebyshev") -> A
     t, tv = or_degree(k, gamma)
     target = {"kind": "threshold", "r": k}
     if method == "minimax":
-        approx = minimax_least_degree(target, k, gamma, pin=(k, 1), degree_hint=t)
+        approx = minimax_least_degree(target, k, gamma, pin=(k, 1), degree_hint=t,
+                                      progress=progress)
         ex = dict(approx.extra)
         ex["chebyshev_degree"] = t
         return dataclasses.replace(

@@ -49,6 +49,7 @@ from ..approximation import Approximation
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
 from ..numbers import MAX_DEGREE, ExactLike, check_int, check_open_unit, fmpq_str
+from ..progress import ProgressCallback
 from .chebyshev import or_polynomial
 
 __all__ = [
@@ -207,7 +208,8 @@ class DecisionListPolynomial:
         }
 
 
-def h_polynomial(k: int, gamma: ExactLike, method: str = "chebyshev") -> Approximation:
+def h_polynomial(k: int, gamma: ExactLike, method: str = "chebyshev", *,
+                 progress: ProgressCallback | None = None) -> Approximation:
     """``h_k(z) = 1 - g_k(k - z)``, ``g_k`` the OR polynomial for ``gamma/k`` (thaler2012 App. A).
 
     Parameters
@@ -232,7 +234,7 @@ def h_polynomial(k: int, gamma: ExactLike, method: str = "chebyshev") -> Approxi
     """
     k = check_int(k, "k", minimum=1, maximum=MAX_DEGREE)
     g = check_open_unit(gamma, "gamma")
-    orp = or_polynomial(k, g / k, method=method)
+    orp = or_polynomial(k, g / k, method=method, progress=progress)
     gk = orp.poly.to_monomial()
     h = 1 - gk.compose_affine(-1, k)
     return Approximation(

@@ -66,6 +66,7 @@ from ..approximation import Approximation
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly, fmpq_sum
 from ..numbers import check_int, check_open_unit, fmpq_str, to_fmpq
+from ..progress import ProgressCallback, report
 
 __all__ = ["MAX_MINIMAX_K", "minimax_least_degree", "remez_discrete"]
 
@@ -437,6 +438,7 @@ def minimax_least_degree(
     *,
     pin: tuple[Any, Any] | None = None,
     degree_hint: int | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Approximation:
     """Least-degree polynomial meeting ``gamma`` on ``{0..k}``, with an optimality proof.
 
@@ -455,6 +457,9 @@ def minimax_least_degree(
         ``pin=(0, 0)``; AND uses ``(k, 1)``).
     degree_hint : int, optional
         A degree believed feasible (e.g. the Chebyshev degree); only speeds up the search.
+    progress : callable, optional
+        ``progress(stage, done, None)`` (:mod:`dpverify.progress`) before each float
+        search and each exact Remez solve (counts only).
 
     Returns
     -------
@@ -500,11 +505,13 @@ def minimax_least_degree(
 
     def fsolve(m: int) -> tuple[float, list[int]]:  # float proposal (search only)
         if m not in fcache:
+            report(progress, "least degree: float searches", len(fcache), None)
             fcache[m] = _float_remez(fprob, m)
         return fcache[m]
 
     def solve(m: int) -> _RemezResult:  # exact, warm-started from the float reference
         if m not in cache:
+            report(progress, "least degree: exact Remez solves", len(cache), None)
             cache[m] = _remez(prob, m, fsolve(m)[1] if 0 <= m < npts else None)
         return cache[m]
 

@@ -39,6 +39,7 @@ from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
 from ..numbers import check_int, fmpq_str, to_fmpq
+from ..progress import ProgressCallback, report
 
 __all__ = ["remez", "MAX_REMEZ_DEGREE"]
 
@@ -70,7 +71,7 @@ def _read(f: Any, degree: Any, interval: Any) -> tuple[Any, int, fmpq, fmpq]:
 
 
 def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: int = 40,
-          dps: int = 40) -> Approximation:
+          dps: int = 40, progress: ProgressCallback | None = None) -> Approximation:
     """Search for the best uniform approximation of degree ``<= degree`` (no guarantee).
 
     Parameters
@@ -85,6 +86,9 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
         Stop when the error's extrema agree to this relative tolerance.
     max_iter, dps : int
         Iteration cap and mpmath working digits.
+    progress : callable, optional
+        ``progress("remez degree N: iterations", done, None)`` (:mod:`dpverify.progress`) before
+        each exchange step (a count, never values).
 
     Returns
     -------
@@ -108,7 +112,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
     check_int(max_iter, "max_iter", 1, 1000)
     check_int(dps, "dps", 20, 1000)
     with mpmath.workdps(dps):
-        res = _remez_mp(fx, n, a, b, mpmath.mpf(float(tol_q)), max_iter)
+        res = _remez_mp(fx, n, a, b, mpmath.mpf(float(tol_q)), max_iter, progress)
     coeffs, ref, lev, emax, it, conv = res
     poly = ChebyshevPoly([_mpf_to_fmpq(c) for c in coeffs], domain=(a, b))
     with mpmath.workprec(64):  # short exact points: the verifier evaluates f there
@@ -128,7 +132,8 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
     )
 
 
-def _remez_mp(fx: Any, n: int, a: fmpq, b: fmpq, tol: Any, max_iter: int):
+def _remez_mp(fx: Any, n: int, a: fmpq, b: fmpq, tol: Any, max_iter: int,
+              progress: ProgressCallback | None = None):
     mp = mpmath
     A, B = mp.mpf(int(a.p)) / int(a.q), mp.mpf(int(b.p)) / int(b.q)
     mid, rad = (A + B) / 2, (B - A) / 2
@@ -160,6 +165,7 @@ def _remez_mp(fx: Any, n: int, a: fmpq, b: fmpq, tol: Any, max_iter: int):
     fgrid = [fval(x) for x in grid]
     coeffs, h, emax, it, converged = [mp.mpf(0)] * (n + 1), mp.mpf(0), mp.inf, 0, False
     for it in range(1, max_iter + 1):  # noqa: B007 - the count is returned
+        report(progress, f"remez degree {n}: iterations", it - 1, None)
         M = mp.matrix(m, m)
         rhs = mp.matrix(m, 1)
         for i, x in enumerate(ref):

@@ -56,6 +56,7 @@ from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str, log2_fmpq
+from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
 
 __all__ = [
@@ -454,6 +455,7 @@ def rofk_polynomial(
     *,
     intermediates: str = "full",
     max_degree: int = MAX_SHERSTOV_DEGREE,
+    progress: ProgressCallback | None = None,
 ) -> Approximation:
     """Polynomial in the count ``t`` approximating ``1[t >= r]`` on ``{0..k}`` (thaler2012 L. 4.5).
 
@@ -474,6 +476,9 @@ def rofk_polynomial(
         exact coefficient strings) or only degrees and sizes (``"summary"``).
     max_degree : int
         Refuse up front when the predicted degree exceeds it.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the terms ``l`` built
+        so far (``"sherstov"``) or the searches of the minimax construction (counts only).
 
     Returns
     -------
@@ -498,7 +503,7 @@ def rofk_polynomial(
     if method == "minimax":
         if reading is not None:
             raise InvalidParameterError("reading applies only to method='sherstov'")
-        approx = minimax_least_degree(target, k, g, fix_zero=False)
+        approx = minimax_least_degree(target, k, g, fix_zero=False, progress=progress)
         return dataclasses.replace(
             approx, construction="rofk/minimax",
             params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "minimax"})
@@ -507,10 +512,12 @@ def rofk_polynomial(
     _check_size(prm, max_degree)
     total = fmpq_poly([0])
     records = []
-    for l_ in prm.ells:
+    for i, l_ in enumerate(prm.ells):
+        report(progress, "construction: terms l", i, len(prm.ells))
         st = _steps(l_, prm)
         total += st["q3"]
         records.append(_ell_record(l_, prm, st, full))
+    report(progress, "construction: terms l", len(prm.ells), len(prm.ells))
     p = 1 - total
     return Approximation(
         construction="rofk/sherstov",

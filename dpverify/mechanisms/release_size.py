@@ -74,6 +74,7 @@ from ..numbers import (
     log2_fmpq,
     to_fmpq,
 )
+from ..progress import ProgressCallback, report
 
 __all__ = ["QUERY_CLASSES", "REPRESENTATIONS", "release_size", "default_gamma_grid"]
 
@@ -182,9 +183,11 @@ def _build(query_class: str, k: int, r: int | None, gamma: fmpq, method: str):
 def _one_gamma(
     query_class: str, d: int, k: int, r: int | None, gamma: fmpq, eps: fmpq,
     delta: fmpq | None, beta: fmpq, alpha: fmpq, rep: str, method: str,
+    progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
+    report(progress, "construction", 0, None)
     approx = _build(query_class, k, r, gamma, method)
-    cert = certify(approx)
+    cert = certify(approx, progress=progress)
     cs = monomial_coefficients(approx.poly)
     t = len(cs) - 1
     if query_class == "dlist":
@@ -253,6 +256,19 @@ def _one_gamma(
     return out
 
 
+def _numbered(progress: ProgressCallback | None, i: int,
+              n: int) -> ProgressCallback | None:
+    """``progress`` with the stages of gamma ``i`` (of ``n``) prefixed ``gamma i+1/n: ``."""
+    if progress is None:
+        return None
+    cb = progress
+
+    def step(stage: str, done: int, total: int | None) -> None:
+        cb(f"gamma {i + 1}/{n}: {stage}", done, total)
+
+    return step
+
+
 def release_size(
     d: Any,
     query_class: str,
@@ -267,6 +283,7 @@ def release_size(
     delta: Any = None,
     representation: str = "full",
     method: str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
     """Database size for an ``(alpha, beta)``-accurate thaler2012 polynomial release.
 
@@ -287,6 +304,9 @@ def release_size(
     representation : {"full", "multilinear"}
     method : construction method (``"chebyshev"``/``"minimax"`` for disjunction and dlist,
         ``"sherstov"``/``"minimax"`` for rofk; defaults: chebyshev / sherstov).
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): each gamma's
+        construction and certification, stages prefixed ``gamma i/n:`` (counts only).
 
     Returns
     -------
@@ -332,8 +352,8 @@ def release_size(
     grid = [g for g in grid if g < 1]
     cands = [
         _one_gamma(query_class, d, k, r, g, eps, delta_q, beta_q, alpha_q, representation,
-                   method)
-        for g in grid
+                   method, _numbered(progress, i, len(grid)))
+        for i, g in enumerate(grid)
     ]
     ok = [c for c in cands if c.get("n") is not None]
     best = min(ok, key=lambda c: int(c["n"])) if ok else None

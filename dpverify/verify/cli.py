@@ -1,7 +1,9 @@
-"""``python -m dpverify.verify CERT.json [--json]``: print the verdict; exit 0 / 1 / 2.
+"""``python -m dpverify.verify CERT.json [--json] [--progress|--no-progress]``: print the
+verdict; exit 0 / 1 / 2.
 
 Exit codes: 0 the statement holds; 1 it does not hold or is undecided; 2 malformed
-(one line on stderr); 130 interrupted.  Never a traceback.
+(one line on stderr); 130 interrupted.  Never a traceback.  A progress line goes to stderr
+when stderr is a terminal (``--progress``: always; ``--no-progress``: never).
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import sys
 from typing import Any, TextIO
 
 from .check import verify_file
-from .report import Malformed, Report, one_line
+from .progress import Line
+from .report import Malformed, Report, one_line, reporting
 
-__all__ = ["render_text", "render_json", "main"]
+__all__ = ["render_text", "render_json", "main", "verify_with_progress"]
 
 _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
@@ -44,14 +47,28 @@ def _write(stream: TextIO, text: str) -> None:
     stream.flush()
 
 
+def verify_with_progress(path: str, enabled: bool | None,
+                         deadline_seconds: float | None = None) -> Report:
+    """:func:`~dpverify.verify.check.verify_file` with a progress line on stderr
+    (``enabled``: True always, False never, None only when stderr is a terminal)."""
+    with Line("dpverify verify", enabled=enabled) as line, reporting(line):
+        line("checking", 0, None)
+        return verify_file(path, deadline_seconds=deadline_seconds)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    flags = {"--json", "--progress", "--no-progress"}
     as_json = "--json" in args
-    rest = [a for a in args if a != "--json"]
+    progress = None if "--progress" not in args and "--no-progress" not in args \
+        else "--no-progress" not in args
+    rest = [a for a in args if a not in flags]
     try:
-        if len(rest) != 1 or rest[0].startswith("-"):
-            raise Malformed("usage: python -m dpverify.verify CERT.json [--json]")
-        report = verify_file(rest[0])
+        if len(rest) != 1 or rest[0].startswith("-") or \
+                ("--progress" in args and "--no-progress" in args):
+            raise Malformed("usage: python -m dpverify.verify CERT.json [--json] "
+                            "[--progress | --no-progress]")
+        report = verify_with_progress(rest[0], progress)
         out = json.dumps(render_json(report, rest[0]), indent=2, ensure_ascii=True) if as_json \
             else render_text(report, rest[0])
         _write(sys.stdout, out)

@@ -7,14 +7,34 @@ else ``undecided`` when any is None, else ``holds``.  Nothing here does arithmet
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 __all__ = ["Malformed", "TimeUp", "one_line", "Report", "Checks", "Refuted", "BOUNDED",
-           "MORE_PRECISION", "BISECT", "refine"]
+           "MORE_PRECISION", "BISECT", "refine", "Progress", "reporting"]
 
 _Piece = TypeVar("_Piece")
+
+#: a progress callback ``(stage, done, total or None)``: counts only, never values
+Progress = Callable[[str, int, "int | None"], None]
+#: the callback of the verification running in this context (see :func:`reporting`)
+_CURRENT: ContextVar[Progress | None] = ContextVar("dpverify_verify_progress", default=None)
+#: ticks between two progress reports of :meth:`Checks.tick` (a power of two minus one)
+_TICK_MASK = 63
+
+
+@contextmanager
+def reporting(progress: Progress | None) -> Iterator[None]:
+    """Inside this block every new :class:`Checks` reports to ``progress`` (the CLI's
+    progress line): the checks done so far and the pieces of :func:`refine`."""
+    token = _CURRENT.set(progress)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
 
 
 class Malformed(ValueError):
@@ -60,15 +80,30 @@ class Report:
 
 
 class Checks:
-    """The list of checks of one verification, with the caller's deadline."""
+    """The list of checks of one verification, with the caller's deadline and an optional
+    progress callback (default: the one set by :func:`reporting`)."""
 
-    def __init__(self, deadline_seconds: float | None) -> None:
+    def __init__(self, deadline_seconds: float | None, progress: Progress | None = None) -> None:
         self.items: list[tuple[str, bool | None, str]] = []
         self.deadline = None if deadline_seconds is None else time.monotonic() + deadline_seconds
+        self.progress = _CURRENT.get() if progress is None else progress
+        self._ticks = 0
+        self._last: tuple[str, int, int | None] | None = None  # the last explicit report
 
     def tick(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise TimeUp()
+        if self.progress is not None:
+            self._ticks += 1
+            if not self._ticks & _TICK_MASK:  # the last stage again, or the checks so far
+                self.progress(*(self._last or ("checks", len(self.items), None)))
+
+    def report(self, stage: str | None, done: int = 0, total: int | None = None) -> None:
+        """Tell the progress callback, if any (counts only); ``stage=None`` ends an
+        explicit stage (:meth:`tick` then reports the number of checks again)."""
+        if self.progress is not None:
+            self._last = None if stage is None else (stage, done, total)
+            self.progress(*(self._last or ("checks", len(self.items), None)))
 
     def add(self, name: str, ok: bool | None, detail: str = "") -> bool | None:
         self.items.append((name, ok, one_line(detail)))
@@ -103,10 +138,20 @@ def refine(pieces: list[tuple[_Piece, int]], examine: Callable[[_Piece, int], st
     """Bound every ``(piece, prec)``; ``examine(piece, prec)`` says BOUNDED, MORE_PRECISION
     (honoured below ``max_prec``, else bisection) or BISECT (``bisect(piece)`` gives the
     halves), or raises :class:`Refuted`.  At most 64 bounds per listed piece."""
+    try:
+        return _refine(pieces, examine, bisect, describe, ck, max_prec)
+    finally:
+        ck.report(None)  # back to counting checks
+
+
+def _refine(pieces: list[tuple[_Piece, int]], examine: Callable[[_Piece, int], str],
+            bisect: Callable[[_Piece], list[_Piece]], describe: Callable[[_Piece], str],
+            ck: Checks, max_prec: int) -> tuple[bool | None, str]:
     todo = list(reversed(pieces))
     limit, done = 64 * max(len(pieces), 1), 0
     while todo:
         ck.tick()
+        ck.report("bounding pieces", done, done + len(todo))
         piece, prec = todo.pop()
         done += 1
         if done > limit:
@@ -119,4 +164,5 @@ def refine(pieces: list[tuple[_Piece, int]], examine: Callable[[_Piece, int], st
             todo.append((piece, 2 * prec))
         elif verdict != BOUNDED:
             todo += [(half, prec) for half in reversed(bisect(piece))]
+    ck.report("bounding pieces", done, done)
     return True, f"{len(pieces)} pieces bounded ({done - len(pieces)} refinements)"
