@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from _doc import machine_line  # noqa: E402
+from _doc import machine_line, write_section  # noqa: E402
 
 
 def generate(directory: str, n: int, d: int, rows_per_file: int, row_group: int,
@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--row-group", type=int, default=250_000)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--dir", default=None, help="keep the Parquet files here")
+    ap.add_argument("--no-write", action="store_true", help="do not rewrite docs/benchmarks.md")
     args = ap.parse_args(argv)
 
     from distributed import Client, LocalCluster
@@ -176,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     out.append(f"Same privacy record: {same_priv}; largest difference of the released "
                f"moments {within} (<= one grid step g = {loc.grid}).")
     print("\n".join(out))
+    if not args.no_write:
+        write_section(out[0], "\n".join(out) + "\n")
     return 0 if same_priv and within <= loc.grid else 1
 
 

@@ -113,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{split['build']:.3f} s, certify {split['certify']:.3f} s, of which the exact "
               f"maximum on {{0..k}} (`finite_max_error`: ball screening of the 10001 points, "
               f"exact decision of the survivors) {split['finite_max_error']:.3f} s; the rest "
-              "of certify is the exact coefficient norm and the decimal strings of the "
-              "coefficients.", ""]
+              "of certify is the exact coefficient norm (one common-denominator sum) and the "
+              "decimal strings of the coefficients.", ""]
     text = "\n".join(lines) + "\n"
     print(text)
     if not args.no_write:
