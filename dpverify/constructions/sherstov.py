@@ -50,7 +50,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from flint import arb, fmpq, fmpq_poly, fmpz_poly
+from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
@@ -164,15 +164,19 @@ def _cheb(n: int) -> fmpq_poly:
 
 
 def _poly_json(p: fmpq_poly, full: bool) -> dict[str, Any]:
-    cs = p.coeffs() or [fmpq(0)]
+    # max |c_i| = max |n_i| / den over the common-denominator form p = sum n_i x^i / den:
+    # integer comparisons only (comparing the reduced fmpq coefficients of these
+    # polynomials cross-multiplies thousands of huge integers)
+    nums = p.numer().coeffs()
+    top = max((abs(c) for c in nums), default=fmpz(0))
     obj: dict[str, Any] = {
         "degree": p.degree(),
-        "max_abs_coefficient_log2": round(log2_fmpq(max(abs(c) for c in cs)), 3)
-        if any(c != 0 for c in cs)
+        "max_abs_coefficient_log2": round(log2_fmpq(fmpq(top, p.denom())), 3)
+        if top != 0
         else None,
     }
     if full:
-        obj["coefficients"] = [fmpq_str(c) for c in cs]
+        obj["coefficients"] = [fmpq_str(c) for c in (p.coeffs() or [fmpq(0)])]
     return obj
 
 
