@@ -1,6 +1,7 @@
-"""Box certifier in two and three variables (dpverify.certify.interval, d >= 2): the exact
-Taylor shift of p, the exact tail sum over |a| > N and the jets, checked through sup norms
-known in closed form.
+"""Box certifier in two and three variables (dpverify.certify.interval, d >= 2, with the piece
+bounds of dpverify.certify.piece_bounds): the exact Taylor shift of p and the exact tail sum
+over |a| > N (dpverify.exact.tensor_shift) and the jets, checked through sup norms known in
+closed form.
 
 Each case takes ``f = q + e`` with ``q`` a polynomial and ``p = q`` exactly, so that
 ``f - p = e`` with ``sup |e|`` derived by hand; ``q`` has total degree above the Taylor order

@@ -18,32 +18,11 @@ On a piece with centre ``m`` (exact rational) and radii ``r``:
   tolerance (singularities nearby) or ``f`` has no Taylor series.  The piece-wise
   *evidence* for the independent checker (``SupNorm.pieces``) is built on first access
   by the Taylor-form branch and bound below, aimed at ``upper``.
-* **Taylor form of order N** (the evidence in one variable; default
-  ``N = clamp(deg p + 1, 8, 40)``).
-  The polynomial is shifted exactly, ``p(m + t) = sum_j p_j t^j`` (fmpq), and
-  ``f`` is expanded with ``arb_series``: ``f_j(m)`` for ``j < N`` at the point,
-  and the Lagrange remainder coefficient ``f_N(I)`` over the whole piece ``I``.
-  For ``|t| <= r``::
-
-      |f - p| <= sum_{j<N} |f_j(m) - p_j| r^j + |f_N(I) - p_N| r^N + sum_{j>N} |p_j| r^j
-
-  When ``N > deg p`` the remainder involves ``f`` alone, so the cancellation in
-  ``f - p`` never costs precision (this is what lets tiny errors, 1e-280 and
-  below, be certified).
-* **d >= 2, Taylor model of total order N** (``N = clamp(total deg p + 1, 4,
-  12 for d = 2 / 6 for d = 3)``): the same bound with multi-indices,
-  ``sum_{|a|<N} |f_a(m) - p_a| r^a + sum_{|a|=N} |f_a(X) - p_a| r^a +
-  sum_{|a|>N} |p_a| r^a``, where ``f_a`` come from multivariate jets
-  (:mod:`dpverify.expr.jets`: one ``arb_series`` of length ``(N+1)^d`` each, every
-  operation one call into Arb) at the centre and over the box, and ``p_a`` from the
-  exact tensor Taylor shift of ``p`` (integer Taylor shifts per fibre and axis, the
-  leading axes cached across pieces, :meth:`_Problem.shift_scaled`); the last sum is
-  computed exactly (integer tensor contraction) and rounded once.  The orders stay
-  within the independent checker's caps (12 / 8), so it re-proves each piece at the
-  order used here.
-* Where ``f`` is not analytic on a piece (``abs`` at 0, ``sqrt`` at 0, ...), the
-  piece falls back to plain interval evaluation of ``f`` and the exact
-  expansion of ``p`` (order 0).
+* **d >= 2, and the evidence in one variable: Taylor forms / Taylor models** of a
+  fixed order per piece (:mod:`.piece_bounds`: a triangle bound from the Taylor
+  coefficients of ``f`` at the centre, a Lagrange remainder over the piece and the exact
+  Taylor shift of ``p``; plain interval evaluation of ``f`` where it is not analytic).
+  The search bisects the piece with the largest bound along its widest axis.
 
 ``lower`` is the largest ``|f - p|`` certified at actual points (piece centres,
 critical points of the models in one variable, and the corners of the initial box);
@@ -61,11 +40,10 @@ evaluated on the part of the ball where they are defined, because
 python-flint rounds ball radii up and a ball built for ``[0, r]`` reaches
 slightly below 0.
 
-Size: about 1,060 lines, one concept (the box sup-norm certifier: the two branch
-and bound loops share ``SupNorm``, ``Piece``, ``_Problem`` and the stopping rule).  The
-exact integer tensor arithmetic of ``_Problem.shift_scaled`` / ``_tail_sum`` (about 120
-lines) belongs in :mod:`dpverify.exact` (as a scaled ``TensorPoly.taylor_shift``); it is
-here until that module can take it.
+Size: about 690 lines, one concept: the box sup-norm search (``SupNorm``, ``Piece``,
+:func:`supnorm`, its stopping rule and its two branch and bound loops, which share them).
+The bounds of one piece are in :mod:`.piece_bounds`, the one-variable Taylor models in
+:mod:`.taylor_model` and the exact tensor Taylor shift in :mod:`dpverify.exact.tensor_shift`.
 
 Guarantee
 ---------
@@ -82,28 +60,28 @@ from __future__ import annotations
 import heapq
 import html
 import itertools
-import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from flint import arb, arb_series, ctx, fmpq, fmpq_mat, fmpq_poly, fmpz, fmpz_mat, fmpz_poly
+from flint import arb, ctx, fmpq
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
-from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
-from ..numbers import arb_to_fmpq_bounds, arb_upper, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
+from .piece_bounds import (
+    Box,
+    PieceProblem,
+    f_at_point,
+    lower_abs,
+    taylor_form_piece_1d,
+    taylor_model_piece_nd,
+)
 from .taylor_model import tm_piece
 
 __all__ = ["SupNorm", "supnorm", "as_box", "PIECES", "EVIDENCE"]
 
-#: a box: one exact interval per axis
-Box = tuple[tuple[fmpq, fmpq], ...]
-#: one piece bound: (upper bound or None, certified lower bound of |e(m)|, order, e(m) ball)
-PieceEval = tuple["fmpq | None", fmpq, int, arb]
 #: progress stages (:mod:`dpverify.progress`): the search's pieces so far, and the pieces
 #: of the checker's evidence (one variable: built after the search); counts only
 PIECES, EVIDENCE = "sup |f - p|: pieces", "sup |f - p|: evidence pieces"
@@ -112,11 +90,9 @@ _REPORT_EVERY = 0.2
 #: a piece of the one-variable search: (a, b, upper bound, order, precision)
 OwnPiece = tuple[fmpq, fmpq, fmpq, int, int]
 
-_MIN_ORDER, _MAX_ORDER = 8, 40
 #: order limit of the one-variable Taylor models (the series cost ~ N log N per operation;
 #: far above any useful order for the functions of dpverify.expr on a bisected piece)
 _TM_MAX_ORDER = 1024
-_MAX_ORDER_ND = {2: 12, 3: 6}
 #: an unbounded piece narrower than 2^-_UNBOUNDED_DEPTH of the box ends the search
 _UNBOUNDED_DEPTH = 80
 
@@ -218,11 +194,6 @@ def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
     return tuple(out)
 
 
-def _ball(a: fmpq, b: fmpq) -> arb:
-    """A ball containing the closed interval [a, b]."""
-    return arb(a).union(arb(b))
-
-
 def _stop_rule(U: fmpq | None, L: fmpq, rtol: fmpq, atol: fmpq,
                max_prec: int) -> tuple[str, bool] | None:
     """``(status, converged)`` when the enclosure ``[L, U]`` is tight enough to stop, else
@@ -237,331 +208,6 @@ def _stop_rule(U: fmpq | None, L: fmpq, rtol: fmpq, atol: fmpq,
         # f - p vanishes to within the precision cap: a valid [0, tiny] enclosure
         return "zero within precision", False
     return None
-
-
-def _lower_abs(x: arb) -> fmpq:
-    """A certified lower bound of ``|x|`` (0 when ``x`` may vanish or is unusable)."""
-    try:
-        lo, hi = arb_to_fmpq_bounds(x)
-    except InvalidParameterError:
-        return fmpq(0)
-    if lo > 0:
-        return lo
-    if hi < 0:
-        return -hi
-    return fmpq(0)
-
-
-class _Problem:
-    """f, p and the shared machinery for evaluating pieces."""
-
-    def __init__(self, f: Expr, poly: Any, d: int) -> None:
-        self.f = f
-        self.d = d
-        if d == 1:
-            mono = poly.to_monomial() if poly.basis != "monomial" else poly
-            self.P = mono.as_fmpq_poly()
-            self.deg = max(self.P.degree(), 0)
-        else:
-            self.mono = poly.to_monomial() if poly.basis != "monomial" else poly
-            self.shape = tuple(self.mono.shape)
-            flat = fmpq_mat(1, len(self.mono.coeffs), [fmpq(c) for c in self.mono.coeffs])
-            nums, self.den = flat.numer_denom()
-            self.nums = list(nums.entries())
-            self._scaled_cache: dict[tuple[fmpz, ...], tuple[list[fmpz], fmpz]] = {}
-            self._shift_cache: dict[tuple[Any, ...], list[fmpz]] = {}
-            self.deg = max(self.shape) - 1
-        self.order = min(max(self.deg + 1, _MIN_ORDER), _MAX_ORDER)
-        # total degree of p bounds the useful jet order; a jet is a series of (N+1)^d terms
-        tdeg = sum(s - 1 for s in self.shape) if d > 1 else self.deg
-        self.order_nd = min(max(tdeg + 1, 4), _MAX_ORDER_ND.get(d, 6))
-
-    # -- polynomial side (exact) ---------------------------------------------
-    def shift1(self, m: fmpq) -> list[fmpq]:
-        out = [fmpq(c) for c in self.P(fmpq_poly([m, 1])).coeffs()]
-        return out or [fmpq(0)]
-
-    def shiftd(self, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
-        """Exact coefficients of p(m + h) as {multi-index: value} (monomial in h)."""
-        flat = self.shift_flat(m)
-        idx = itertools.product(*map(range, self.shape))
-        return {i: c for i, c in zip(idx, flat) if c != 0}
-
-    def shift_flat(self, m: tuple[fmpq, ...]) -> list[fmpq]:
-        """Exact coefficients of ``p(m + h)`` (monomial in ``h``), flat in row-major order
-        of ``shape`` (see :meth:`shift_scaled`)."""
-        g, den, V = self.shift_scaled(m)
-        out = []
-        for c, alpha in zip(g, itertools.product(*map(range, self.shape))):
-            num = c
-            for v, a in zip(V, alpha):
-                num *= v**a
-            out.append(fmpq(num, den))
-        return out
-
-    def shift_scaled(self, m: tuple[fmpq, ...]) -> tuple[list[fmpz], fmpz, tuple[fmpz, ...]]:
-        """``(g, D, V)``: the coefficient of ``h^alpha`` in ``p(m + h)`` is
-        ``g[alpha] prod_i V_i^alpha_i / D`` exactly (``g`` flat row-major in ``shape``).
-
-        With ``m_i = U_i / V_i`` and ``r(x) = prod_i V_i^(n_i - 1) p(x / V)`` (integer
-        coefficients after clearing ``p``'s denominator; cached per ``V``),
-        ``p(m + h) = r(U + z) / (D' prod_i V_i^(n_i-1))`` with ``z = V h``: one integer
-        Taylor shift ``x -> U_i + x`` per fibre and axis (FLINT ``fmpz_poly``
-        composition with a linear polynomial), the shifts of the leading axes cached (the
-        pieces of a bisection share centre coordinates)."""
-        V = tuple(fmpz(x.q) for x in m)
-        flat, den = self._prescaled(V)
-        for i in range(self.d - 1):  # a piece's own centre recurs only as a corner
-            key = (V, m[: i + 1])
-            hit = self._shift_cache.get(key)
-            if hit is None:
-                hit = _shift_axis(flat, self.shape, i, fmpz(m[i].p))
-                if len(self._shift_cache) >= 512:  # a few MB of integers at most
-                    self._shift_cache.clear()
-                self._shift_cache[key] = hit
-            flat = hit
-        flat = _shift_axis(flat, self.shape, self.d - 1, fmpz(m[-1].p))
-        return flat, den, V
-
-    def _prescaled(self, V: tuple[fmpz, ...]) -> tuple[list[fmpz], fmpz]:
-        hit = self._scaled_cache.get(V)
-        if hit is None:
-            out = list(self.nums)
-            den = self.den
-            stride = 1
-            for i in range(self.d - 1, -1, -1):
-                n, v = self.shape[i], V[i]
-                den *= v ** (n - 1)
-                if v != 1:
-                    pw = [v ** (n - 1 - a) for a in range(n)]
-                    for idx in range(len(out)):
-                        out[idx] *= pw[(idx // stride) % n]
-                stride *= n
-            hit = (out, den)
-            if len(self._scaled_cache) >= 64:
-                self._scaled_cache.clear()
-            self._scaled_cache[V] = hit
-        return hit
-
-    def p_exact(self, x: tuple[fmpq, ...]) -> fmpq:
-        if self.d == 1:
-            return fmpq(self.P(x[0]))
-        g, den, _ = self.shift_scaled(x)
-        return fmpq(g[0], den)
-
-
-def _shift_axis(flat: list[fmpz], shape: tuple[int, ...], axis: int, u: fmpz) -> list[fmpz]:
-    """``x_axis -> u + x_axis`` on the integer tensor ``flat`` (row-major ``shape``):
-    each fibre along ``axis`` composed with ``u + x`` (exact)."""
-    if u == 0:
-        return flat
-    out = list(flat)
-    n = shape[axis]
-    stride = math.prod(shape[axis + 1:])
-    block = n * stride
-    lin = fmpz_poly([u, 1])
-    pad = [fmpz(0)] * n
-    for base in range(0, len(out), block):
-        for inner in range(stride):
-            sl = slice(base + inner, base + block, stride)
-            c = fmpz_poly(out[sl])(lin).coeffs()
-            out[sl] = c + pad[len(c):] if len(c) < n else c
-    return out
-
-
-def _as_ball(v: arb | arb_series) -> arb:
-    """``Expr.eval_arb`` on ``arb`` arguments returns an ``arb`` (typed as the union)."""
-    if not isinstance(v, arb):
-        raise TypeError(f"expected an arb ball, got {type(v).__name__}")
-    return v
-
-
-def _as_series(v: arb | arb_series) -> arb_series:
-    """``Expr.eval_arb`` with an ``arb_series`` argument returns an ``arb_series``."""
-    if not isinstance(v, arb_series):
-        raise TypeError(f"expected an arb_series, got {type(v).__name__}")
-    return v
-
-
-def _f_point(f: Expr, m: tuple[fmpq, ...]) -> arb:
-    return _as_ball(f.eval_arb(*[arb(c) for c in m]))
-
-
-def _interval_bound(f: Expr, X: list[arb], expansion: dict[tuple[int, ...], fmpq],
-                    rpow: Callable[[tuple[int, ...]], arb]) -> arb:
-    """Order-0 bound on a piece: ``|f(X) - p(X)|`` by interval evaluation of ``f``,
-    with ``p(X)`` enclosed from its exact expansion at the centre,
-    ``p(m + h) = sum_a p_a h^a`` (``|h^a| <= rpow(a)``).  Infinite when f has no
-    finite enclosure on the piece."""
-    zero = (0,) * len(X)
-    spread = arb(0)
-    for alpha, c in expansion.items():
-        if alpha != zero:
-            spread += abs(arb(c)) * rpow(alpha)
-    fX = _as_ball(f.eval_arb(*X, clip_to_domain=True))
-    su = arb_upper(spread)
-    if not fX.is_finite() or su is None:
-        return arb("inf")
-    return abs(fX - (arb(expansion.get(zero, fmpq(0))) + arb(0, su)))
-
-
-def _eval_piece_1d(prob: _Problem, a: fmpq, b: fmpq, prec: int) -> PieceEval:
-    """(upper bound or None, certified |e(m)| lower bound, order used, e(m) ball)."""
-    m = (a + b) / 2
-    r = (b - a) / 2
-    pj = prob.shift1(m)
-    N = prob.order
-    with ctx.workprec(prec):
-        rr = arb(r)
-        I = _ball(a, b)
-        try:
-            with series_cap(N + 2):
-                F0 = series_coeffs(_as_series(prob.f.eval_arb(arb_series([arb(m), 1], prec=N))), N)
-                fN = series_coeffs(_as_series(prob.f.eval_arb(arb_series([I, 1], prec=N + 1))),
-                                   N + 1)[N]
-            if not all(c.is_finite() for c in F0) or not fN.is_finite():
-                raise NotAnalytic("non-finite Taylor coefficient")
-            q0 = F0[0] - arb(pj[0])
-            total = abs(q0)
-            rpow = arb(1)
-            for j in range(1, N):
-                rpow = rpow * rr
-                pv = arb(pj[j]) if j < len(pj) else arb(0)
-                total += abs(F0[j] - pv) * rpow
-            rpow = rpow * rr
-            pN = arb(pj[N]) if N < len(pj) else arb(0)
-            total += abs(fN - pN) * rpow
-            for j in range(N + 1, len(pj)):
-                rpow = rpow * rr
-                total += abs(arb(pj[j])) * rpow
-            order = N
-        except (NotAnalytic, DomainError):
-            q0 = _f_point(prob.f, (m,)) - arb(pj[0])
-            expansion: dict[tuple[int, ...], fmpq] = {(j,): c for j, c in enumerate(pj)}
-            total = _interval_bound(prob.f, [I], expansion, lambda a: rr ** a[0])
-            order = 0
-        if not q0.is_finite():
-            raise DomainError(f"f is not finite at x = {m}")
-        up = arb_upper(total)
-        return up, _lower_abs(q0), order, q0
-
-
-_HeadRow = tuple[int, int, tuple[int, ...], bool]
-_TailRow = tuple[int, tuple[int, ...]]
-
-
-@lru_cache(maxsize=16)
-def _nd_tables(d: int, N: int, shape: tuple[int, ...]
-               ) -> tuple[tuple[_HeadRow, ...], tuple[_TailRow, ...]]:
-    """Index tables of the order-``N`` bound for a tensor of ``shape``: ``head`` has
-    ``(k, flat index or -1, alpha, |alpha| == N)`` for the jet coefficients (``k`` in
-    :func:`multi_indices` order), ``tail`` has ``(flat index, alpha)`` for ``|alpha| > N``."""
-    strides = [1] * d
-    for i in range(d - 2, -1, -1):
-        strides[i] = strides[i + 1] * shape[i + 1]
-
-    def flat(alpha: tuple[int, ...]) -> int:
-        if any(a >= s for a, s in zip(alpha, shape)):
-            return -1
-        return sum(a * s for a, s in zip(alpha, strides))
-
-    head = tuple((k, flat(a), a, sum(a) == N) for k, a in enumerate(multi_indices(d, N)))
-    tail = tuple((flat(a), a) for a in itertools.product(*map(range, shape)) if sum(a) > N)
-    return head, tail
-
-
-def _tail_sum(nums: list[fmpz], den: fmpz, r: tuple[fmpq, ...], shape: tuple[int, ...],
-              N: int) -> fmpq:
-    """Exactly ``sum_{|alpha| > N} |n_alpha / den| r^alpha`` (flat row-major ``nums`` of
-    ``shape``): the masked absolute values contracted with the integer vectors
-    ``(s_i^a t_i^(n_i-1-a))_a`` of ``r_i = s_i / t_i``, last axis first (``fmpz_mat``)."""
-    absn = [abs(c) for c in nums]
-    for fi in _head_positions(N, shape):
-        absn[fi] = fmpz(0)
-    size = len(absn)
-    scale = den
-    rows = size
-    M = None
-    for i in range(len(shape) - 1, -1, -1):
-        n = shape[i]
-        s, t = fmpz(r[i].p), fmpz(r[i].q)
-        sp, tp = [fmpz(1)], [fmpz(1)]
-        for _ in range(1, n):
-            sp.append(sp[-1] * s)
-            tp.append(tp[-1] * t)
-        v = fmpz_mat(n, 1, [sp[a] * tp[n - 1 - a] for a in range(n)])
-        scale *= tp[n - 1]
-        rows //= n
-        M = fmpz_mat(rows, n, absn if M is None else M.entries()) * v
-    assert M is not None
-    return fmpq(M[0, 0], scale)
-
-
-@lru_cache(maxsize=16)
-def _head_positions(N: int, shape: tuple[int, ...]) -> tuple[int, ...]:
-    """Flat row-major positions of the multi-indices with ``|alpha| <= N`` in ``shape``."""
-    return tuple(i for i, a in enumerate(itertools.product(*map(range, shape))) if sum(a) <= N)
-
-
-def _eval_piece_nd(prob: _Problem, box: Box, prec: int) -> PieceEval:
-    """Box piece, d >= 2: Taylor model of total order N from jets (see module docstring)."""
-    d = prob.d
-    N = prob.order_nd
-    m = tuple((a + b) / 2 for a, b in box)
-    r = tuple((b - a) / 2 for a, b in box)
-    P, den, V = prob.shift_scaled(m)
-    head, tail = _nd_tables(d, N, prob.shape)
-    with ctx.workprec(prec):
-        X = [_ball(a, b) for a, b in box]
-        rp = []
-        for i in range(d):
-            ri, pw = arb(r[i]), [arb(1)]
-            for _ in range(1, max(prob.shape[i], N + 1)):
-                pw.append(pw[-1] * ri)
-            rp.append(pw)
-
-        def rpow(alpha: tuple[int, ...]) -> arb:
-            v = rp[0][alpha[0]]
-            for i in range(1, d):
-                if alpha[i]:
-                    v = v * rp[i][alpha[i]]
-            return v
-
-        dball = arb(den)
-        vp = [[v**a for a in range(prob.shape[i])] for i, v in enumerate(V)]
-
-        def pval(c: fmpz, alpha: tuple[int, ...]) -> arb:
-            # p_alpha = c prod V_i^alpha_i / den (see _Problem.shift_scaled)
-            for i, a in enumerate(alpha):
-                if a:
-                    c = c * vp[i][a]
-            return arb(c) / dball
-
-        q0 = _f_point(prob.f, m) - pval(P[0], (0,) * d)
-        try:
-            Fm = jet_eval(prob.f, [Jet.variable(d, N, i, arb(m[i])) for i in range(d)])
-            FX = jet_eval(prob.f, [Jet.variable(d, N, i, X[i]) for i in range(d)])
-            fm, fx = Fm.c, FX.c
-            total = arb(0)
-            for k, fi, alpha, top in head:
-                fa = fx[k] if top else fm[k]
-                if fi >= 0 and P[fi] != 0:
-                    fa = fa - pval(P[fi], alpha)
-                total += abs(fa) * rpow(alpha)
-            if tail:
-                # in z = V h the half-widths are V_i r_i
-                rz = tuple(v * ri for v, ri in zip(V, r))
-                total += arb(_tail_sum(P, den, rz, prob.shape, N))
-            if not total.is_finite():
-                raise NotAnalytic("non-finite Taylor coefficient")
-            order = N
-        except (NotAnalytic, DomainError):
-            total = _interval_bound(prob.f, X, prob.shiftd(m), rpow)
-            order = 0
-        if not q0.is_finite():
-            raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
-        up = arb_upper(total)
-        return up, _lower_abs(q0), order, q0
 
 
 def supnorm(
@@ -679,7 +325,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
 
-    prob = _Problem(f, poly, d)
+    prob = PieceProblem(f, poly, d)
     t0 = time.time()
 
     # Tolerance for the centre value: a fraction of what the stopping test needs.
@@ -705,9 +351,9 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         while True:
             nevals += 1
             if d == 1:
-                up, lo, order, q0 = _eval_piece_1d(prob, pbox[0][0], pbox[0][1], prec)
+                up, lo, order, q0 = taylor_form_piece_1d(prob, pbox[0][0], pbox[0][1], prec)
             else:
-                up, lo, order, q0 = _eval_piece_nd(prob, pbox, prec)
+                up, lo, order, q0 = taylor_model_piece_nd(prob, pbox, prec)
             if enough(q0, L) or prec >= max_prec or late():
                 return up, lo, order, prec
             prec = min(2 * prec, max_prec)
@@ -718,13 +364,13 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         prec = 64
         while True:
             with ctx.workprec(prec):
-                q = _f_point(f, c) - arb(prob.p_exact(c))
+                q = f_at_point(f, c) - arb(prob.p_exact(c))
             if enough(q, L) or prec >= max_prec or late():
                 break
             prec *= 2
         if not q.is_finite():
             raise DomainError(f"f is not finite at {tuple(str(x) for x in c)}")
-        lq = _lower_abs(q)
+        lq = lower_abs(q)
         if lq > L:
             L, witness = lq, c
 
@@ -751,7 +397,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             # down to the precision limit
             for corner in itertools.product(*pbox):
                 with ctx.workprec(prec):
-                    v = _f_point(f, tuple(corner))
+                    v = f_at_point(f, tuple(corner))
                 if not v.is_finite():
                     raise DomainError(
                         "f is not defined (or not finite) at "
@@ -902,7 +548,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
 
-    prob = _Problem(f, poly, 1)
+    prob = PieceProblem(f, poly, 1)
     (A, Bq), = B
     t0 = time.time()
     L = fmpq(0)
@@ -915,7 +561,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
         prec = 64
         while True:
             with ctx.workprec(prec):
-                q = _f_point(f, (c,)) - arb(prob.p_exact((c,)))
+                q = f_at_point(f, (c,)) - arb(prob.p_exact((c,)))
             if not q.is_finite():
                 raise DomainError(f"f is not finite at x = {c}")
             lo_, hi_ = arb_to_fmpq_bounds(q)
@@ -923,7 +569,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
             if (hi_ - lo_) <= max(rtol_q, fmpq(1, 2**64)) * mag / 16 or prec >= max_prec:
                 break
             prec = min(2 * prec, max_prec)
-        lq = _lower_abs(q)
+        lq = lower_abs(q)
         if lq > L:
             L, witness = lq, (c,)
     # the polynomial part of a model has degree max(N - 1, deg p): a bound for one model
@@ -941,16 +587,16 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
             # no scale yet (f - p vanishes at the ends): take it from the centre
             m = (a + b) / 2
             with ctx.workprec(128):
-                q = _f_point(f, (m,)) - arb(prob.p_exact((m,)))
+                q = f_at_point(f, (m,)) - arb(prob.p_exact((m,)))
             if not q.is_finite():
                 raise DomainError(f"f is not finite at x = {m}")
-            tau = max(rtol_q, fmpq(1, 2**64)) * _lower_abs(q) / 8
+            tau = max(rtol_q, fmpq(1, 2**64)) * lower_abs(q) / 8
         try:
             pb = tm_piece(f, prob.P, prob.deg, a, b, tau, max_order=_TM_MAX_ORDER,
                           max_prec=max_prec, cheap_ok=L * (1 + rtol_q))
         except (NotAnalytic, DomainError):
             p0 = min(max_prec, 96 + max(0, -_log2_floor(rtol_q)))
-            up, lo, order, _ = _eval_piece_1d(prob, a, b, p0)
+            up, lo, order, _ = taylor_form_piece_1d(prob, a, b, p0)
             return up, lo, ((a + b) / 2,), order, p0, False
         max_used = max(max_used, pb.prec)
         orders.add(pb.order)

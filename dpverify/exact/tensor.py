@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any
 
-from flint import fmpq, fmpq_poly
+from flint import fmpq
 
 from ..errors import BasisMismatchError, InvalidParameterError, ParameterTypeError
 from ..numbers import MAX_DEGREE, fmpq_str
@@ -30,6 +30,7 @@ from ._core import (
     point_kind,
     read_point,
 )
+from .tensor_shift import IntegerTaylorShift
 
 __all__ = ["TensorPoly"]
 
@@ -279,25 +280,26 @@ class TensorPoly:
 
     def taylor_shift(self, point: Sequence[Any]) -> TensorPoly:
         """Exact monomial :class:`TensorPoly` of ``t -> p(point + t)``: coefficient
-        ``[j_1]...[j_d]`` is ``d^{j} p(point) / (j_1! ... j_d!)``."""
+        ``[j_1]...[j_d]`` is ``d^{j} p(point) / (j_1! ... j_d!)``; shape unchanged.
+
+        Computed in integer arithmetic (:class:`~dpverify.exact.tensor_shift.IntegerTaylorShift`:
+        the denominators of ``point`` and of the coefficients are scaled out, then one
+        integer Taylor shift per fibre and axis).
+
+        Guarantee
+        ---------
+        Exact (``fmpq``).
+        """
         if isinstance(point, (str, bytes)) or not isinstance(point, Sequence):
             raise ParameterTypeError(f"point must be a sequence of {self.d} numbers")
         if len(point) != self.d:
             raise InvalidParameterError(f"point must have {self.d} entries, got {len(point)}")
         ms = [exact_number(m, f"point[{j}]") for j, m in enumerate(point)]
         mono = self.to_monomial()
-        flat: list[Any] = list(mono._flat)
-        shape = mono._shape
-        for axis, m in enumerate(ms):
-            if m == 0:
-                continue
-            shift = fmpq_poly([m, 1])
-
-            def conv(f: list[fmpq], shift: fmpq_poly = shift) -> list[fmpq]:
-                return padded(fmpq_poly(f)(shift), len(f))
-
-            flat, shape = apply_along_axis(flat, shape, axis, conv)
-        return TensorPoly._make(flat, shape, "monomial", (None,) * self.d)
+        if all(m == 0 for m in ms):
+            return mono
+        flat = IntegerTaylorShift(mono._flat, mono._shape).coefficients(ms)
+        return TensorPoly._make(flat, mono._shape, "monomial", (None,) * self.d)
 
     # -------------------------------------------------------------- comparison, I/O
 
