@@ -125,8 +125,12 @@ def _chosen_command(argv: list[str]) -> list[str]:
     return []
 
 
-class _TimeLimit(Exception):
-    """Raised in the main thread by the ``--timeout`` alarm."""
+class _TimeLimit(BaseException):
+    """Raised in the main thread by the ``--timeout`` alarm.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``) so that no ``except Exception`` in the
+    library -- e.g. the verifier turning an unexpected error into "undecided" and going
+    on -- can swallow it: the time limit always ends the command."""
 
 
 def _start_alarm(seconds: float) -> bool:

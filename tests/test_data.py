@@ -135,3 +135,41 @@ def test_sources_and_records(tmp_path):
         D.expand_source(str(tmp_path / "missing.csv"))
     path = _write(tmp_path, "lit,bit,default\n# comment\n\n1,0,1\n", "dl.txt")
     assert list(D.csv_records(path, comments=True)) == [(4, ["1", "0", "1"])]
+
+
+def _write_bytes(tmp_path, name, data: bytes):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return str(p)
+
+
+def test_cr_only_line_ends_are_read(tmp_path):
+    # old Mac line ends: the same two rows as with "\n" (values written by hand)
+    tab = D.read_data(_write_bytes(tmp_path, "cr.csv", b"x,y\r0.1,0.2\r0.3,0.4\r"))
+    assert tab.values.tolist() == [[0.1, 0.2], [0.3, 0.4]]
+    assert tab.header == ("x", "y")
+
+
+@pytest.mark.parametrize("row", [b",", b'"",""'])
+def test_row_of_empty_cells_is_an_error_not_dropped(tmp_path, row):
+    text = b"x,y\n0.1,0.2\n" + row + b"\n0.2,0.3\n"
+    with pytest.raises(InvalidParameterError, match="line 3"):
+        D.read_data(_write_bytes(tmp_path, "e.csv", text))
+
+
+def test_row_of_empty_cells_deep_in_a_large_file(tmp_path):
+    # beyond the first 64 KiB, where pyarrow parses the file
+    rows = [b"x,y"] + [b"0.25,-0.5"] * 20000
+    rows[15001] = b","
+    with pytest.raises(InvalidParameterError, match="line 15002"):
+        D.read_data(_write_bytes(tmp_path, "big.csv", b"\n".join(rows) + b"\n"))
+
+
+def test_blank_lines_are_still_skipped(tmp_path):
+    tab = D.read_data(_write_bytes(tmp_path, "b.csv", b"x,y\n0.1,0.2\n\n0.2,0.3\n"))
+    assert tab.values.shape == (2, 2)
+
+
+def test_header_width_must_match_the_rows(tmp_path):
+    with pytest.raises(InvalidParameterError, match="header has 2 columns"):
+        D.read_data(_write_bytes(tmp_path, "w.csv", b"x,y\n0.1,0.2,0.3\n0.2,0.3,0.4\n"))

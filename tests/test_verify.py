@@ -197,3 +197,24 @@ def test_verifier_loads_nothing_else_of_dpverify():
                          check=True).stdout
     mods = json.loads(out)
     assert all(m == "dpverify" or m.startswith("dpverify.verify") for m in mods), mods
+
+
+def test_timeout_ends_verify_even_inside_a_check_that_catches_exceptions(tmp_path):
+    # a genuine Lebesgue certificate for k = 8 edited to claim k = 1000 without the basis:
+    # within the documented caps, but minutes of arb matrix work.  The verifier's checks
+    # turn unexpected exceptions into "undecided" and go on; the --timeout alarm must still
+    # end the command (it once was caught there and verification ran on for ~60 s).
+    import time
+
+    cert = tmp_path / "leb.json"
+    assert main(["bernstein", "--k", "8", "--h", "3", "--out", str(cert)]) == 0
+    doc = json.loads(cert.read_text())
+    doc["statement"]["k"] = 1000
+    del doc["statement"]["basis"]
+    cert.write_text(json.dumps(doc))
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "dpverify", "verify", str(cert),
+                           "--timeout", "2"], capture_output=True, text=True, timeout=120)
+    assert time.monotonic() - t0 < 30
+    assert proc.returncode == 1
+    assert "time limit" in proc.stderr + proc.stdout

@@ -203,6 +203,19 @@ def read_data(path: str) -> DataTable:
     path = _check_path(path)
     if is_parquet(path):
         return _read_parquet(path, None)
+    return _check_header_width(_read_csv(path))
+
+
+def _check_header_width(tab: DataTable) -> DataTable:
+    width = tab.values.shape[1] if tab.values.ndim == 2 else 1
+    if tab.header is not None and len(tab.header) != width:
+        raise InvalidParameterError(
+            f"{tab.path!r}: the header has {len(tab.header)} columns "
+            f"({', '.join(tab.header)[:80]}) but the data rows have {width}")
+    return tab
+
+
+def _read_csv(path: str) -> DataTable:
     try:
         with open(path, "rb") as fh:
             head = fh.read(HEAD_BYTES)
@@ -252,8 +265,8 @@ def _read_csv_fast(path: str, raw: bytes | None, head: bytes | None = None, *,
         second = lines[1].decode("utf-8") if len(lines) > 1 else ""
     except UnicodeDecodeError:
         return None
-    if not first.strip() or '"' in first:
-        return None
+    if not first.strip() or '"' in first or "\r" in first.rstrip("\r"):
+        return None  # quoting or CR-only line ends: the strict reader decides
     cells = [c.strip() for c in next(csv.reader([first]))]
     header: tuple[str, ...] | None = None
     line, first_line = first, 1
@@ -354,8 +367,8 @@ def csv_records(path: str, text: str | None = None, *,
     try:
         for ln, rec in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
             cells = [c.strip() for c in rec]
-            if not cells or all(c == "" for c in cells):
-                continue
+            if len(cells) <= 1 and all(c == "" for c in cells):
+                continue  # a blank line; a row of empty cells (",") is data with missing values
             if comments and cells[0].startswith("#"):
                 continue
             if not seen_first:
