@@ -68,3 +68,18 @@ def test_supnorm_certificate_claim_and_errors() -> None:
             supnorm_certificate(args.pop("f"), args.pop("poly"), args.pop("interval"),
                                 **args)
         assert "--" not in str(e.value)
+
+
+def test_supnorm_interval_ends_may_be_any_exact_number_input():
+    # a float means its binary64 value (0.0 and 1.0 are exact), like everywhere in the API
+    from fractions import Fraction
+
+    import numpy as np
+    from numpy.polynomial import Polynomial
+
+    import dpverify
+
+    ref = dpverify.supnorm("exp(x)", Polynomial([1, 1]), (0, 1))
+    for iv in [(0.0, 1.0), (np.float64(0), 1), (Fraction(0), Fraction(1)), [(0.0, 1.0)]]:
+        r = dpverify.supnorm("exp(x)", Polynomial([1, 1]), iv)
+        assert (r.lower, r.upper) == (ref.lower, ref.upper)

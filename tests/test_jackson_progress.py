@@ -65,3 +65,12 @@ def test_cli_progress_flags(capsys):
     assert capsys.readouterr().err == ""
     assert main(["bernstein-approx", "--f", "exp(x)", "--k", "4", "--h", "2", "--progress"]) == 0
     assert "bernstein-approx: lattice values" in capsys.readouterr().err
+
+
+def test_cli_errors_name_the_flag_at_fault(capsys):
+    # an f undefined on the cube is --f's fault, not --t's (it once said "--t: log is ...")
+    assert main(["jackson-approx", "--f", "log(x)", "--t", "8", "--K", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--f" in err and "--t" not in err
+    assert main(["jackson-approx", "--f", "exp(x)", "--t", "100000", "--K", "2"]) == 2
+    assert "--t must be" in capsys.readouterr().err

@@ -175,8 +175,10 @@ def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
         raise InvalidParameterError(
             f"box must be a non-empty list of (a, b) intervals, got {box!r}"
         )
-    if isinstance(box[0], (int, str, fmpq)) and len(box) == 2:
-        box = [box]  # a single interval
+    if len(box) == 2 and not isinstance(box[0], (list, tuple, dict)):
+        # a single interval: its ends may be any exact-number input (float, numpy scalar,
+        # Fraction, Decimal, fmpz, ...); to_fmpq below reads or refuses them
+        box = [box]
     out = []
     for i, iv in enumerate(box):
         if not isinstance(iv, (list, tuple)) or len(iv) != 2:

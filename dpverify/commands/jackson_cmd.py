@@ -22,13 +22,14 @@ from ..constructions.jackson import (
     jackson_multipliers,
     jackson_r,
 )
-from ..errors import InvalidParameterError
+from ..errors import DomainError, InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
     exact,
+    flag_names,
     format_table,
     int_flag,
     make_progress,
@@ -117,10 +118,11 @@ def _run_approx(args: argparse.Namespace) -> CommandResult:
     max_pieces = int_flag(args.max_pieces, "--max-pieces", 1, 10_000_000)
     with make_progress(args, "jackson-approx") as progress:
         try:
-            approx = jackson_approx(args.f, t, K, dim=d, name="--f", progress=progress)
-        except InvalidParameterError as exc:
+            with flag_names({"t": "--t", "K": "--K", "dim": "--dim", "f": "--f"}):
+                approx = jackson_approx(args.f, t, K, dim=d, name="--f", progress=progress)
+        except DomainError as exc:  # f undefined somewhere on the cube
             msg = str(exc)
-            raise InvalidParameterError(msg if msg.startswith("--") else f"--t: {msg}") from None
+            raise DomainError(msg if msg.startswith("--") else f"--f: {msg}") from None
         cert = certify(approx, rtol=rtol, max_pieces=max_pieces,
                        timeout=0.9 * read_timeout(args.timeout),
                        progress=progress)

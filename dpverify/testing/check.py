@@ -58,7 +58,7 @@ def _nearest(q: fmpq) -> float:
     try:
         return int(q.p) / int(q.q)
     except OverflowError:
-        return math.copysign(math.inf, int(q.p))
+        return math.inf if q > 0 else -math.inf  # copysign(inf, huge int) overflows too
 
 
 def ulp_of(value: Any) -> fmpq:
