@@ -69,6 +69,39 @@ def _dyadic(x: arb) -> fmpq:
     return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
 
 
+def _log2_upper(q: fmpq) -> int:
+    """An integer ``L`` with ``|q| <= 2^L`` (``q != 0``)."""
+    return int(q.p).bit_length() - int(q.q).bit_length() + 1
+
+
+def _midpoints(F: list[arb], r: fmpq, tau: fmpq) -> tuple[list[fmpq], arb]:
+    """Exact midpoints of the Taylor coefficients ``F`` and a ball holding
+    ``sum_j (their radii) r^j``.
+
+    A midpoint whose term ``|mid| r^j`` is below ``tau 2^-64`` is replaced by 0 and its
+    size moved into the radius sum, so the model stays rigorous; without this, a tiny
+    coefficient such as ``exp(-10^12 x^2)`` away from 0 (``2^-10^12``) would become an
+    exact rational with a denominator of 10^12 bits and exhaust memory."""
+    floor = _log2_upper(tau) - 65
+    rbits = _log2_upper(r) if r > 0 else 0
+    mids: list[fmpq] = []
+    radsum = arb(0)
+    rp = arb(1)
+    rr = arb(r)
+    for j, c in enumerate(F):
+        mid = c.mid()
+        man, ex = mid.man_exp()
+        mag = int(ex) + int(man).bit_length() if int(man) != 0 else None
+        if mag is not None and mag + j * max(rbits, 0) < floor:
+            mids.append(fmpq(0))
+            radsum += (abs(mid) + arb(c.rad())) * rp
+        else:
+            mids.append(_dyadic(c))
+            radsum += arb(c.rad()) * rp
+        rp = rp * rr
+    return mids, radsum
+
+
 def _low_abs(x: arb) -> fmpq:
     try:
         lo, hi = arb_to_fmpq_bounds(x)
@@ -172,13 +205,7 @@ def tm_piece(f: Expr, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, ma
             F = _series_at(f, arb(m), N)
             if not all(c.is_finite() for c in F):
                 raise NotAnalytic("non-finite Taylor coefficient")
-            rr = arb(r)
-            mids = [_dyadic(c) for c in F]
-            radsum = arb(0)
-            rp = arb(1)
-            for c in F:
-                radsum += arb(c.rad()) * rp
-                rp = rp * rr
+            mids, radsum = _midpoints(F, r, tau)
             delta = arb_upper(radsum + arb(rem))
             if delta is None:
                 raise NotAnalytic("non-finite remainder")
