@@ -189,3 +189,13 @@ def test_or_k10000_gamma_1e12_accepted_and_exact(tmp_path, capsys):
     assert st["polynomial"]["degree"] == t == 1417
     assert st["error"]["lower"] == st["error"]["upper"] == f"{(1 / cur).p}/{(1 / cur).q}"
     assert cert["evidence"]["witness"] == "1"
+
+
+@pytest.mark.parametrize("argv", [["or", "--k", "10", "--gamma", "0.1"],
+                                  ["rofk", "--r", "2", "--k", "10", "--gamma", "0.1"],
+                                  ["dlist", "--k", "5", "--gamma", "0.1"]])
+def test_certifying_commands_take_timeout(argv, capsys):
+    # README: every certifying command takes --timeout (past it: undecided, exit 1)
+    assert main(argv + ["--timeout", "30"]) == 0
+    assert main(argv + ["--timeout", "-1"]) == 2
+    assert "--timeout" in capsys.readouterr().err

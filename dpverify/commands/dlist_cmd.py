@@ -13,7 +13,7 @@ from typing import Any
 from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE, check_open_unit
-from ._cert import outcome, statement_rows
+from ._cert import outcome, statement_rows, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -43,6 +43,7 @@ def register(sub: Any) -> None:
     p.add_argument("--method", default="chebyshev", type=str,
                    help="how g_k is built: chebyshev (default) or minimax")
     progress_flags(p)
+    timeout_flag(p, default=600)
     add_json_flag(p)
     p.set_defaults(handler=_run)
 

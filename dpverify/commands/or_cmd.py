@@ -24,7 +24,7 @@ from ..constructions.chebyshev import MAX_K, MAX_OR_DEGREE, or_degree
 from ..constructions.minimax import MAX_MINIMAX_K
 from ..errors import InvalidParameterError
 from ..numbers import check_open_unit, fmpq_str
-from ._cert import outcome, short, statement_rows
+from ._cert import outcome, short, statement_rows, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -56,6 +56,7 @@ def register(sub: Any) -> None:
         p.add_argument("--d", default=None, type=str,
                        help="number of attributes d for the multivariate norm (integer >= 1)")
         progress_flags(p)
+        timeout_flag(p, default=600)
         add_json_flag(p)
         p.set_defaults(handler=_run, which=name)
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..certify import certify
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE, check_open_unit
-from ._cert import outcome, statement_rows
+from ._cert import outcome, statement_rows, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -51,6 +51,7 @@ def register(sub: Any) -> None:
     p.add_argument("--max-degree", default=None, type=str,
                    help="refuse constructions above this degree (default 20000)")
     progress_flags(p)
+    timeout_flag(p, default=600)
     add_json_flag(p)
     p.set_defaults(handler=_run)
 
