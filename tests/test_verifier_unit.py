@@ -693,3 +693,16 @@ def test_show_renders_ratios_with_their_decimal_value():
     assert show(fmpq(7)) == "7"
     big = fmpq(10**20 + 4, 3 * 10**20)  # (10^20 + 4)/3 = 33333333333333333334.67 (by hand)
     assert show(big) == "~3.3333333333333333334e-1"
+
+
+def test_data_file_with_floats_is_named_as_data():
+    # crosscheck --json holds floats; the verifier names the file kind rather than the
+    # first float (a certificate with a float is still refused for the float)
+    data = {"schema_version": 1, "format": "dpverify-data", "kind": "crosscheck",
+            "worst": 0.03}
+    with pytest.raises(Malformed, match="this file is data, not a certificate"):
+        verify_bytes(json.dumps(data).encode())
+    doc, _ = exp_cert()
+    doc["statement"]["lower"] = 0.03
+    with pytest.raises(Malformed, match="JSON number"):
+        verify_bytes(json.dumps(doc).encode())

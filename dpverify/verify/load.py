@@ -20,7 +20,7 @@ from .report import Malformed, one_line
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
+__all__ = ["DATA_FILE", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
@@ -71,6 +71,12 @@ def parse_bytes(data: bytes) -> Any:
     try:
         return json.loads(text, parse_float=_float, parse_constant=_constant, parse_int=_int,
                           object_pairs_hook=_pairs)
+    except Malformed:
+        # a data file (crosscheck, tables) may hold floats: say what the file is rather
+        # than which number is not allowed in a certificate
+        if _is_data(text):
+            raise Malformed(DATA_FILE) from None
+        raise
     except json.JSONDecodeError as exc:
         raise Malformed(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
@@ -87,10 +93,23 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(json.loads(text))
 
 
+DATA_FILE = "this file is data, not a certificate: dpverify verify does not check it"
+
+
+def _is_data(text: str) -> bool:
+    """Whether ``text`` is a JSON object marked ``"format": "dpverify-data"`` (read
+    leniently; any failure means no)."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(obj, dict) and obj.get("format") == "dpverify-data"
+
+
 def validate(obj: Any) -> None:
     """Raise Malformed unless ``obj`` is a certificate valid against the schema."""
     if isinstance(obj, dict) and obj.get("format") == "dpverify-data":
-        raise Malformed("this file is data, not a certificate: dpverify verify does not check it")
+        raise Malformed(DATA_FILE)
     from jsonschema.exceptions import best_match  # see _validator: start-up cost
 
     err = best_match(_validator().iter_errors(obj))
