@@ -118,26 +118,23 @@ def _canon_arg(arg: Node) -> str:
     return _canon_inner(arg) if arg.kind in ("sum", "prod", "neg", "pow") else canonical_text(arg)
 
 
+def _signed_join(args: Sequence[tuple[int, Node]], first: tuple[str, str],
+                 rest: tuple[str, str]) -> str:
+    """``a + b - c`` / ``a * b / c`` from ``(sign, term)`` pairs: ``first`` / ``rest`` give
+    the prefix of the first / a later term when its sign is positive or negative."""
+    parts = []
+    for i, (sign, term) in enumerate(args):
+        ops = first if i == 0 else rest
+        parts.append((ops[0] if sign > 0 else ops[1]) + canonical_text(term))
+    return "".join(parts)
+
+
 def _canon_inner(node: Node) -> str:
     k = node.kind
     if k == "sum":
-        parts = []
-        for i, (s, t) in enumerate(node.args):
-            c = canonical_text(t)
-            if i == 0:
-                parts.append(c if s > 0 else "-" + c)
-            else:
-                parts.append((" + " if s > 0 else " - ") + c)
-        return "".join(parts)
+        return _signed_join(node.args, ("", "-"), (" + ", " - "))
     if k == "prod":
-        parts = []
-        for i, (p, f) in enumerate(node.args):
-            c = canonical_text(f)
-            if i == 0:
-                parts.append(c if p > 0 else "1 / " + c)
-            else:
-                parts.append((" * " if p > 0 else " / ") + c)
-        return "".join(parts)
+        return _signed_join(node.args, ("", "1 / "), (" * ", " / "))
     if k == "neg":
         return "-" + canonical_text(node.args[0])
     if k == "pow":
