@@ -17,7 +17,14 @@ from .complex_eval import AcbEval, NoAnalyticBox
 from .exact_eval import exact_value
 from .float_eval import mp_rational, mp_value, np_compile
 from .parser import Parser, is_valid_variable
-from .tree import DEFAULT_VARIABLES, MAX_LENGTH, Node, canonical_text, is_polynomial_node
+from .tree import (
+    DEFAULT_VARIABLES,
+    MAX_LENGTH,
+    Node,
+    canonical_text,
+    is_polynomial_node,
+    variables_used,
+)
 
 __all__ = ["Expr", "parse"]
 
@@ -39,13 +46,18 @@ class Expr:
     is_polynomial : bool
         True when the expression is a polynomial in its variables (sums, products,
         division by constants, non-negative integer powers).
+    used_variables : frozenset of str
+        The variables that occur in the expression (``exp(x)`` with variables ``x, y``:
+        ``{"x"}``); a function is constant along every other variable.
 
     Equality and hashing are on the tree and the variables (not on ``text``).
     """
 
-    __slots__ = ("text", "variables", "canonical", "is_polynomial", "_root", "_hash")
+    __slots__ = ("text", "variables", "used_variables", "canonical", "is_polynomial", "_root",
+                 "_hash")
     text: str
     variables: tuple[str, ...]
+    used_variables: frozenset[str]
     canonical: str
     is_polynomial: bool
     _root: Node
@@ -54,6 +66,7 @@ class Expr:
     def __init__(self, text: str, variables: tuple[str, ...], root: Node):
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "variables", variables)
+        object.__setattr__(self, "used_variables", variables_used(root))
         object.__setattr__(self, "_root", root)
         object.__setattr__(self, "canonical", canonical_text(root))
         object.__setattr__(self, "is_polynomial", is_polynomial_node(root))

@@ -19,6 +19,7 @@ __all__ = [
     "CONSTANTS", "DEFAULT_VARIABLES", "FUNCTIONS", "MAX_CONSTANT_BITS", "MAX_DEPTH",
     "MAX_INT_EXPONENT", "MAX_LENGTH", "NARY_FUNCTIONS", "Node", "NotAnalytic",
     "canonical_text", "is_int", "is_nonneg", "is_polynomial_node", "make_node", "num_node",
+    "variables_used",
 ]  # fmt: skip
 
 
@@ -116,6 +117,23 @@ def canonical_text(node: Node) -> str:
 
 def _canon_arg(arg: Node) -> str:
     return _canon_inner(arg) if arg.kind in ("sum", "prod", "neg", "pow") else canonical_text(arg)
+
+
+def variables_used(node: Node) -> frozenset[str]:
+    """The names of the variables that occur in the tree (iteratively: trees are at most
+    ``MAX_DEPTH`` deep, but no recursion is needed)."""
+    out: set[str] = set()
+    stack: list[object] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Node):
+            if x.kind == "var":
+                out.add(x.args[0])
+            else:
+                stack.extend(x.args)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+    return frozenset(out)
 
 
 def _signed_join(args: Sequence[tuple[int, Node]], first: tuple[str, str],

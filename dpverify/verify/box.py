@@ -26,7 +26,7 @@ from flint import arb, fmpq
 
 from .expr import Indeterminate, IvAlg, Undefined, point, run
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
-from .poly import evaluate, read_interval
+from .poly import Poly, evaluate, read_interval
 from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine
 from .supnorm import Sup, common_checks, read_sup, words
 from .taylor import bound_piece, endpoints
@@ -56,6 +56,35 @@ def order_cap(d: int, prec: int) -> int:
     if d == 1:
         return max(64, min(MAX_ORDER, ORDER_WORK // prec))
     return ORDER_CAP[d]
+
+
+def _varying_axes(code: object, poly: Poly) -> list[int]:
+    """Axes along which ``f - p`` may vary: a variable pushed by the target's code, or an
+    axis along which the coefficients of ``p`` are not those of a constant.  Only the
+    choice of the bisection axis depends on it (a bisection along any axis is sound); a
+    piece is never cut along an axis on which nothing changes."""
+    d = poly.d
+    if d == 1 or not isinstance(code, (list, tuple)):
+        return list(range(d))
+    used = {ins[1] for ins in code if isinstance(ins, tuple) and ins and ins[0] == "var"}
+    strides = [prod(poly.shape[i + 1:]) for i in range(d)]
+    axes = []
+    for i in range(d):
+        if i in used:
+            axes.append(i)
+            continue
+        n, st = poly.shape[i], strides[i]
+        for flat, c in enumerate(poly.coeffs):
+            j = (flat // st) % n
+            if poly.basis == "bernstein":
+                # constant along axis i: equal coefficients along it
+                if j > 0 and c != poly.coeffs[flat - st]:
+                    axes.append(i)
+                    break
+            elif j > 0 and c != 0:
+                axes.append(i)
+                break
+    return axes or list(range(d))
 
 
 def _vol(b: Box) -> fmpq:
@@ -171,9 +200,11 @@ def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tupl
                 return MORE_PRECISION
         return BISECT
 
+    axes = _varying_axes(code, s.poly)
+
     def bisect(piece: tuple[Box, int]) -> list[tuple[Box, int]]:
         b, order = piece
-        ax = max(range(d), key=lambda i: b[i][1] - b[i][0])
+        ax = max(axes, key=lambda i: b[i][1] - b[i][0])
         lo, hi = b[ax]
         mid = (lo + hi) / 2
         return [([iv if i != ax else h for i, iv in enumerate(b)], order)
