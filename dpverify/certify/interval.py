@@ -313,6 +313,26 @@ def supnorm(
                      initial_pieces, deadline, timeout, progress)
 
 
+def _loop_end(U: fmpq | None, L: fmpq, claim_q: fmpq | None, rtol_q: fmpq, atol_q: fmpq,
+              max_prec: int, pieces: int, max_pieces: int, late: bool, *,
+              rule: bool = True) -> tuple[str, bool] | None:
+    """The end test both branch-and-bound loops run before each bisection, in order:
+    a claim proven or refuted, the stopping rule (``rule``), the piece limit, the time
+    limit.  ``(status, converged)``, or ``None`` to go on."""
+    if claim_q is not None and U is not None and U <= claim_q:
+        return "claim proven", True
+    if claim_q is not None and L > claim_q:
+        return "claim refuted", True
+    stop = _stop_rule(U, L, rtol_q, atol_q, max_prec) if rule else None
+    if stop is not None:
+        return stop
+    if pieces >= max_pieces:
+        return "max_pieces", False
+    if late:
+        return "timeout", False
+    return None
+
+
 def _split_axes(f: Expr, poly: Any, d: int) -> list[int]:
     """The axes along which ``f - p`` may vary: those of a variable that occurs in ``f`` or
     along which ``p`` has positive degree (every axis when ``p``'s degrees are unknown)."""
@@ -435,20 +455,10 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
     while heap:
         key, _, (pbox, ub, order, prec) = heap[0]
         U = ub
-        if claim_q is not None and U is not None and U <= claim_q:
-            status, converged = "claim proven", True
-            break
-        if claim_q is not None and L > claim_q:
-            status, converged = "claim refuted", True
-            break
-        stop = _stop_rule(U, L, rtol_q, atol_q, max_prec) if evidence_for is None else None
-        if stop is not None:
-            status, converged = stop
-            break
-        if len(heap) + len(done) >= max_pieces:
-            break
-        if late():
-            status = "timeout"
+        end = _loop_end(U, L, claim_q, rtol_q, atol_q, max_prec, len(heap) + len(done),
+                        max_pieces, late(), rule=evidence_for is None)
+        if end is not None:
+            status, converged = end
             break
         heapq.heappop(heap)
         # split along the widest axis on which f - p is not constant (bisecting along an
@@ -637,20 +647,10 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
     last_report = time.monotonic()
     while heap:
         _, _, (a, b, U, order, prec, _roots) = heap[0]
-        if claim_q is not None and U is not None and U <= claim_q:
-            status, converged = "claim proven", True
-            break
-        if claim_q is not None and L > claim_q:
-            status, converged = "claim refuted", True
-            break
-        stop = _stop_rule(U, L, rtol_q, atol_q, max_prec)
-        if stop is not None:
-            status, converged = stop
-            break
-        if len(heap) + len(done) >= max_pieces:
-            break
-        if late():
-            status = "timeout"
+        end = _loop_end(U, L, claim_q, rtol_q, atol_q, max_prec, len(heap) + len(done),
+                        max_pieces, late())
+        if end is not None:
+            status, converged = end
             break
         heapq.heappop(heap)
         w = b - a
