@@ -54,4 +54,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    # the public API and the module's dunders, not the names this file imports (Any, ...)
+    return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})

@@ -73,3 +73,11 @@ def test_help_of_a_command_not_imported_still_lists_it(capsys):
     out = capsys.readouterr().out
     for name in cli.COMMANDS:
         assert name in out
+
+
+def test_dir_of_the_package_lists_its_api_not_its_imports():
+    import dpverify
+
+    names = dir(dpverify)
+    assert set(dpverify.__all__) <= set(names)
+    assert "Any" not in names and "annotations" not in names
