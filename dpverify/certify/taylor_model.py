@@ -69,11 +69,6 @@ def _dyadic(x: arb) -> fmpq:
     return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
 
 
-def _log2_upper(q: fmpq) -> int:
-    """An integer ``L`` with ``|q| <= 2^L`` (``q != 0``)."""
-    return int(q.p).bit_length() - int(q.q).bit_length() + 1
-
-
 def _midpoints(F: list[arb], r: fmpq, tau: fmpq) -> tuple[list[fmpq], arb]:
     """Exact midpoints of the Taylor coefficients ``F`` and a ball holding
     ``sum_j (their radii) r^j``.
@@ -82,8 +77,9 @@ def _midpoints(F: list[arb], r: fmpq, tau: fmpq) -> tuple[list[fmpq], arb]:
     size moved into the radius sum, so the model stays rigorous; without this, a tiny
     coefficient such as ``exp(-10^12 x^2)`` away from 0 (``2^-10^12``) would become an
     exact rational with a denominator of 10^12 bits and exhaust memory."""
-    floor = _log2_upper(tau) - 65
-    rbits = _log2_upper(r) if r > 0 else 0
+    # _bits(q) + 1 >= log2 |q|
+    floor = _bits(tau) + 1 - 65
+    rbits = _bits(r) + 1 if r > 0 else 0
     mids: list[fmpq] = []
     radsum = arb(0)
     rp = arb(1)
