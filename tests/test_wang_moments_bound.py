@@ -68,6 +68,58 @@ def test_sums_within_published_bound_for_every_chunk(d, t, n, chunk, seed, edges
         assert err <= bound, (m, float(err), float(bound))
 
 
+def _exact_sums_1d(x: np.ndarray, t: int) -> list:
+    """``sum_rows T_k(x)`` exactly (fmpq) for ``k < t``: the plain exact recurrence, not the
+    product form the code uses (an independent derivation)."""
+    out = [fmpq(0)] * t
+    for v in x:
+        c = fmpq(*float(v).as_integer_ratio())
+        a, b = fmpq(1), c
+        for k in range(t):
+            out[k] += a
+            a, b = b, 2 * c * b - a
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(t=st.integers(1, 120), sizes=st.lists(st.integers(1, 25), min_size=1, max_size=4),
+       chunk=st.integers(1, 30), seed=st.integers(0, 2**32 - 1), edges=st.booleans())
+def test_d1_product_form_within_bound_over_parts(t, sizes, chunk, seed, edges):
+    # step 4 of summary_grid's proof: d = 1 sums come from products of half the table
+    # (2 T_a T_b = T_{a+b} + T_{|a-b|}); the parts model dask partitions whose results
+    # are added afterwards.  Large t stresses the k^2 term of the bound.
+    g = np.random.default_rng(seed)
+    n = sum(sizes)
+    x = g.uniform(-1, 1, n)
+    if edges:
+        x[g.random(n) < 0.3] = g.choice([-1.0, 0.0, 1.0, np.nextafter(1.0, 0.0)])
+    parts, i0 = [], 0
+    for sz in sizes:
+        parts.append(ws.moment_sums(x[i0:i0 + sz], t, chunk=chunk))
+        i0 += sz
+    S = parts[0].copy()
+    for p in parts[1:]:
+        S += p
+    bound = 4 * (t * t + n) * fmpq(1, 2**53) * n
+    for k, exact in enumerate(_exact_sums_1d(x, t)):
+        err = abs(fmpq(*float(S[k]).as_integer_ratio()) - exact)
+        assert err <= bound, (k, float(err), float(bound))
+    assert S[0] == n  # exact
+
+
+def test_d1_product_form_near_one_at_high_degree():
+    # near x = 1 the recurrence error grows like k^2 (the worst case of step 1); t = 400
+    # over several chunks, compared with exact rational sums
+    x = np.array([np.nextafter(1.0, 0.0), 1 - 2.0**-30, 0.999999, np.cos(np.pi / 7),
+                  -np.nextafter(1.0, 0.0), 1.0, -1.0] * 5)
+    t = 400
+    S = ws.moment_sums(x, t, chunk=4)
+    n = len(x)
+    bound = 4 * (t * t + n) * fmpq(1, 2**53) * n
+    for k, exact in enumerate(_exact_sums_1d(x, t)):
+        assert abs(fmpq(*float(S[k]).as_integer_ratio()) - exact) <= bound, k
+
+
 def test_strided_and_fortran_data_give_the_same_sums():
     # the tables read each column straight from the data (no transposed copy): any memory
     # layout of the same values gives bit-identical sums (same operations, same order)
@@ -114,8 +166,13 @@ def test_chunk_rows_respects_the_budget():
             if t**d > ws.MAX_MOMENTS:
                 continue
             R = ws.chunk_rows(t, d, 1 << 22)
-            per_row = 8 * (d * t + 1 + (d == 1) + (t ** (d - 1) if d > 2 else 0)
-                           + (t ** (d - 2) if d > 3 else 0))
+            if d == 1:  # the table T_0 .. T_{t//2} and the 2x buffer (_moment_sums_1d)
+                per_row = 8 * (t // 2 + 2)
+            else:
+                per_row = 8 * (d * t + 1 + (t ** (d - 1) if d > 2 else 0)
+                               + (t ** (d - 2) if d > 3 else 0))
             assert R == 64 or R * per_row <= 1 << 22
             assert R <= ws.MAX_CHUNK_ROWS
+            # d = 1: each dot stays below OpenBLAS's 10,000-element threading threshold
+            assert d > 1 or R <= 8192
     assert ws.CHUNK_BYTES <= 256 << 20  # issue 15: the default stays <= 256 MiB
