@@ -437,3 +437,17 @@ def test_tensor_inputs_and_errors() -> None:
     b = TensorPoly([[1, 1], [1, 1]], "bernstein")  # partition of unity in each axis
     assert b == TensorPoly([[1]], "bernstein") and b.degrees == (0, 0)
     assert contains(b(arb(fmpq(1, 3)), 5), 1)
+
+
+def test_from_fmpq_poly_with_progress_reduces_each_coefficient_the_same_way():
+    # the progress path reduces coefficient by coefficient (p[i]); the plain path uses
+    # coeffs(): both must give the same lowest-terms fmpq list, and every report counts
+    # coefficients up to the total
+    P = fmpq_poly([fmpq(i * i + 1, 6 * i + 9) for i in range(300)], 35)
+    seen = []
+    a = MonomialPoly.from_fmpq_poly(P, progress=lambda s, d, t: seen.append((s, d, t)))
+    b = MonomialPoly.from_fmpq_poly(P)
+    assert list(a.coeffs) == list(b.coeffs) == P.coeffs()
+    assert seen[0] == ("coefficients in lowest terms", 0, 300)
+    assert seen[-1] == ("coefficients in lowest terms", 300, 300)
+    assert all(0 <= d <= t == 300 for _, d, t in seen)

@@ -527,7 +527,7 @@ def rofk_polynomial(
         construction="rofk/sherstov",
         params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "sherstov",
                 "reading": dict(prm.reading)},
-        poly=MonomialPoly.from_fmpq_poly(p),
+        poly=MonomialPoly.from_fmpq_poly(p, progress=progress),
         target=target,
         domain={"kind": "integers", "lo": 0, "hi": k},
         claims={"max_error": fmpq_str(g)},

@@ -8,6 +8,7 @@ from flint import fmpq, fmpq_poly
 
 from ..errors import ParameterTypeError
 from ..numbers import ExactLike, IntLike
+from ..progress import ProgressCallback, report
 from ._core import Point, compose_affine_poly, exact_number, horner
 from .base import ExactPoly
 
@@ -50,11 +51,26 @@ class MonomialPoly(ExactPoly):
     # -------------------------------------------------------------- fmpq_poly bridge
 
     @classmethod
-    def from_fmpq_poly(cls, p: fmpq_poly) -> MonomialPoly:
-        """Build from a :class:`flint.fmpq_poly` (exact)."""
+    def from_fmpq_poly(cls, p: fmpq_poly, *,
+                       progress: ProgressCallback | None = None) -> MonomialPoly:
+        """Build from a :class:`flint.fmpq_poly` (exact).
+
+        ``progress(stage, done, total)``, optional: the coefficients reduced so far (each
+        is reduced to lowest terms, a gcd with the common denominator: seconds for
+        polynomials of degree in the thousands with 10^4-bit denominators)."""
         if not isinstance(p, fmpq_poly):
             raise ParameterTypeError(f"p must be an fmpq_poly, got {type(p).__name__}")
-        cs = p.coeffs() or [fmpq(0)]
+        if progress is None:
+            cs = p.coeffs()
+        else:
+            n = p.degree() + 1
+            cs = []
+            for i in range(n):
+                if not i & 127:
+                    progress("coefficients in lowest terms", i, n)
+                cs.append(p[i])
+            report(progress, "coefficients in lowest terms", n, n)
+        cs = cs or [fmpq(0)]
         obj = cls._make(cs, None)
         obj._cache["mono"] = p
         return obj
