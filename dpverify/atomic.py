@@ -6,11 +6,16 @@ The text is written to a temporary file in the destination's directory, flushed 
 Windows when both are on the same file system, which the same directory guarantees).  A
 run killed at any moment leaves the previous file intact and at most a stray
 ``.NAME.*.tmp`` file next to it.
+
+A symbolic link is followed: the file it points to is replaced and the link stays.  A
+destination that exists and is not a regular file (``/dev/null``, a FIFO, a terminal) is
+written in place, since replacing it would swap a device for a file.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 from .errors import InvalidParameterError
@@ -39,13 +44,22 @@ def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
         raise InvalidParameterError(f"{what} path is empty")
     if os.path.isdir(path):
         raise InvalidParameterError(f"{what} path {path!r} is a directory")
-    folder = os.path.dirname(os.path.abspath(path))
+    shown = path
+    path = os.path.realpath(path)  # a link stays a link: its target is replaced
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # absent (or unreadable: the write below says why)
+        special = False
+    if special:
+        _write_in_place(path, data, what, shown)
+        return
+    folder = os.path.dirname(path)
     try:
         fd, tmp = tempfile.mkstemp(
             prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder
         )
     except OSError as exc:
-        raise InvalidParameterError(f"cannot write {what} {path!r}: {exc.strerror}") from None
+        raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
     try:
         # mkstemp creates the file 0600; give it the mode the destination has, or the
         # one a plain open() would give (0666 less the umask)
@@ -57,7 +71,7 @@ def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
         os.replace(tmp, path)
     except OSError as exc:
         _remove(tmp)
-        raise InvalidParameterError(f"cannot write {what} {path!r}: {exc.strerror}") from None
+        raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
     except BaseException:
         _remove(tmp)
         raise
@@ -71,6 +85,15 @@ def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
         pass
     finally:
         os.close(dfd)
+
+
+def _write_in_place(path: str, data: bytes, what: str, shown: str) -> None:
+    """A device, FIFO or socket: written through, as a shell redirection would."""
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
 
 
 def _mode_for(path: str) -> int:

@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import pkgutil
+import re
 import signal
 import sys
 import threading
@@ -32,6 +33,9 @@ from .errors import (
 __all__ = ["main", "build_parser"]
 
 
+_NEGATIVE_NUMBER = re.compile(r"^-\.?[0-9]")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with a one-line error and exit code 2; a sub-command may redefine
     a shared option (conflict_handler="resolve")."""
@@ -39,6 +43,10 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("conflict_handler", "resolve")
         super().__init__(*args, **kwargs)
+        # argparse takes only -12 and -1.5 for negative numbers and any other token that
+        # starts with '-' for an option; every exact-number spelling (-1/2, -1e-3,
+        # -0x1p-1) is a value here (no option of dpverify starts with '-' and a digit)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message}\n")
@@ -250,8 +258,18 @@ def _json_default(obj: object) -> object:
     raise TypeError(f"internal: {type(obj).__name__} is not JSON serialisable")
 
 
+#: Longest error line printed: a message quoting a 10^5-digit number stays readable.
+MAX_MESSAGE = 1000
+
+
 def _one_line(exc: BaseException) -> str:
-    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = str(exc)
+    line = text.splitlines()[0] if text.strip() else type(exc).__name__
+    if len(line) > MAX_MESSAGE:
+        cut = len(line) - MAX_MESSAGE + 200
+        line = (f"{line[:MAX_MESSAGE - 300]} ...[{cut} characters omitted]... "
+                f"{line[-100:]}")
+    return line
 
 
 def console_main() -> None:  # entry point

@@ -67,9 +67,12 @@ __all__ = [
 #: it exact arithmetic would exhaust memory or time on the 24 GiB reference box.
 MAX_DEGREE = 200_000
 
-_DECIMAL = re.compile(r"^([+-]?)(\d+)?(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
-_RATIO = re.compile(r"^([+-]?\d+)\s*/\s*([+-]?\d+)$")
-_HEX = re.compile(r"^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?\d+))?$")
+# re.ASCII: \d is [0-9] only (not the full-width or Arabic-Indic digits, which FLINT's
+# integer reader refuses with an encoding error); \Z: no trailing newline
+_DECIMAL = re.compile(r"^([+-]?)(\d+)?(?:\.(\d*))?(?:[eE]([+-]?\d+))?\Z", re.ASCII)
+_RATIO = re.compile(r"^([+-]?\d+)\s*/\s*([+-]?\d+)\Z", re.ASCII)
+_HEX = re.compile(r"^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?\d+))?\Z",
+                  re.ASCII)
 _MAX_EXPONENT = 100_000
 #: Longest number text accepted (characters).  Digits are converted by FLINT, which has
 #: no digit limit; the cap only bounds memory and time (a 10^6-digit product is instant).

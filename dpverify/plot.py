@@ -41,7 +41,6 @@ says ``pip install "dpverify[plot]"``.
 from __future__ import annotations
 
 import io
-import json
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -54,6 +53,7 @@ from .atomic import write_bytes
 from .errors import InvalidParameterError, MalformedCertificate, MissingExtraError
 from .exact import TensorPoly, poly_from_json
 from .expr import parse
+from .jsonfile import read_json
 from .numbers import check_int, parse_exact
 
 if TYPE_CHECKING:  # annotations only: matplotlib is an optional extra
@@ -119,14 +119,7 @@ def load_document(path: str) -> dict[str, Any]:
     MalformedCertificate
         If ``path`` cannot be read or is not a JSON object with a ``kind``.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except (OSError, UnicodeDecodeError) as exc:
-        why = getattr(exc, "strerror", None) or str(exc)
-        raise MalformedCertificate(f"cannot read {path!r}: {why}") from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise MalformedCertificate(f"{path!r} is not valid JSON: {exc}") from None
+    doc = read_json(path, "certificate", MalformedCertificate, allow_nan=True)
     if not isinstance(doc, dict) or not isinstance(doc.get("kind"), str):
         raise MalformedCertificate(f"{path!r} is not a dpverify certificate or data file")
     return doc

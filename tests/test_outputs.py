@@ -7,6 +7,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -52,6 +53,39 @@ def test_write_text_mode_like_open(tmp_path):
         assert (p.stat().st_mode & 0o777) == 0o644
     finally:
         os.umask(umask)
+
+
+def test_write_text_follows_a_link(tmp_path):
+    """The link stays a link and its target gets the text (os.replace on the link itself
+    replaced the link with a regular file)."""
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target.name)
+    write_text(str(link), "new")
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert target.read_text() == "new"
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to("created.json")
+    write_text(str(dangling), "made")
+    assert dangling.is_symlink() and (tmp_path / "created.json").read_text() == "made"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_write_text_into_a_fifo_writes_through(tmp_path):
+    """A FIFO (like /dev/null or a terminal: not a regular file) is written in place, not
+    replaced by a regular file -- the old code turned `--out /dev/null` into a file."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_text(str(fifo), "through the pipe")
+    reader.join(10)
+    assert got == [b"through the pipe"]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 @pytest.mark.parametrize("out", ["", "   "])

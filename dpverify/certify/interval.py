@@ -275,6 +275,11 @@ def supnorm(
     if atol_q < 0:
         raise InvalidParameterError(f"atol must be >= 0, got {atol}")
     claim_q = to_fmpq(claim, "claim") if claim is not None else None
+    if rtol_q == 0 and atol_q == 0 and claim_q is None:
+        # refused before any work: the search would refine until max_prec and then raise
+        raise InvalidParameterError(
+            "rtol and atol are both 0 and no claim is given: nothing would stop the "
+            "search; give rtol > 0 (e.g. 1e-6), atol > 0 or a claim")
     check_int(max_pieces, "max_pieces", 1, 10_000_000)
     check_int(max_prec, "max_prec", 64, 1 << 20)
     check_int(initial_pieces, "initial_pieces", 1, 4096)

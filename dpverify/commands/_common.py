@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError, ParameterTypeError
+from ..jsonfile import read_json
 from ..numbers import check_int, parse_exact
 from ..progress import Progress
 
@@ -170,11 +171,22 @@ def exact(text: str, name: str):
 def int_flag(text: str, flag: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Read an integer flag (``"12"``; not ``"12.0"`` or ``"1e3"``), with optional bounds;
     errors name the flag."""
-    try:
-        v = int(str(text).strip())
-    except ValueError:
-        raise InvalidParameterError(f"{flag} must be an integer, got {text!r}") from None
-    return check_int(v, flag, minimum, maximum)
+    s = str(text).strip()
+    # ASCII digits only: int() would also take "1_000", "\uff11\uff10" (full-width) and
+    # "\u0663" (Arabic-Indic), which no other number reader of dpverify accepts
+    if len(s) > 4300 or not _INTEGER.match(s):
+        raise InvalidParameterError(f"{flag} must be an integer, got {_shown(s)}")
+    return check_int(int(s), flag, minimum, maximum)
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``repr`` of a user's text, cut in the middle when long (one readable line)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit // 2]!r}...{text[-limit // 4:]!r} ({len(text)} characters)"
 
 
 def eps_delta_flags(args: Any) -> tuple[Any, Any]:
@@ -196,13 +208,7 @@ def read_poly_arg(text: str, name: str = "--poly") -> list:
     holding a JSON list of numbers/strings."""
     if text.startswith("@"):
         path = text[1:]
-        try:
-            with open(path, encoding="utf-8") as fh:
-                items = json.load(fh)
-        except OSError as exc:
-            raise InvalidParameterError(f"{name}: cannot read {path!r}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise InvalidParameterError(f"{name}: {path!r} is not valid JSON: {exc}") from None
+        items = read_json(path, name)
         if not isinstance(items, list) or not items:
             raise InvalidParameterError(f"{name}: {path!r} must hold a non-empty JSON list")
         out = []

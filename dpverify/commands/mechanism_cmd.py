@@ -24,13 +24,13 @@ Exit codes: 0 success, 2 bad input.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import numpy as np
 
 from ..errors import InvalidParameterError
+from ..jsonfile import read_json
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._common import (
     CommandResult,
@@ -420,14 +420,7 @@ def _release_jin(args: Any) -> CommandResult:
 
 
 def _answer(args: Any) -> CommandResult:
-    try:
-        with open(args.summary, encoding="utf-8") as fh:
-            obj = json.load(fh)
-    except OSError as exc:
-        raise InvalidParameterError(
-            f"--summary: cannot read {args.summary!r}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidParameterError(f"--summary: not valid JSON: {exc}") from None
+    obj = read_json(args.summary, "--summary")
     if not isinstance(obj, dict):
         raise InvalidParameterError("--summary: not a release summary")
     mech = obj.get("mechanism")

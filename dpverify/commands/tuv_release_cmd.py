@@ -16,10 +16,10 @@ Decision-list databases (thaler2012 Theorem 1.3; :mod:`dpverify.mechanisms.tuv_d
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..errors import InvalidParameterError
+from ..jsonfile import read_json
 from ..numbers import check_open_unit, fmpq_str, fmpq_to_decimal
 from ._common import (
     CommandResult,
@@ -248,14 +248,7 @@ def _answer(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv import TUVSummary
 
-    try:
-        with open(args.summary, encoding="utf-8") as fh:
-            obj = json.load(fh)
-    except OSError as exc:
-        raise InvalidParameterError(f"--summary: cannot read {args.summary!r}: "
-                                    f"{exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidParameterError(f"--summary {args.summary!r} is not JSON: {exc}") from None
+    obj = read_json(args.summary, "--summary")
     if isinstance(obj, dict) and obj.get("mechanism") == "tuv-dlist-release":
         return _answer_dlist(obj, args)
     if args.query is None or args.y is not None:

@@ -75,6 +75,7 @@ from flint import fmpq
 from ..certify import certify
 from ..constructions.decision_lists import DecisionList, h_polynomial
 from ..errors import CertificationFailed, InvalidParameterError, ParameterTypeError
+from ..jsonfile import read_json
 from ..noise import RandomSource, discrete_laplace_vector
 from ..numbers import (
     ExactLike,
@@ -182,8 +183,7 @@ def read_decision_lists(path: str, m: IntLike, k: IntLike) -> list[DecisionList]
     out: list[DecisionList] = []
     try:
         if path.endswith(".json"):
-            with open(path, encoding="utf-8") as fh:
-                obj = json.load(fh)
+            obj = read_json(path, "decision lists")
             if isinstance(obj, dict):
                 if "m" in obj and obj["m"] != m:
                     raise InvalidParameterError(
