@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure of issue 15 in one run: each script times its subject against a baseline
 # measured in the same run and rewrites its own section of docs/benchmarks.md.
-# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 20-30 minutes on 2 cores;
+# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 25-35 minutes on 2 cores;
 # needs `apt-get install -y sollya` for the first script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +9,8 @@ export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 python3 benchmarks/supnorm_vs_sollya.py --timeout 60 --repeat 2
 python3 benchmarks/cli_startup.py
 python3 benchmarks/or_scale.py
-python3 benchmarks/summary_release.py
+python3 benchmarks/fast_vs_exact.py
+# BLAS threads unset: the script compares 1 thread and every core itself (threadpoolctl)
+env -u OPENBLAS_NUM_THREADS python3 benchmarks/summary_release.py
 python3 benchmarks/jackson_speed.py
 python3 benchmarks/dask_release.py

@@ -94,6 +94,21 @@ def gemm_fraction(n: int, t: int, d: int, g: np.random.Generator) -> dict:
             "chunk_rows": chunk_rows(t, d), "peak_mib": peak_memory(X, t) / 2**20}
 
 
+def blas_settings() -> list[tuple[str, object]]:
+    """The BLAS thread settings to compare: 1 thread and every core (threadpoolctl), or
+    only the process's own setting when threadpoolctl is absent."""
+    import contextlib
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        blas = os.environ.get("OPENBLAS_NUM_THREADS", "default")
+        return [(f"env ({blas})", contextlib.nullcontext)]
+    cores = os.cpu_count() or 1
+    return [("1 thread", lambda: threadpool_limits(1, user_api="blas")),
+            (f"{cores} threads", lambda: threadpool_limits(cores, user_api="blas"))]
+
+
 def peak_memory(X: np.ndarray, t: int) -> int:
     """Peak bytes allocated by numpy during ``moment_sums(X, t)`` beyond the data
     (tracemalloc sees numpy's buffers; run apart from the timings)."""
@@ -227,9 +242,15 @@ def main(argv: list[str] | None = None) -> int:
     if res2["answer"] != res["answer"]:
         raise SystemExit("the two answers differ")
     truth = float(np.mean(np.exp(-(X[:, 0] - 0.3) ** 2 - (X[:, 1] + 0.1) ** 2)))
-    gemm = [gemm_fraction(args.gemm_n if dd < 3 else max(1, args.gemm_n // 4), 32, dd, g)
-            for dd in (1, 2, 3)]
-    reading = reading_fraction(n, t, g)
+    settings = blas_settings()
+    gemm: list[dict] = []
+    readings: list[tuple[str, dict]] = []
+    for label, limit in settings:
+        with limit():
+            gemm += [dict(gemm_fraction(args.gemm_n if dd < 3 else max(1, args.gemm_n // 4),
+                                        32, dd, g), blas=label) for dd in (1, 2, 3)]
+            readings.append((label, reading_fraction(n, t, g)))
+    reading = readings[0][1]
     lam = float(parse_fmpq_str(S.privacy["scale"]))
 
     out = [SECTION, ""]
@@ -257,28 +278,30 @@ def main(argv: list[str] | None = None) -> int:
                f"part {res['approximation_error']}).")
     out.append("")
     blas = os.environ.get("OPENBLAS_NUM_THREADS", "unset")
-    out.append(f"BLAS threads: OPENBLAS_NUM_THREADS={blas} (the moments and the GEMM "
-               "baseline alike; on a machine shared "
-               "with other jobs set it to 1: many small multi-threaded GEMMs lose most of "
-               "their time to thread synchronisation).")
+    out.append(f"BLAS threads: OPENBLAS_NUM_THREADS={blas} for the stages above. The two "
+               "issue-15 comparisons below are measured under each BLAS thread setting in "
+               "the same run (" + ", ".join(lb for lb, _ in settings) + "; threadpoolctl "
+               "sets it for the moments and the baseline alike).")
     out.append("")
     out.append(f"Moments throughput against a numpy GEMM of the same shape, same run "
                f"(issue 15; target >= 50% for d <= 2, >= 30% for d = 3); chunk memory "
                f"<= CHUNK_BYTES = {CHUNK_BYTES >> 20} MiB:")
     out.append("")
-    out.append("| d | t | rows | chunk rows | moments GFLOP/s | GEMM GFLOP/s (m rows) | "
+    out.append("| BLAS | d | t | rows | chunk rows | moments GFLOP/s | GEMM GFLOP/s (m rows) | "
                "fraction (wall) | fraction (cpu) | peak MiB beyond the data |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in gemm:
-        out.append(f"| {r['d']} | {r['t']} | {r['n']} | {r['chunk_rows']} | "
+        out.append(f"| {r['blas']} | {r['d']} | {r['t']} | {r['n']} | {r['chunk_rows']} | "
                    f"{r['rate_m'] / 1e9:.2f} | {r['rate_g'] / 1e9:.2f} ({r['m']}) | "
                    f"**{100 * r['fraction']:.0f}%** | {100 * r['fraction_cpu']:.0f}% | "
                    f"{r['peak_mib']:.1f} |")
     out.append("")
     out.append("d = 1 (the product form, half the table and two dots per row) runs on one core "
-               "-- numpy ufuncs, and dots kept below OpenBLAS's threading threshold -- "
-               "while the baseline (a memory-bound (1 x m) @ (m x t) product) uses every "
-               "BLAS thread; the CPU column compares the work.")
+               "whatever the BLAS setting -- numpy ufuncs, and dots kept below OpenBLAS's "
+               "threading threshold; threads over row blocks gave nothing, the ufunc calls "
+               "being short and holding the GIL between them -- while with several BLAS "
+               "threads the baseline (a memory-bound (1 x m) @ (m x t) product) uses every "
+               "core; the 1-thread rows and the CPU column compare the work.")
     out.append("")
     out.append(f"Reading (issue 15; target < 20% of a release): the one data reader against "
                f"the whole `dpverify release wang-summary --t {t}` command on the same "
@@ -287,15 +310,16 @@ def main(argv: list[str] | None = None) -> int:
                f"share of the same command, i.e. the least share any reader built on it can "
                f"reach:")
     out.append("")
-    out.append("| file | MB | read s | release s | read share (wall) | read share (cpu) | "
-               "pyarrow parse alone s | floor share |")
-    out.append("|---|---|---|---|---|---|---|---|")
-    for r in reading["rows"]:
-        arrow = "-" if r["arrow_s"] is None else f"{r['arrow_s']:.3f}"
-        floor = "-" if r["arrow_s"] is None else f"{100 * r['arrow_s'] / r['cli_s']:.0f}%"
-        out.append(f"| {r['label']} | {r['mb']:.1f} | {r['read_s']:.3f} | {r['cli_s']:.3f} | "
-                   f"**{100 * r['fraction']:.0f}%** | {100 * r['fraction_cpu']:.0f}% | "
-                   f"{arrow} | {floor} |")
+    out.append("| BLAS | file | MB | read s | release s | read share (wall) | "
+               "read share (cpu) | pyarrow parse alone s | floor share |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for label, rd in readings:
+        for r in rd["rows"]:
+            arrow = "-" if r["arrow_s"] is None else f"{r['arrow_s']:.3f}"
+            floor = "-" if r["arrow_s"] is None else f"{100 * r['arrow_s'] / r['cli_s']:.0f}%"
+            out.append(f"| {label} | {r['label']} | {r['mb']:.1f} | {r['read_s']:.3f} | "
+                       f"{r['cli_s']:.3f} | **{100 * r['fraction']:.0f}%** | "
+                       f"{100 * r['fraction_cpu']:.0f}% | {arrow} | {floor} |")
     out.append("")
     full = reading["rows"][0]
     out.append(f"On the 17-digit CSV the strict csv.reader path would take "
