@@ -10,7 +10,7 @@ when every check of the statement was decided exactly or by rigorous ball arithm
 
 from .check import verify_bytes, verify_document, verify_file
 from .cli import main, render_json, render_text
-from .report import Malformed, Report
+from .report import ArgumentTypeError, ArgumentValueError, Malformed, Report
 
-__all__ = ["Malformed", "Report", "verify_document", "verify_bytes", "verify_file", "main",
-           "render_text", "render_json"]
+__all__ = ["Malformed", "ArgumentTypeError", "ArgumentValueError", "Report", "verify_document",
+           "verify_bytes", "verify_file", "main", "render_text", "render_json"]

@@ -9,6 +9,9 @@ unexpected exception an undecided check naming where it happened.
 from __future__ import annotations
 
 import json
+import math
+import os
+from numbers import Real
 from typing import Any
 
 from .box import verify_box
@@ -17,8 +20,16 @@ from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
 from .load import MAX_BYTES, parse_bytes, validate
 from .minimax import verify_minimax
-from .numbers import expect_keys
-from .report import Checks, Malformed, Report, TimeUp, one_line
+from .numbers import budget_for, digit_budget, expect_keys
+from .report import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    Checks,
+    Malformed,
+    Report,
+    TimeUp,
+    one_line,
+)
 
 __all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_file"]
 
@@ -38,8 +49,37 @@ def info_lines(info: Any) -> list[str]:
     return out
 
 
+def _deadline(value: object) -> float | None:
+    """``deadline_seconds`` checked: None, or a real number (not a bool) that is finite
+    and >= 0 (0: the deadline has already passed, every check is cut short: "time limit")."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ArgumentTypeError(f"deadline_seconds must be a real number of seconds or None, "
+                                f"got {type(value).__name__}")
+    seconds = float(value)
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ArgumentValueError(f"deadline_seconds must be finite and >= 0, got {value!r}")
+    return seconds
+
+
+def _size(obj: Any) -> int:
+    """The length of ``obj`` as compact JSON (its digit budget when no file size is
+    known); 0 if it is not JSON-serialisable (the schema then rejects it)."""
+    try:
+        return len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+    except (TypeError, ValueError, RecursionError):
+        return 0
+
+
 def verify_document(obj: Any, *, deadline_seconds: float | None = None) -> Report:
-    """Check a parsed certificate; raises only Malformed."""
+    """Check a parsed certificate; raises only Malformed (and ArgumentTypeError /
+    ArgumentValueError for a bad ``deadline_seconds``).  The numbers may expand to at most
+    ``budget_for(size)`` digits, ``size`` being the length of ``obj`` as compact JSON."""
+    return _verify(obj, _deadline(deadline_seconds), None)
+
+
+def _verify(obj: Any, deadline_seconds: float | None, size: int | None) -> Report:
     try:
         validate(obj)
         expect_keys(obj, "document", ("schema_version", "format", "kind", "statement"),
@@ -51,10 +91,11 @@ def verify_document(obj: Any, *, deadline_seconds: float | None = None) -> Repor
         kind = obj["kind"]
         ck = Checks(deadline_seconds)
         words: list[str] = []
-        try:
-            KINDS[kind](obj["statement"], obj.get("evidence"), ck, words)
-        except TimeUp:
-            ck.add("time limit", None, f"the deadline of {deadline_seconds} s passed")
+        with digit_budget(budget_for(_size(obj) if size is None else size)):
+            try:
+                KINDS[kind](obj["statement"], obj.get("evidence"), ck, words)
+            except TimeUp:
+                ck.add("time limit", None, f"the deadline of {deadline_seconds} s passed")
         return Report(ck.status(), kind, words, ck.items, info_lines(obj.get("info")))
     except Malformed:
         raise
@@ -66,15 +107,33 @@ def verify_document(obj: Any, *, deadline_seconds: float | None = None) -> Repor
             "internal error", None, one_line(f"{type(exc).__name__}: {exc}"))], [])
 
 
-def verify_bytes(data: bytes, **kw: Any) -> Report:
-    return verify_document(parse_bytes(bytes(data)), **kw)
+def verify_bytes(data: bytes, *, deadline_seconds: float | None = None) -> Report:
+    """Check the bytes of a certificate file (``data`` must be ``bytes``, ``bytearray``
+    or ``memoryview``; not ``str``)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
+    seconds = _deadline(deadline_seconds)
+    raw = bytes(data)
+    return _verify(parse_bytes(raw), seconds, len(raw))
 
 
-def verify_file(path: str, **kw: Any) -> Report:
+def verify_file(path: str | os.PathLike[str], *,
+                deadline_seconds: float | None = None) -> Report:
+    """Check the certificate file at ``path`` (a ``str`` or ``os.PathLike``; not a file
+    descriptor, not bytes)."""
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    seconds = _deadline(deadline_seconds)
     try:
-        with open(path, "rb") as fh:
+        name = os.fspath(path)
+    except TypeError as exc:  # a PathLike whose __fspath__ returns something else
+        raise ArgumentTypeError(f"path: {exc}") from None
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"path must name a file as str, got {type(name).__name__}")
+    try:
+        with open(name, "rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except (OSError, ValueError) as exc:
-        raise Malformed(f"cannot read {path}: {one_line(getattr(exc, 'strerror', None) or exc)}") \
+        raise Malformed(f"cannot read {name}: {one_line(getattr(exc, 'strerror', None) or exc)}") \
             from None
-    return verify_bytes(data, **kw)
+    return verify_bytes(data, deadline_seconds=seconds)

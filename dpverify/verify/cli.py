@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from .check import verify_file
 from .progress import Line
-from .report import Malformed, Report, one_line, reporting
+from .report import Malformed, Report, escape, one_line, reporting
 
 __all__ = ["render_text", "render_json", "main", "verify_with_progress"]
 
@@ -22,6 +22,7 @@ _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
 
 def render_text(report: Report, path: str) -> str:
+    """The text report; non-printable characters are escaped (:func:`report.escape`)."""
     lines = [f"certificate: {path}", f"kind: {report.kind}", "statement:"]
     lines += [f"  {s}" for s in report.statement]
     lines.append("checks:")
@@ -31,7 +32,9 @@ def render_text(report: Report, path: str) -> str:
         lines += [f"  {s}" for s in report.not_checked]
     lines.append("HOLDS" if report.ok else ("DOES NOT HOLD: " if report.status == "fails"
                                             else "UNDECIDED: ") + report.reason)
-    return "\n".join(lines)
+    # every line may hold text from the certificate (info, expressions, names): no
+    # control character, bidi override or other non-printable character reaches the terminal
+    return "\n".join(escape(line) for line in lines)
 
 
 def render_json(report: Report, path: str) -> dict[str, Any]:
@@ -74,11 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         _write(sys.stdout, out)
         return report.exit_code
     except Malformed as exc:
-        _write(sys.stderr, f"dpverify verify: error: {one_line(exc)}")
+        _write(sys.stderr, f"dpverify verify: error: {escape(one_line(exc))}")
         return 2
     except KeyboardInterrupt:
         _write(sys.stderr, "dpverify verify: interrupted")
         return 130
     except Exception as exc:  # never a traceback
-        _write(sys.stderr, f"dpverify verify: error: internal: {one_line(exc)}")
+        _write(sys.stderr, f"dpverify verify: error: internal: {escape(one_line(exc))}")
         return 2

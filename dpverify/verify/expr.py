@@ -38,7 +38,7 @@ from typing import Literal, Protocol, TypeVar
 
 from flint import arb, arb_series, fmpq
 
-from .numbers import read_exact
+from .numbers import charge, read_exact
 from .report import Malformed
 
 __all__ = ["FUNCTIONS", "NARY", "CONSTANTS", "MAX_LENGTH", "MAX_INT_EXPONENT", "IDENT",
@@ -54,7 +54,7 @@ CONSTANTS = ("pi", "e")
 MAX_LENGTH = 100_000
 MAX_INT_EXPONENT = 100_000
 _BITS = 1 << 16  # exact rationals larger than this are dropped to balls
-_TOKEN = re.compile(r"\s*(?:(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+_TOKEN = re.compile(r"\s*(?:(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
                     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/^(),]))")
 _BINARY = {"+": (10, False), "-": (10, False), "*": (20, False), "/": (20, False),
            "^": (40, True)}
@@ -72,6 +72,11 @@ class Indeterminate(Exception):
 
 def _height(q: fmpq) -> int:
     return int(q.p.bit_length() + q.q.bit_length())
+
+
+def _digits(q: fmpq) -> int:
+    """About the number of decimal digits of ``q`` (numerator and denominator)."""
+    return _height(q) * 3 // 10 + 1
 
 
 def _fold(op: str, a: fmpq | None, b: fmpq | None) -> fmpq | None:
@@ -133,13 +138,18 @@ def parse(text: str, variables: list[str], where: str) -> Code:
             arith = _ARITH.get(sym)
             if arith is not None:
                 out.append(arith)
-                info.append((ca and cb, _fold(sym, va, vb)))
+                folded = _fold(sym, va, vb)
+                if folded is not None:  # a folded constant counts against the digit budget
+                    charge(_digits(folded), where)
+                info.append((ca and cb, folded))
             elif cb and vb is not None and vb.q == 1:
                 n = int(vb.p) if abs(vb.p).bit_length() < 64 else MAX_INT_EXPONENT + 1
                 if abs(n) > MAX_INT_EXPONENT:
                     raise bad(f"integer exponent beyond {MAX_INT_EXPONENT}")
                 out.append(("powi", n))
                 ok = va is not None and (va != 0 or n >= 0) and _height(va) * abs(n) <= _BITS
+                if ok and va is not None:
+                    charge(_height(va) * abs(n) * 3 // 10 + 1, where)
                 info.append((ca, va**n if ok and va is not None else None))
             else:
                 out.append(("pow", cb))

@@ -21,7 +21,13 @@ from .poly import evaluate, monomial_form
 from .report import Checks, Malformed
 from .supnorm import MAX_POINTS, Sup, common_checks, read_sup, words
 
-__all__ = ["verify_finite"]
+__all__ = ["MAX_FINITE_WORK", "finite_work", "verify_finite"]
+
+#: cap on coefficients x (sum over the domain points of their size in bits): the work of
+#: evaluating p exactly at every point.  It is that of the largest OR/AND certificate the
+#: certifier makes (``dpverify or``: k <= 10^6, so 10^6 + 1 points of 20 bits, degree
+#: <= 5000, i.e. 5001 coefficients); a larger statement is refused as malformed.
+MAX_FINITE_WORK = 5001 * (10**6 + 1) * 20
 
 
 class _LeastDegreeEvidence(TypedDict):
@@ -186,8 +192,23 @@ def _least_degree(s: Sup, ev: _LeastDegreeEvidence | None,
         return False, "target undefined at a point of the evidence"
 
 
+def finite_work(s: Sup) -> int:
+    """Coefficients of p x the total size in bits of the domain points."""
+    dom = s.domain
+    if dom["kind"] == "integers":
+        bits = s.size() * max(abs(dom["lo"]).bit_length(), abs(dom["hi"]).bit_length(), 1)
+    else:
+        bits = sum(int(abs(x.p).bit_length() + x.q.bit_length()) for x in dom["points"])
+    return len(s.poly.coeffs) * bits
+
+
 def verify_finite(st: object, evidence: object, ck: Checks, out: list[str]) -> None:
     s = read_sup(st, "supnorm-finite")
+    work = finite_work(s)
+    if work > MAX_FINITE_WORK:
+        raise Malformed(f"statement: coefficients x bits of the domain points = {work} is over "
+                        f"the verifier's cap {MAX_FINITE_WORK} (the largest finite certificate "
+                        "the certifier makes)")
     ev = expect_keys(evidence, "evidence", ("witness",), ("least_degree",))
     w = read_exact(ev["witness"], "evidence.witness")
     ld_raw = ev.get("least_degree")

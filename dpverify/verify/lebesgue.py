@@ -27,11 +27,14 @@ from flint import arb, arb_mat, arb_series, ctx, fmpq, fmpq_mat, fmpz, fmpz_mat
 from .expr import coeffs, ipow
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import read_interval
-from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Refuted, refine
+from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine
 
-__all__ = ["ORDER", "verify_lebesgue"]
+__all__ = ["ORDER", "MAX_COST", "verify_lebesgue"]
 
 ORDER = 4
+#: cap on h^2 k^4: the certifier's (``dpverify bernstein`` refuses larger k, h: its exact
+#: (k+1)x(k+1) basis matrices would be too expensive; k = 200, h = 8 is at the cap)
+MAX_COST = 2 * 8**2 * 200**4
 
 
 def _exact_M(k: int, h: int, tick: Callable[[], None]) -> tuple[fmpz_mat, fmpz]:
@@ -115,6 +118,9 @@ def verify_lebesgue(obj: object, evidence: object, ck: Checks, out: list[str]) -
     st = expect_keys(obj, "statement", ("k", "h", "lower", "upper"), ("basis",))
     k = read_int(st["k"], "statement.k", 1, 1000)
     h = read_int(st["h"], "statement.h", 1, 64)
+    if h * h * k**4 > MAX_COST:
+        raise Malformed(f"statement: k = {k}, h = {h} is over the verifier's cap "
+                        f"h^2 k^4 <= {MAX_COST} (the certifier's limit)")
     lower = read_exact(st["lower"], "statement.lower")
     upper = read_exact(st["upper"], "statement.upper")
     basis: list[list[fmpq]] | None = None

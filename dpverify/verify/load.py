@@ -24,7 +24,10 @@ __all__ = ["DATA_FILE", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", 
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# a JSON string, or an unterminated one up to the end of the data (json.loads rejects it
+# later): the pattern matches at every '"' it starts from, so re.sub never rescans the rest
+# of the data from each quote (an unmatched-quote pattern made '\\"' * n quadratic)
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 
 

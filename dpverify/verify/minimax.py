@@ -107,7 +107,10 @@ def _sign_at(code: Code, mono: fmpq_poly, x: fmpq,
 
 
 def check_alternation(code: Code, mono: fmpq_poly, pts: list[fmpq],
-                      ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks) -> tuple[bool | None, str]:
+                      ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks,
+                      name: str = "p") -> tuple[bool | None, str]:
+    """Does ``f - name`` (``mono``: the polynomial called ``name`` in the messages) take
+    alternating signs at ``pts`` with ``|f - name| >= lower``?"""
     a, b = ab
     if not all(a <= x <= b for x in pts):
         return False, "an alternation point is outside the interval"
@@ -121,15 +124,15 @@ def check_alternation(code: Code, mono: fmpq_poly, pts: list[fmpq],
         except Undefined:
             return False, f"target undefined at x = {show(x)}"
         if s == 0:
-            return False, f"f - p vanishes at x = {show(x)}"
+            return False, f"f - {name} vanishes at x = {show(x)}"
         if ge is False:
-            return False, f"|f - p| < lower at x = {show(x)}"
+            return False, f"|f - {name}| < lower at x = {show(x)}"
         if s is None:
             return None, f"sign undecided at 65536 bits at x = {show(x)}"
         signs.append(s)
     if any(s == t for s, t in zip(signs, signs[1:])):
-        return False, "the signs of f - p do not alternate"
-    return True, f"f - p alternates at {len(pts)} points with |f - p| >= {show(lower)}"
+        return False, f"the signs of f - {name} do not alternate"
+    return True, f"f - {name} alternates at {len(pts)} points with |f - {name}| >= {show(lower)}"
 
 
 def _evidence_poly(obj: object, where: str) -> fmpq_poly:
@@ -230,4 +233,4 @@ def verify_minimax(st: object, ev: object, ck: Checks, out: list[str]) -> None:
         ck.run("least_degree: degree of q <= N - 1", lambda: (
             q.degree() <= n - 1, f"degree {q.degree()}, N - 1 = {n - 1}"))
         ck.run("least_degree: f - q alternates (de la Vallee Poussin)",
-               lambda: check_alternation(code, q, q_pts, ab, ld_lower, ck))
+               lambda: check_alternation(code, q, q_pts, ab, ld_lower, ck, "q"))

@@ -2,6 +2,8 @@
 
 * :func:`read_exact` returns the exact rational a string spells (``"0.1"`` is 1/10), using
   ``fmpz(str)`` so that no Python digit limit applies; anything else raises Malformed.
+  Every number read is charged, before it is built, against the digit budget of the running
+  verification (:func:`digit_budget`, :func:`charge`): ``"1e100000"`` costs 100001 digits.
 * :func:`decide` runs a predicate on arb balls at 64, 128, ... 65536 bits until it returns
   True or False (arb comparisons are certain, so the answer is exact), else None.
 """
@@ -11,13 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from flint import ctx, fmpq, fmpz
 
 from .report import Malformed
 
-__all__ = ["MAX_CHARS", "MAX_EXPONENT", "MAX_PREC", "pow10", "read_exact", "read_int",
+__all__ = ["MAX_CHARS", "MAX_EXPONENT", "MAX_PREC", "MIN_DIGIT_BUDGET", "DIGITS_PER_BYTE",
+           "digit_budget", "budget_for", "charge", "pow10", "read_exact", "read_int",
            "short_text", "show", "working", "decide", "floor_log10", "check_rounded_up",
            "expect_keys", "read_list", "read_error_claim", "JsonObject"]
 
@@ -27,8 +31,58 @@ JsonObject = dict[str, Any]
 MAX_CHARS = 1_000_000
 MAX_EXPONENT = 100_000
 MAX_PREC = 65536
+#: the digit budget of one certificate: max(MIN_DIGIT_BUDGET, DIGITS_PER_BYTE x its size)
+MIN_DIGIT_BUDGET = 1_000_000
+DIGITS_PER_BYTE = 4
+# unambiguous patterns (each character can be matched in one way only: no backtracking
+# blow-up on long digit strings)
 _RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
-_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?")
+_DECIMAL = re.compile(r"([+-]?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?)([0-9]+))?")
+
+
+class _Budget:
+    """What is left of the digit budget of one verification."""
+
+    __slots__ = ("left", "total")
+
+    def __init__(self, total: int) -> None:
+        self.left = self.total = total
+
+
+#: the budget of the verification running in this context (None: none is running, then
+#: each number alone must stay within MIN_DIGIT_BUDGET)
+_BUDGET: ContextVar[_Budget | None] = ContextVar("dpverify_verify_digits", default=None)
+
+
+def budget_for(size: int) -> int:
+    """The digit budget of a certificate of ``size`` bytes."""
+    return max(MIN_DIGIT_BUDGET, DIGITS_PER_BYTE * size)
+
+
+@contextmanager
+def digit_budget(total: int) -> Iterator[None]:
+    """Inside this block the numbers read (:func:`read_exact`) and the constants folded by
+    the expression parser may expand to at most ``total`` decimal digits in all."""
+    token = _BUDGET.set(_Budget(total))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def charge(digits: int, where: str) -> None:
+    """Account for a number of about ``digits`` decimal digits about to be built; Malformed
+    when that exceeds the budget (checked before anything is allocated)."""
+    b = _BUDGET.get()
+    if b is None:
+        if digits > MIN_DIGIT_BUDGET:
+            raise Malformed(f"{where}: number expands to more than {MIN_DIGIT_BUDGET} digits")
+        return
+    b.left -= digits
+    if b.left < 0:
+        raise Malformed(f"{where}: the numbers of this certificate expand to more than "
+                        f"{b.total} digits in all (the digit budget: max({MIN_DIGIT_BUDGET}, "
+                        f"{DIGITS_PER_BYTE} x file size))")
 
 
 def pow10(e: int) -> fmpq:
@@ -38,15 +92,16 @@ def pow10(e: int) -> fmpq:
 def _decimal_parts(s: str, where: str) -> tuple[int, str, str, int]:
     """(sign, integer digits, fraction digits, exponent) of a decimal text."""
     m = _DECIMAL.fullmatch(s)
-    if m is None or not (m.group(2) or m.group(3)):
+    if m is None:
         raise Malformed(f"{where}: {short_text(s)!r} is not an exact number")
     exp = 0
-    if m.group(5) is not None:
-        digits = m.group(5).lstrip("0") or "0"
+    if m.group(6) is not None:
+        digits = m.group(6).lstrip("0") or "0"
         if len(digits) > 6 or int(digits) > MAX_EXPONENT:
             raise Malformed(f"{where}: decimal exponent beyond +-{MAX_EXPONENT}")
-        exp = -int(digits) if m.group(4) == "-" else int(digits)
-    return (-1 if m.group(1) == "-" else 1), m.group(2), m.group(3) or "", exp
+        exp = -int(digits) if m.group(5) == "-" else int(digits)
+    return (-1 if m.group(1) == "-" else 1), m.group(2) or "", m.group(3) or m.group(4) or "", \
+        exp
 
 
 def read_exact(s: object, where: str) -> fmpq:
@@ -57,11 +112,14 @@ def read_exact(s: object, where: str) -> fmpq:
         raise Malformed(f"{where}: number longer than {MAX_CHARS} characters")
     m = _RATIO.fullmatch(s)
     if m is not None:
+        charge(len(m.group(2)) + len(m.group(3)), where)
         num, den = fmpz(m.group(2)), fmpz(m.group(3))
         if den == 0:
             raise Malformed(f"{where}: zero denominator")
         return fmpq(-num if m.group(1) == "-" else num, den)
     sign, ipart, fpart, exp = _decimal_parts(s, where)
+    # the digits of the mantissa plus those of the power of ten (numerator or denominator)
+    charge(len(ipart) + len(fpart) + abs(exp - len(fpart)), where)
     mant = fmpz(ipart + fpart) if ipart + fpart else fmpz(0)
     return sign * mant * pow10(exp - len(fpart))
 

@@ -13,7 +13,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-__all__ = ["Malformed", "TimeUp", "one_line", "Report", "Checks", "Refuted", "BOUNDED",
+__all__ = ["Malformed", "ArgumentTypeError", "ArgumentValueError", "TimeUp", "one_line",
+           "escape", "Report", "Checks", "Refuted", "BOUNDED",
            "MORE_PRECISION", "BISECT", "refine", "Progress", "reporting"]
 
 _Piece = TypeVar("_Piece")
@@ -37,8 +38,41 @@ def reporting(progress: Progress | None) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+#: bidirectional-text controls (also not printable, listed to make the intent explicit)
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _escape_char(c: str) -> str:
+    o = ord(c)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
+
+
+def escape(text: str) -> str:
+    """``text`` with every character that is not printable (``str.isprintable``: control
+    characters such as ESC and BEL, format characters, lone surrogates, ...) or is a
+    bidirectional control written as ``\\x1b`` / ``\\u202e``: a certificate's text cannot
+    drive the terminal."""
+    if text.isprintable() and _BIDI.isdisjoint(text):
+        return text
+    return "".join(c if c.isprintable() and c not in _BIDI else _escape_char(c) for c in text)
+
+
 class Malformed(ValueError):
-    """The file or document is malformed (exit code 2); the message is one line."""
+    """The file or document is malformed (exit code 2); the message is one line, with
+    non-printable characters escaped (:func:`escape`)."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(escape(str(message)))
+
+
+class ArgumentTypeError(TypeError):
+    """An entry point (``verify_file``, ``verify_bytes``, ``verify_document``) was called
+    with an argument of the wrong type; the message names the parameter."""
+
+
+class ArgumentValueError(ValueError):
+    """An entry point was called with an argument of the right type but a bad value (a
+    deadline that is not finite and > 0); the message names the parameter."""
 
 
 class TimeUp(Exception):
