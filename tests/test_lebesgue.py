@@ -128,3 +128,21 @@ def test_large_cases_converge(k, h):
     e = lebesgue_constant(k, h)
     assert e.upper <= e.lower * (1 + fmpq(1, 10**6))
     assert e.upper < 2**h - 1
+
+
+def test_certificate_cap_is_the_verifiers_and_the_constructions():
+    """A certificate the independent verifier would refuse as too expensive is never
+    written: the certifier, the verifier and the exact construction share one cap."""
+    from dpverify.certify.lebesgue import MAX_CERT_COST, LebesgueEnclosure, lebesgue_certificate
+    from dpverify.constructions.bernstein import MAX_BASIS_COST
+    from dpverify.verify.lebesgue import MAX_COST
+
+    assert MAX_CERT_COST == MAX_BASIS_COST == MAX_COST
+    one = fmpq(1)
+    big = LebesgueEnclosure(300, 8, one, one, fmpq(1, 4), 1, 128, 0.0,
+                            intervals=[(fmpq(0), fmpq(1, 2))])
+    with pytest.raises(InvalidParameterError, match="independent verifier"):
+        lebesgue_certificate(big)
+    ok = LebesgueEnclosure(200, 8, one, one, fmpq(1, 4), 1, 128, 0.0,
+                           intervals=[(fmpq(0), fmpq(1, 2))])
+    assert lebesgue_certificate(ok).data["statement"]["k"] == 200

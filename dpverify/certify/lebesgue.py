@@ -74,11 +74,17 @@ from ..numbers import (
 )
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 
-__all__ = ["LebesgueEnclosure", "lebesgue_constant", "iterated_basis_arb", "MAX_K", "MAX_H"]
+__all__ = ["LebesgueEnclosure", "lebesgue_constant", "iterated_basis_arb", "MAX_K", "MAX_H",
+           "MAX_CERT_COST"]
 
 #: Largest ``k`` and ``h`` accepted (the arb basis costs ``O(h k^3)`` at ~128 bits).
 MAX_K = 1000
 MAX_H = 64
+#: Largest ``h^2 k^4`` of a certificate: the independent verifier rebuilds the exact
+#: ``(k+1) x (k+1)`` basis and refuses larger statements (verify/lebesgue.py MAX_COST, the
+#: same cap as constructions/bernstein.py MAX_BASIS_COST; tests/test_lebesgue.py checks
+#: the three agree).
+MAX_CERT_COST = 2 * 8**2 * 200**4
 
 
 @dataclass(frozen=True)
@@ -392,6 +398,11 @@ def lebesgue_certificate(
     ``[0, 1/2]`` and the witness ``argmax``; ``basis`` (rows ``nu``, exact Bernstein
     coefficients of ``b^{(h)}_{nu,k}``, anything :func:`~dpverify.numbers.fmpq_str`
     accepts, e.g. ``fmpq``) joins the statement when given."""
+    if enc.h * enc.h * enc.k**4 > MAX_CERT_COST:
+        raise InvalidParameterError(
+            f"k = {enc.k}, h = {enc.h}: h^2 k^4 is over {MAX_CERT_COST}, beyond what the "
+            "independent verifier re-checks (it rebuilds the exact basis); the enclosure "
+            "itself stands, but no certificate is written for it")
     statement: dict[str, Any] = {"k": enc.k, "h": enc.h, "lower": fmpq_str(enc.lower),
                                  "upper": fmpq_str(enc.upper)}
     if basis is not None:
