@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dpverify.certify import supnorm
 from dpverify.exact import ChebyshevPoly, MonomialPoly
-from dpverify.numbers import to_fmpq
+from dpverify.numbers import arb_to_fmpq_bounds, to_fmpq
 
 
 def _mp(q):
@@ -119,3 +119,54 @@ def test_astronomically_small_coefficients_stay_small_in_memory():
     res = supnorm("exp(-1e12*x^2)", MonomialPoly([0]), (0, 1), rtol="1e-6", timeout=30)
     assert res.lower <= 1 <= res.upper
     assert res.upper - 1 <= fmpq(1, 10**6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.fractions(min_value=-2, max_value=2, max_denominator=64), min_size=1,
+                max_size=9),
+       st.lists(st.tuples(st.fractions(min_value=-2, max_value=2, max_denominator=16),
+                          st.fractions(min_value="1/16", max_value=2, max_denominator=16)),
+                max_size=3),
+       st.integers(64, 200))
+def test_critical_balls_hold_every_real_root(real_roots, quadratics, prec):
+    """Every real root of D lies in one of the returned real balls, whichever path decides
+    (Arb's isolation, or FLINT's exact one for repeated roots: the lists may repeat a
+    root).  The roots are known by construction: D = prod (x - a) prod ((x - b)^2 + c)."""
+    from flint import fmpq_poly
+
+    from dpverify.certify.taylor_model import _critical_balls
+
+    D = fmpq_poly([1])
+    for a in real_roots:
+        D *= fmpq_poly([-fmpq(a.numerator, a.denominator), 1])
+    for b, c in quadratics:  # no real root: (x - b)^2 + c, c > 0
+        bq, cq = fmpq(b.numerator, b.denominator), fmpq(c.numerator, c.denominator)
+        D *= fmpq_poly([bq * bq + cq, -2 * bq, 1])
+    balls = [arb_to_fmpq_bounds(b) for b in _critical_balls(D, prec)]  # exact ends
+    for a in real_roots:
+        q = fmpq(a.numerator, a.denominator)
+        assert any(lo <= q <= hi for lo, hi in balls), (a, balls)
+
+
+def test_critical_balls_cluster_double_root_and_constant():
+    """A cluster of 11 roots of radius 2^-7.3 around 0 next to 1/3; a double root (Arb's
+    isolation refuses squareful input: the exact path decides); no roots."""
+    from flint import fmpq_poly
+
+    from dpverify.certify.taylor_model import _critical_balls
+
+    half, third = fmpq(1, 2), fmpq(-1, 3)
+    double = fmpq_poly([-half, 1]) ** 2 * fmpq_poly([-third, 1])
+    ends = list(map(arb_to_fmpq_bounds, _critical_balls(double, 64)))
+    assert any(lo <= half <= hi for lo, hi in ends)
+    assert any(lo <= third <= hi for lo, hi in ends)
+
+    D = fmpq_poly([fmpq(1, 2**80), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]) * fmpq_poly([-fmpq(1, 3), 1])
+    balls = _critical_balls(D, 64)
+    assert any(lo <= fmpq(1, 3) <= hi for lo, hi in map(arb_to_fmpq_bounds, balls))
+    # the real root of x^11 + 2^-80, -2^(-80/11), is held too
+    from flint import arb
+
+    r = -(arb(2) ** (fmpq(-80, 11)))
+    assert any(b.overlaps(r) for b in balls)
+    assert _critical_balls(fmpq_poly([5]), 64) == []

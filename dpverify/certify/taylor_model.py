@@ -18,9 +18,10 @@ tolerance (the series over ``I`` is computed at growing lengths, up to ``max_ord
 working precision is set from the tolerance and the size of the Taylor terms, so a
 requested accuracy of ``2^-k`` costs about ``k`` bits more than the function's scale, not
 more.  ``sup |Q|`` on ``[-r, r]`` is bounded rigorously: the real roots of ``Q'`` are
-isolated by FLINT's ``arb_fmpz_poly_complex_roots`` (certified isolating balls; real roots
-come back with an exactly zero imaginary part), and ``|Q|`` is enclosed at each root ball
-in ``[-r, r]`` and at both ends.  For high-degree ``Q`` (more than ``ROOTS_MAX``) the
+isolated by Arb's ``acb_poly`` root isolation (certified disjoint balls, one root each; a
+ball holding a real root has an imaginary part containing 0), or, when that fails, by
+FLINT's exact ``arb_fmpz_poly_complex_roots``; ``|Q|`` is enclosed at each root ball in
+``[-r, r]`` and at both ends.  For high-degree ``Q`` (more than ``ROOTS_MAX``) the
 triangle bound ``sum |Q_j| r^j`` is used instead.
 
 Guarantee
@@ -36,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flint import arb, arb_series, ctx, fmpq, fmpq_poly
+from flint import arb, arb_poly, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import InvalidParameterError
 from ..expr import Expr, NotAnalytic
@@ -61,6 +62,33 @@ class PieceBound:
     prec: int
     delta: fmpq | None
     used_roots: bool
+
+
+def _critical_balls(D: fmpq_poly, prec: int) -> list[arb]:
+    """Real balls that together contain every real root of ``D`` (``deg D >= 1``).
+
+    First Arb's root isolation on the coefficient balls (``acb_poly.roots``: Durand-Kerner,
+    then ``_acb_poly_validate_roots``; it returns only when it has ``deg D`` disjoint balls,
+    each holding exactly one root of every polynomial in the coefficient balls, the exact
+    ``D`` among them).  A real root lies in a ball whose imaginary part contains 0, so every
+    such ball's real part is kept (a non-real root near the axis only adds a point).  When
+    that fails (a repeated root, or too little precision) FLINT's exact isolation of the
+    integer polynomial decides instead (squarefree factorisation; real roots come back with
+    an exactly zero imaginary part).  Measured: 0.16 ms against 0.66 ms at degree 17."""
+    if D.degree() < 1:
+        return []
+    work = max(64, prec)
+    try:
+        with ctx.workprec(work):
+            A = arb_poly([arb(c) for c in D.coeffs()])
+            # refined to 2^-work/2: |Q| over a root ball then exceeds its value at the
+            # critical point by about |Q''| rad^2, far below the piece's tolerance
+            found: Any = A.complex_roots(tol=arb(2) ** (-(work // 2)), maxprec=2 * work)
+        return [z.real for z in found if z.imag.contains(0)]
+    except ValueError:
+        pass
+    roots: Any = D.numer().complex_roots()  # [(acb, multiplicity)] (the stub says list[acb])
+    return [z.real for z, _mult in roots if z.imag.is_zero()]
 
 
 def _dyadic(x: arb) -> fmpq:
@@ -229,24 +257,26 @@ def tm_piece(f: Expr, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, ma
             return PieceBound(tri + delta, lower, wit, N, prec, delta, False)
         Qs = fmpq_poly(cs)
         ends = [fmpq(1), fmpq(-1)]
-        cand = []
-        D = Qs.derivative()
-        Dz = D.numer()
-        roots: Any = Dz.complex_roots()  # [(acb, multiplicity)] (the stub says list[acb])
-        for z, _mult in roots:
-            if not z.imag.is_zero():
-                continue
-            c = z.real
-            if c > 1 or c < -1:
-                continue
-            cand.append(c)
+        cand = [c for c in _critical_balls(Qs.derivative(), prec) if not (c > 1 or c < -1)]
         acs = [arb(c) for c in cs]
 
-        def horner(x: arb) -> arb:
+        dacs = [arb(c) for c in Qs.derivative().coeffs()]
+
+        def horner(x: arb, coeffs: list[arb] = acs) -> arb:
             acc = arb(0)
-            for c in reversed(acs):
+            for c in reversed(coeffs):
                 acc = acc * x + c
             return acc
+
+        def ball_abs(x: arb) -> arb:
+            # |Q| over the ball x: the plain enclosure, or the mean-value form
+            # |Q(mid)| + |Q'(x)| rad -- second order in rad at a critical point, where
+            # Q'(x) holds 0 (so a root ball of Arb's isolation is as good as an exact one)
+            direct = abs(horner(x))
+            if x.rad() == 0:
+                return direct
+            mv = abs(horner(arb(x.mid()))) + abs(horner(x, dacs)) * arb(x.rad())
+            return mv if mv.upper() < direct.upper() else direct
 
         top = max(abs(Qs(s)) for s in ends)
         for s in ends:
@@ -254,7 +284,7 @@ def tm_piece(f: Expr, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, ma
             if v > lower:
                 lower, wit = v, m + r * s
         for c in cand:
-            u = arb_upper(abs(horner(c)))
+            u = arb_upper(ball_abs(c))
             if u is None:
                 return PieceBound(tri + delta, lower, wit, N, prec, delta, False)
             top = max(top, u)
