@@ -63,6 +63,7 @@ import argparse
 import json
 import math
 import multiprocessing as mp
+import os
 import platform
 import re
 import resource
@@ -76,6 +77,11 @@ from fractions import Fraction
 import mpmath
 
 from dpverify.exact import ChebyshevPoly, MonomialPoly
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _doc import write_section  # noqa: E402
+
+SECTION = "## Certified sup norms: dpverify vs Sollya"
 
 ACCURACIES = ("2^-20", "2^-50")
 TARGET = 0.5  # issue 15: dpverify at most half of Sollya's time on every case
@@ -446,7 +452,13 @@ def main() -> int:
         "--accuracy", nargs="*", default=list(ACCURACIES), help="accuracies 2^-k (rtol)"
     )
     ap.add_argument("--repeat", type=int, default=3, help="runs per tool, fastest counts")
+    ap.add_argument("--no-write", action="store_true",
+                    help="do not rewrite the section of docs/benchmarks.md")
     args = ap.parse_args()
+    argv_text = " ".join(sys.argv[1:])
+    stamp = (f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}  "
+             f"{platform.processor() or platform.machine()}  "
+             f"python {platform.python_version()}")
     ks = [parse_accuracy(a) for a in args.accuracy]
 
     sollya = None if args.no_sollya else shutil.which("sollya")
@@ -541,12 +553,12 @@ def main() -> int:
         f"<= {TARGET}",
         "overlap",
     )
+    table = ["| " + " | ".join(hdr) + " |", "|" + "|".join("---" for _ in hdr) + "|"]
+    table += ["| " + " | ".join(r) + " |" for r in rows]
     print()
-    print("| " + " | ".join(hdr) + " |")
-    print("|" + "|".join("---" for _ in hdr) + "|")
-    for r in rows:
-        print("| " + " | ".join(r) + " |")
+    print("\n".join(table))
     print()
+    details = []
     for item in raw:
         p = next(q for q in probs if q.name == item["problem"])
         extra = []
@@ -565,17 +577,37 @@ def main() -> int:
                 f"(poly parsed at prec {s['parse_prec']})"
             )
         note = p.note or "Chebyshev first-kind interpolant, coeffs rounded to float64"
-        print(f"# {p.name} 2^-{item['k']}: {note}; " + "; ".join(extra))
+        details.append(f"{p.name} 2^-{item['k']}: {note}; " + "; ".join(extra))
+        print(f"# {details[-1]}")
     n_met = sum(1 for r in rows if r[-2].startswith("yes"))
+    summary = (f"target dp/So <= {TARGET}: met on {n_met} of {len(rows)} cases"
+               + (f"; worst ratio {max(ratios):.3g}" if ratios else ""))
     print()
-    print(
-        f"# target dp/So <= {TARGET}: met on {n_met} of {len(rows)} cases"
-        + (f"; worst ratio {max(ratios):.3g}" if ratios else "")
-    )
+    print(f"# {summary}")
     if alarms:
         print()
         for a in alarms:
             print(f"!!! {a}")
+    if not args.no_write and not args.only:
+        settings = (f"dpverify supnorm(rtol=2^-k); Sollya supnorm(p, f, I, absolute, 2^-k), "
+                    f"prec={args.sollya_prec}; k in {ks}; dpverify basis for Chebyshev "
+                    f"problems: {args.dp_basis}; fastest of {args.repeat} runs per tool")
+        text = "\n".join([
+            SECTION, "",
+            f"Script: `benchmarks/supnorm_vs_sollya.py` (this run: `python "
+            f"benchmarks/supnorm_vs_sollya.py {argv_text}`; options `--only NAME…`, "
+            "`--accuracy K…`, `--repeat N`, `--timeout S`, `--dp-basis`, `--no-sollya`, "
+            "`--json OUT`, `--no-write`).",
+            "Both tools run in one process each, in the same run; dpverify's time is the "
+            "`supnorm` call in-process, Sollya's is its own `time(supnorm(...))` (process "
+            "start-up excluded); fastest of the repeats.", "",
+            stamp, settings, "", *table, "", summary,
+            *[a.replace("!!! ", "") for a in alarms], "",
+            "Per-case details (dpverify: pieces, evaluations, largest precision, "
+            "Taylor-model orders):", "",
+            *[f"- {d}" for d in details], ""])
+        write_section(SECTION, text)
+        print(f"# wrote section {SECTION!r} of docs/benchmarks.md")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(raw, fh, indent=1)
