@@ -9,6 +9,11 @@ summary lists every such skip.  Locally (variable unset) skips are reported but 
 
 Deselected tests (``-m 'not slow'``, the default ``addopts``) are not skips, and ``xfail``
 results are not counted.
+
+Hypothesis: with ``DPVERIFY_STRICT_SKIPS=1`` (the README test command, CI) the property
+tests run the same derandomized examples every time, so a red CI is reproducible and never
+a coin toss; ``HYPOTHESIS_PROFILE=explore`` searches new random examples (run it when
+changing a property test or the code under it).
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("explore", derandomize=False)
 
 #: Skips that are expected even in CI: substring of the skip reason -> why it is allowed.
 #: Keep this short; every entry is a reason a test may legitimately not run on a fully
@@ -29,6 +38,9 @@ ALLOWED_SKIPS: dict[str, str] = {
 
 #: Environment variable that turns unexpected skips into a failing session.
 STRICT_ENV = "DPVERIFY_STRICT_SKIPS"
+
+settings.load_profile(os.environ.get(
+    "HYPOTHESIS_PROFILE", "ci" if os.environ.get(STRICT_ENV) == "1" else "explore"))
 
 _unexpected: list[tuple[str, str]] = []
 
