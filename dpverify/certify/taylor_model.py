@@ -257,10 +257,10 @@ def tm_piece(f: Expr, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, ma
             return PieceBound(tri + delta, lower, wit, N, prec, delta, False)
         Qs = fmpq_poly(cs)
         ends = [fmpq(1), fmpq(-1)]
-        cand = [c for c in _critical_balls(Qs.derivative(), prec) if not (c > 1 or c < -1)]
+        D = Qs.derivative()
+        cand = [c for c in _critical_balls(D, prec) if not (c > 1 or c < -1)]
         acs = [arb(c) for c in cs]
-
-        dacs = [arb(c) for c in Qs.derivative().coeffs()]
+        dacs = [arb(c) for c in D.coeffs()]
 
         def horner(x: arb, coeffs: list[arb] = acs) -> arb:
             acc = arb(0)
