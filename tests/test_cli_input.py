@@ -142,3 +142,12 @@ def fmpq_from(text: str):
     from dpverify.numbers import parse_exact
 
     return parse_exact(text)
+
+
+def test_an_undefined_target_names_the_expression_and_the_point(capsys):
+    """Exact evaluation outside the real domain said only 'sqrt of the negative number -1';
+    now the expression and the grid point are named (as eval_mpmath already did).  The
+    Bernstein grid of order 4 on [0, 1] starts at x = 0, where x - 1 = -1."""
+    assert main(["bernstein-approx", "--f", "sqrt(x-1)", "--k", "4", "--h", "2"]) == 2
+    err = _one_error_line(capsys)
+    assert "sqrt of the negative number -1 in sqrt(" in err and "at x = 0" in err

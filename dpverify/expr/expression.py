@@ -237,7 +237,13 @@ class Expr:
                 f"eval_exact takes int or fmpq arguments, got {type(a).__name__} ({a!r})"
             )
 
-        return exact_value(self._root, self._env(args, conv, "eval_exact"))
+        env = self._env(args, conv, "eval_exact")
+        try:
+            return exact_value(self._root, env)
+        except DomainError as exc:  # name the expression and the point, as eval_mpmath does
+            at = ", ".join(f"{k} = {v}" for k, v in env.items())
+            raise DomainError(f"{exc} in {self.canonical}" + (f" at {at}" if at else "")) \
+                from None
 
     def eval_mpmath(self, *args: Any) -> mpmath.mpf:
         """Floating-point evaluation with mpmath at the current ``mpmath.mp.prec``.
