@@ -72,7 +72,7 @@ class ArgumentTypeError(TypeError):
 
 class ArgumentValueError(ValueError):
     """An entry point was called with an argument of the right type but a bad value (a
-    deadline that is not finite and > 0); the message names the parameter."""
+    deadline that is negative or not finite); the message names the parameter."""
 
 
 class TimeUp(Exception):
