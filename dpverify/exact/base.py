@@ -13,7 +13,7 @@ import html
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from flint import fmpq, fmpq_poly, fmpz
 
@@ -30,12 +30,8 @@ from ._core import (
     read_point,
     strip,
 )
-
-if TYPE_CHECKING:  # annotations only: these modules import this one
-    from .bernstein import BernsteinPoly
-    from .chebyshev import ChebyshevPoly
-    from .cosine import CosinePoly
-    from .monomial import MonomialPoly
+from .floateval import evaluate_float, to_mpmath, to_sympy
+from .numpy_convert import read_numpy, to_numpy
 
 __all__ = ["ExactPoly", "BASES"]
 
@@ -97,21 +93,18 @@ class ExactPoly(ABC):
 
     def _init(self, coeffs: Any, domain: Any) -> None:
         if type(coeffs).__module__.startswith("numpy.polynomial"):
-            # never drop numpy's domain/window silently: convert exactly, or refuse.
-            # Imported here: numpy_interop imports the basis classes built on this module.
-            from .numpy_interop import from_numpy
-
-            conv = from_numpy(coeffs)
-            if type(conv) is not type(self):
+            # never drop numpy's domain/window silently: convert exactly, or refuse
+            basis, ncs, ndom = read_numpy(coeffs)
+            if basis != self.basis:
                 raise ParameterTypeError(
-                    f"a numpy {type(coeffs).__name__} is a {conv.basis} polynomial; use "
-                    f"dpverify.exact.as_poly (or {type(conv).__name__}) instead of "
+                    f"a numpy {type(coeffs).__name__} is a {basis} polynomial; use "
+                    f"dpverify.exact.as_poly (or {BASES[basis].__name__}) instead of "
                     f"{type(self).__name__}")
             if domain is not None and self._read_domain(domain) not in (
-                    conv.domain, self._default_domain()):
+                    ndom, self._default_domain()):
                 raise InvalidParameterError(
                     f"domain {domain!r} contradicts the numpy polynomial's own domain/window")
-            self._set(list(conv.coeffs), conv.domain)
+            self._set(ncs, ndom)
             return
         cs = read_coeffs(coeffs, "coeffs")
         dom = self._read_domain(domain)
@@ -214,9 +207,6 @@ class ExactPoly(ABC):
         None (float64).  ``p(x)`` at a float gives the exact value at its binary value;
         ``p(arb)`` a rigorous ball.
         """
-        # function-level: floateval imports this module (the basis classes build on it)
-        from .floateval import evaluate_float
-
         return evaluate_float(self, xs)
 
     # ------------------------------------------------------------------ conversions
@@ -231,23 +221,27 @@ class ExactPoly(ABC):
         None beyond rounding: coefficients and domain ends are rounded to the nearest
         float64.
         """
-        from .numpy_interop import to_numpy  # function-level: numpy_interop imports base
-
         return to_numpy(self)
 
     def to_mpmath(self, prec: Any = 53) -> Any:
         """An :class:`~dpverify.exact.floateval.MpmathPoly`: coefficients rounded to nearest
         at ``prec`` bits, evaluated in mpmath at ``prec`` bits.  Guarantee: none."""
-        from .floateval import to_mpmath  # function-level: floateval imports base
-
         return to_mpmath(self, prec)
 
     def to_sympy(self, var: Any = None) -> Any:
         """The same function as an exact SymPy expression (rational coefficients): see
         :func:`dpverify.exact.floateval.to_sympy`."""
-        from .floateval import to_sympy  # function-level: floateval imports base
-
         return to_sympy(self, var)
+
+    @classmethod
+    @abstractmethod
+    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq] | None,
+                       k: int | None = None) -> ExactPoly:
+        """The polynomial ``p`` (monomial basis, variable ``x``) in this basis on
+        ``domain`` (order ``k`` for Bernstein; ignored elsewhere), exactly.  The base class
+        converts through this classmethod of the target class, found by basis name in
+        :data:`BASES` -- as numpy's ``ABCPolyBase.convert`` goes through its ``kind``
+        argument -- so it never imports its subclasses."""
 
     @abstractmethod
     def _monomial_poly(self) -> fmpq_poly:
@@ -265,13 +259,11 @@ class ExactPoly(ABC):
         (exact; the domain map is applied)."""
         return self._cached_monomial()
 
-    def to_monomial(self) -> MonomialPoly:
+    def to_monomial(self) -> ExactPoly:
         """Exact conversion to :class:`MonomialPoly` in the same variable ``x``
         (the domain map is applied, so the result is a polynomial in ``x``, not in ``u``
         or ``s``)."""
-        from .monomial import MonomialPoly  # function-level: monomial imports this module
-
-        return MonomialPoly.from_fmpq_poly(self._cached_monomial())
+        return BASES["monomial"]._from_monomial(self._cached_monomial(), None)
 
     def _target_domain(self, domain: Any, default: tuple[int, int]) -> tuple[fmpq, fmpq]:
         if domain is not None:
@@ -280,15 +272,13 @@ class ExactPoly(ABC):
             return self._domain
         return (fmpq(default[0]), fmpq(default[1]))
 
-    def to_chebyshev(self, domain: Any = None) -> ChebyshevPoly:
+    def to_chebyshev(self, domain: Any = None) -> ExactPoly:
         """Exact conversion to :class:`ChebyshevPoly` on ``domain`` (default: this
         polynomial's domain, or ``(-1, 1)`` when it has none)."""
-        from .chebyshev import ChebyshevPoly  # function-level: chebyshev imports this module
-
         dom = self._target_domain(domain, (-1, 1))
-        return ChebyshevPoly._from_monomial(self._cached_monomial(), dom)
+        return BASES["chebyshev"]._from_monomial(self._cached_monomial(), dom)
 
-    def to_bernstein(self, k: IntLike | None = None, domain: Any = None) -> BernsteinPoly:
+    def to_bernstein(self, k: IntLike | None = None, domain: Any = None) -> ExactPoly:
         """Exact conversion to :class:`BernsteinPoly` of order ``k`` on ``domain``.
 
         ``k`` defaults to the degree (``0`` for the zero polynomial); ``k > degree`` is
@@ -299,21 +289,17 @@ class ExactPoly(ABC):
         InvalidParameterError
             If ``k`` is below the degree or above ``MAX_DEGREE``.
         """
-        from .bernstein import BernsteinPoly  # function-level: bernstein imports this module
-
         dom = self._target_domain(domain, (0, 1))
         deg = max(self.degree, 0)
         kk = deg if k is None else check_int(k, "k", minimum=deg, maximum=MAX_DEGREE)
-        return BernsteinPoly._from_monomial(self._cached_monomial(), dom, k=kk)
+        return BASES["bernstein"]._from_monomial(self._cached_monomial(), dom, kk)
 
-    def to_cosine(self) -> CosinePoly:
+    def to_cosine(self) -> ExactPoly:
         """Change of variable ``x = cos(theta)``: the :class:`CosinePoly`
         ``p(theta) = q(cos theta)`` whose coefficients are the Chebyshev coefficients of
         this polynomial ``q`` on ``(-1, 1)``."""
-        from .cosine import CosinePoly  # function-level: cosine imports this module
-
         cheb = self.to_chebyshev(domain=(-1, 1))
-        return CosinePoly._make(list(cheb.coeffs), None)
+        return BASES["cosine"]._make(list(cheb.coeffs), None)
 
     def convert(self, basis: str, **kw: Any) -> ExactPoly:
         """``self.to_<basis>(**kw)`` for ``basis`` in monomial, chebyshev, bernstein, cosine."""

@@ -111,7 +111,11 @@ class BernsteinPoly(ExactPoly):
         return compose_affine_poly(self._spoly(), alpha, beta)
 
     @classmethod
-    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq], k: int) -> BernsteinPoly:
+    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq] | None,
+                       k: int | None = None) -> BernsteinPoly:
+        assert domain is not None  # a Bernstein polynomial always has its interval
+        if k is None:
+            k = max(p.degree(), 0)
         gamma, delta = affine_map(_UNIT, domain)  # x = gamma*s + delta
         q = compose_affine_poly(p, gamma, delta)
         obj = cls._make(spoly_to_bern(q, k), domain)
@@ -125,7 +129,9 @@ class BernsteinPoly(ExactPoly):
         ``k=p.k`` to keep it) on ``domain`` (default: the same domain)."""
         if domain is None or self._target_domain(domain, (0, 1)) == self._domain:
             return self.elevate(max(self.degree, 0) if k is None else k)
-        return super().to_bernstein(k=k, domain=domain)
+        result = super().to_bernstein(k=k, domain=domain)
+        assert isinstance(result, BernsteinPoly)  # BASES["bernstein"] is this class
+        return result
 
     def elevate(self, k: IntLike) -> BernsteinPoly:
         """Exact degree elevation (or reduction, when possible) to order ``k``.

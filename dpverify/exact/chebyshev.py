@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flint import fmpq, fmpq_poly, fmpz_poly
 
@@ -18,9 +18,6 @@ from ._core import (
 )
 from .base import ExactPoly
 from .monomial import MonomialPoly
-
-if TYPE_CHECKING:  # annotation only: cosine imports this module
-    from .cosine import CosinePoly
 
 __all__ = ["ChebyshevPoly", "chebyshev_t"]
 
@@ -86,7 +83,9 @@ class ChebyshevPoly(ExactPoly):
         return compose_affine_poly(cheb_to_poly(self._coeffs), alpha, beta)
 
     @classmethod
-    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq]) -> ChebyshevPoly:
+    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq] | None,
+                       k: int | None = None) -> ChebyshevPoly:
+        assert domain is not None  # a Chebyshev polynomial always has its interval
         # x = gamma*u + delta maps [-1, 1] onto the domain
         gamma, delta = affine_map(_STD, domain)
         q = compose_affine_poly(p, gamma, delta)
@@ -96,11 +95,12 @@ class ChebyshevPoly(ExactPoly):
 
     def to_chebyshev(self, domain: Any = None) -> ChebyshevPoly:
         """Exact re-expansion on ``domain`` (itself when the domain is unchanged)."""
-        if domain is None or self._target_domain(domain, (-1, 1)) == self._domain:
+        dom = self._target_domain(domain, (-1, 1))
+        if dom == self._domain:
             return self
-        return super().to_chebyshev(domain)
+        return ChebyshevPoly._from_monomial(self._cached_monomial(), dom)
 
-    def to_cosine(self) -> CosinePoly:
+    def to_cosine(self) -> ExactPoly:
         """Change of variable ``x = cos(theta)`` (see :class:`CosinePoly`); on a domain
         other than ``(-1, 1)`` the polynomial is first re-expanded on ``(-1, 1)``."""
         return super().to_cosine()

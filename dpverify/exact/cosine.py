@@ -69,6 +69,12 @@ class CosinePoly(ExactPoly):
         """``q(x)`` with ``p(theta) = q(cos theta)`` (change of variable)."""
         return cheb_to_poly(self._coeffs)
 
+    @classmethod
+    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq] | None = None,
+                       k: int | None = None) -> CosinePoly:
+        # theta -> p(cos theta): the Chebyshev coefficients of p on (-1, 1)
+        return cls._make(poly_to_cheb(p), None)
+
     def to_chebyshev(self, domain: Any = None) -> ChebyshevPoly:
         """Change of variable ``x = cos(theta)``: the :class:`ChebyshevPoly` ``q`` on
         ``(-1, 1)`` with the same coefficients (``q(cos theta) = p(theta)``); re-expanded
@@ -79,12 +85,14 @@ class CosinePoly(ExactPoly):
     def to_monomial(self) -> MonomialPoly:
         """Change of variable ``x = cos(theta)``: ``q`` in the monomial basis with
         ``q(cos theta) = p(theta)``."""
-        return super().to_monomial()
+        return MonomialPoly.from_fmpq_poly(self._cached_monomial())
 
     def to_bernstein(self, k: IntLike | None = None, domain: Any = None) -> BernsteinPoly:
         """Change of variable ``x = cos(theta)``, then Bernstein form of ``q`` of order
         ``k`` on ``domain`` (default ``(0, 1)``)."""
-        return super().to_bernstein(k=k, domain=domain)
+        result = super().to_bernstein(k=k, domain=domain)
+        assert isinstance(result, BernsteinPoly)  # BASES["bernstein"] is that class
+        return result
 
     def to_cosine(self) -> CosinePoly:
         """Itself."""

@@ -26,7 +26,7 @@ balls, or bound the float64 error with ``dpverify.evalbound``.  :func:`to_sympy`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 from flint import fmpq
@@ -34,11 +34,30 @@ from flint import fmpq
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import check_int, fmpq_str
 
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .base import ExactPoly
+
+class PolyData(Protocol):
+    """What these functions read of a polynomial: its basis name, exact coefficients and
+    domain, the per-object cache, and its exact monomial form.  A protocol rather than
+    :class:`~dpverify.exact.ExactPoly` itself, so that the base class can build on this
+    module without a circular import."""
+
+    _cache: dict[str, Any]
+
+    @property
+    def basis(self) -> str: ...
+
+    @property
+    def coeffs(self) -> tuple[fmpq, ...]: ...
+
+    @property
+    def domain(self) -> tuple[fmpq, fmpq] | None: ...
+
+    def to_monomial(self) -> Any: ...
+
+    def to_chebyshev(self) -> Any: ...
 
 __all__ = ["evaluate_float", "float_coefficients", "to_mpmath", "to_sympy", "MpmathPoly",
-           "round_float64"]
+           "round_float64", "PolyData"]
 
 
 def round_float64(q: fmpq, name: str = "value") -> float:
@@ -56,7 +75,7 @@ def round_float64(q: fmpq, name: str = "value") -> float:
         raise InvalidParameterError(f"{name} = {fmpq_str(q)[:40]} overflows float64") from None
 
 
-def float_coefficients(poly: ExactPoly) -> np.ndarray:
+def float_coefficients(poly: PolyData) -> np.ndarray:
     """The coefficients rounded to the nearest float64 (cached on the polynomial)."""
     key = "float64_coeffs"
     c: np.ndarray | None = poly._cache.get(key)
@@ -109,7 +128,7 @@ def _de_casteljau(c: np.ndarray, s: np.ndarray) -> Any:
     return arr[0]
 
 
-def evaluate_float(poly: ExactPoly, xs: Any) -> np.ndarray:
+def evaluate_float(poly: PolyData, xs: Any) -> np.ndarray:
     """float64 values of ``poly`` at the points ``xs`` (any shape; the result has it too).
 
     Monomial: Horner; Chebyshev on ``(a, b)``: ``u = (2x - a - b)/(b - a)`` then
@@ -212,7 +231,7 @@ def _mpf(q: fmpq, prec: int) -> Any:
         return mpmath.mpf(lib.from_rational(int(q.p), int(q.q), prec, lib.round_nearest))
 
 
-def to_mpmath(poly: ExactPoly, prec: Any = 53) -> MpmathPoly:
+def to_mpmath(poly: PolyData, prec: Any = 53) -> MpmathPoly:
     """``poly`` as an :class:`MpmathPoly` at ``prec`` bits (coefficients and domain ends
     rounded to nearest at ``prec`` bits; default 53, float64's precision).
 
@@ -232,7 +251,7 @@ def to_mpmath(poly: ExactPoly, prec: Any = 53) -> MpmathPoly:
     return MpmathPoly(poly.basis, cs, dom, p)
 
 
-def to_sympy(poly: ExactPoly, var: Any = None) -> Any:
+def to_sympy(poly: PolyData, var: Any = None) -> Any:
     """The same function as an exact SymPy expression.
 
     Monomial, Chebyshev and Bernstein polynomials become their exact expansion in the

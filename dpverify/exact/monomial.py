@@ -79,7 +79,8 @@ class MonomialPoly(ExactPoly):
         return fmpq_poly(list(self._coeffs))
 
     @classmethod
-    def _from_monomial(cls, p: fmpq_poly, domain: Any = None) -> MonomialPoly:
+    def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq] | None = None,
+                       k: int | None = None) -> MonomialPoly:
         return cls.from_fmpq_poly(p)
 
     def to_monomial(self) -> MonomialPoly:
