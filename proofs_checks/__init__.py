@@ -1,6 +1,6 @@
 """Claims ledger: checks of the checkable claims of the five papers (issue 7).
 
-Run ``python -m proofs_checks [--quick] [--json] [--only ID]``; the full run writes
+Run ``python -m proofs_checks [--quick] [--json] [--only ID]``; ``--write-docs`` rewrites
 ``docs/claims.md``.  Each check is a function ``check_*(quick: bool) -> dict`` returning a
 record with ``id``, ``statement``, ``status`` (PASS / DISCREPANCY / OPEN), ``evidence`` and
 ``method`` (see :mod:`proofs_checks._result`).  PASS means "checked over the stated range",

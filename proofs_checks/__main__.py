@@ -1,4 +1,9 @@
-"""``python -m proofs_checks [--quick] [--json] [--only ID ...] [--output PATH] [--no-write]``."""
+"""``python -m proofs_checks [--quick] [--json] [--only ID ...] [--write-docs | --output PATH]``.
+
+Checking writes nothing: the ledger page docs/claims.md (tracked in git) is rewritten only
+with ``--write-docs`` (or written to another path with ``--output PATH``), so running the
+checks for their output (``--json`` to pipe them, a plain run to read them) never changes
+the working tree."""
 
 from __future__ import annotations
 
@@ -16,13 +21,19 @@ DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "claims.md"
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m proofs_checks",
-                                description="Check the papers' checkable claims (issue 7).")
+                                description="Check the papers' checkable claims.")
     p.add_argument("--quick", action="store_true", help="small ranges (CI, < 2 min)")
     p.add_argument("--json", action="store_true", help="print the records as JSON")
     p.add_argument("--only", action="append", metavar="ID",
                    help="claim id or paper key (repeatable); docs are not written")
-    p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="markdown path")
-    p.add_argument("--no-write", action="store_true", help="do not write the markdown file")
+    w = p.add_mutually_exclusive_group()
+    w.add_argument("--write-docs", action="store_true",
+                   help="rewrite the ledger page docs/claims.md (tracked: the page the "
+                        "documentation shows)")
+    w.add_argument("--output", type=Path, default=None, metavar="PATH",
+                   help="write the ledger markdown to PATH instead")
+    p.add_argument("--no-write", action="store_true",
+                   help="accepted for old scripts: writing is off unless asked")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="always show a progress line on stderr")
@@ -38,8 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print(f"no claim matches {args.only}", file=sys.stderr)
         return 2
-    if not args.only and not args.no_write:
-        args.output.write_text(render_markdown(records, quick=args.quick, seconds=total))
+    target = DEFAULT_OUTPUT if args.write_docs else args.output
+    if target is not None and not args.no_write:
+        if args.only:
+            print("--only checks a subset: the ledger page is not written", file=sys.stderr)
+        else:
+            target.write_text(render_markdown(records, quick=args.quick, seconds=total))
     if args.json:
         print(json.dumps({"mode": "quick" if args.quick else "full",
                           "seconds": round(total, 1), "claims": records}, indent=1))

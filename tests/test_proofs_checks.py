@@ -555,11 +555,30 @@ def test_cli_only_json(capsys, tmp_path):
     assert main(["--quick", "--only", "nosuchpaper/x"]) == 2
 
 
+def test_cli_writes_only_when_asked(capsys, tmp_path, monkeypatch):
+    """A run for its output leaves the tracked ledger page alone; --output writes a copy."""
+    import proofs_checks.__main__ as entry
+
+    monkeypatch.setattr(entry, "run_all", lambda **kw: [
+        {"id": "p/x", "status": "PASS", "seconds": 0.0, "paper": "p", "claim": "c",
+         "evidence": "e"}])
+    monkeypatch.setattr(entry, "render_markdown", lambda *a, **k: "LEDGER")
+    monkeypatch.setattr(entry, "DEFAULT_OUTPUT", tmp_path / "tracked.md")
+    assert main(["--quick", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["claims"][0]["id"] == "p/x"
+    assert not (tmp_path / "tracked.md").exists()
+    out = tmp_path / "copy.md"
+    assert main(["--quick", "--output", str(out)]) == 0
+    assert out.read_text() == "LEDGER" and not (tmp_path / "tracked.md").exists()
+    assert main(["--quick", "--write-docs"]) == 0
+    assert (tmp_path / "tracked.md").read_text() == "LEDGER"
+
+
 def test_claims_md_in_sync(ledger):
     """docs/claims.md is the quick ledger rendered (regenerate: python -m proofs_checks
-    --quick): the same claims with the same statuses and the same counts.  Evidence texts
-    are not compared: some quote float cross-checks (a quadrature, HiGHS) whose last digits
-    move with the platform and library versions CI installs."""
+    --quick --write-docs): the same claims with the same statuses and the same counts.
+    Evidence texts are not compared: some quote float cross-checks (a quadrature, HiGHS)
+    whose last digits move with the platform and library versions CI installs."""
     text = DEFAULT_OUTPUT.read_text()
     fresh = render_markdown(ledger, quick=True, seconds=0.0)
 
@@ -570,5 +589,5 @@ def test_claims_md_in_sync(ledger):
         return rows, counts
 
     assert skeleton(text) == skeleton(fresh), \
-        "docs/claims.md is stale: run python -m proofs_checks --quick"
+        "docs/claims.md is stale: run python -m proofs_checks --quick --write-docs"
     assert skeleton(text)[0] and skeleton(text)[1]
