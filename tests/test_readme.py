@@ -95,6 +95,8 @@ def _table_rows() -> list[tuple[list[str], set[str]]]:
             words = m.group(1).split()
             # "or / and --k K": every name before the first option, "/" separating them
             for w in words:
+                if w == "/":
+                    continue
                 if not re.fullmatch(r"[a-z][a-z0-9|/\\-]*", w):  # an option, FILE, CERT.json
                     break
                 cmds += [c for c in w.replace("\\|", "/").split("/") if c]
