@@ -10,6 +10,7 @@ from flint import fmpq
 
 from .._version import __version__
 from ..approximation import Approximation
+from ..budget import limits
 from ..errors import (
     CertificationFailed,
     InvalidParameterError,
@@ -205,9 +206,22 @@ def certify(
     CertificationFailed
         No finite bound could be established (``f`` not finite on a piece, precision
         exhausted), or ``require=True`` and a claim is not proven.
+    TimeLimitExceeded, MemoryLimitExceeded
+        ``timeout`` passed, or a step would pass it or the memory budget
+        (:mod:`dpverify.budget`): undecided.
     """
     if not isinstance(approx, Approximation):
         raise ParameterTypeError(f"approx must be an Approximation, got {type(approx).__name__}")
+    # the deadline also bounds what comes after the search (conversions, norms): the
+    # progress reports and the cost checks of dpverify.budget read it
+    with limits(timeout=timeout):
+        return _certify(approx, rtol, atol, max_pieces, timeout, stop_at_claim, require,
+                        progress)
+
+
+def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
+             timeout: float | None, stop_at_claim: bool, require: bool,
+             progress: ProgressCallback | None) -> Certificate:
     claims = {}
     for k, v in approx.claims.items():
         if k not in CLAIM_KEYS:

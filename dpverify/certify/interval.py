@@ -66,6 +66,7 @@ from typing import Any
 
 from flint import arb, ctx, fmpq
 
+from ..budget import limits
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
@@ -314,8 +315,11 @@ def supnorm(
         raise InvalidParameterError(f"polynomial has {pdim} variables but the box has {d}")
     if getattr(poly, "basis", None) == "cosine":
         raise InvalidParameterError("convert a cosine series with to_chebyshev() before certifying")
-    return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
-                     initial_pieces, deadline, timeout, progress)
+    # the deadline also bounds single FLINT calls (the Taylor shifts are refused when
+    # their estimated cost passes it: dpverify.budget)
+    with limits(timeout=float(tq) if timeout is not None else None):
+        return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
+                         initial_pieces, deadline, timeout, progress)
 
 
 def _loop_end(U: fmpq | None, L: fmpq, claim_q: fmpq | None, rtol_q: fmpq, atol_q: fmpq,

@@ -54,13 +54,14 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, arb_series, ctx, fmpq, fmpq_poly, fmpz
+from flint import arb, arb_series, ctx, fmpq, fmpz
 
 from ..errors import DomainError, InvalidParameterError
 from ..exact.tensor_shift import IntegerTaylorShift, abs_tail_sum
 from ..expr import Expr, NotAnalytic
 from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper
+from .taylor_model import taylor_shift
 
 __all__ = [
     "Box",
@@ -135,7 +136,7 @@ class PieceProblem:
     # -- polynomial side (exact) ---------------------------------------------
     def shift1(self, m: fmpq) -> list[fmpq]:
         """Exact coefficients of ``p(m + t)`` (one variable, monomial in ``t``)."""
-        out = [fmpq(c) for c in self.P(fmpq_poly([m, 1])).coeffs()]
+        out = [fmpq(c) for c in taylor_shift(self.P, m).coeffs()]
         return out or [fmpq(0)]
 
     def shiftd(self, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
