@@ -214,8 +214,8 @@ def check_cost(what: str, *, seconds: float, memory: float) -> None:
     if left is not None and seconds > max(left, 0.0):
         raise TimeLimitExceeded(
             f"{what} is too expensive: about {_seconds(seconds)} s and "
-            f"{format_bytes(memory)} (estimated), {_seconds(max(left, 0.0))} s left of "
-            f"the time limit of {_seconds(b.timeout)} s")
+            f"{format_bytes(memory)} (estimated), with {_seconds(max(left, 0.0))} s left "
+            "before the time limit")
     room = b.max_memory - _rss()
     if memory > room:
         raise MemoryLimitExceeded(

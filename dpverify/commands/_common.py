@@ -54,8 +54,14 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
         dest="json_out",
         default=None,
         metavar="FILE",
-        help="also write the JSON result (the certificate) to FILE",
+        help="also write the JSON result (the certificate) to FILE, atomically; '-' writes "
+        "it to standard output instead of the table; /dev/null discards it; a FIFO, "
+        "device or socket is refused unless --out-special",
     )
+    parser.add_argument(
+        "--out-special", dest="out_special", action="store_true",
+        help="let --out write an existing FIFO, device or socket in place (a FIFO waits "
+        "for its reader)")
 
 
 def backend_flags(parser: argparse.ArgumentParser) -> None:

@@ -14,9 +14,16 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
-from flint import acb, acb_series, arb, arb_series, fmpq, fmpq_poly, fmpz
+from flint import acb, acb_series, arb, arb_series, fmpq, fmpq_poly, fmpz, fmpz_poly
 
-from ..budget import chebyshev_conversion_cost, check_cost, checkpoint, compose_cost, poly_size
+from ..budget import (
+    COMPOSE_RATE,
+    chebyshev_conversion_cost,
+    check_cost,
+    checkpoint,
+    compose_cost,
+    poly_size,
+)
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..numbers import MAX_DEGREE, fmpq_str, to_fmpq
 
@@ -40,6 +47,8 @@ __all__ = [
     "padded",
     "compose_affine_poly",
     "check_compose",
+    "common_denominator",
+    "poly_of",
     "cheb_to_poly",
     "poly_to_cheb",
     "bern_to_spoly",
@@ -459,9 +468,49 @@ def _check_conversion(cs: Sequence[fmpq], what: str) -> None:
     n = len(cs) - 1
     if n < 64:
         return
-    seconds, memory = chebyshev_conversion_cost(n, poly_size(fmpq_poly(list(cs)))[1])
+    seconds, memory = chebyshev_conversion_cost(n, _coefficient_bits(cs))
     check_cost(f"the exact conversion of a degree-{n} polynomial {what}",
                seconds=seconds, memory=memory)
+
+
+def common_denominator(cs: Sequence[fmpq]) -> fmpz:
+    """The least common multiple of the denominators of ``cs`` (a product tree of
+    ``lcm``: ``O(M(size) log n)``, where a running ``lcm`` costs ``n`` times the size)."""
+    dens = [fmpz(c.q) for c in cs] or [fmpz(1)]
+    while len(dens) > 1:
+        dens = [dens[i].lcm(dens[i + 1]) if i + 1 < len(dens) else dens[i]
+                for i in range(0, len(dens), 2)]
+    return dens[0]
+
+
+def _coefficient_bits(cs: Sequence[fmpq]) -> int:
+    """Bits of the largest coefficient of ``poly_of(cs)``: its numerator over the common
+    denominator (an upper bound: the numerators are the ``p_i L / q_i``)."""
+    top = max((int(fmpz(c.p).bit_length()) - int(fmpz(c.q).bit_length()) for c in cs
+               if c != 0), default=0)
+    return max(top, 0) + 2 * int(common_denominator(cs).bit_length()) + 1
+
+
+def poly_of(cs: Sequence[fmpq], what: str = "") -> fmpq_poly:
+    """The ``fmpq_poly`` with coefficients ``cs`` (lowest first), built over their common
+    denominator in one pass.  ``fmpq_poly(list)`` sets one coefficient at a time and
+    rescales the whole polynomial at each new denominator: 23 s for the 20001
+    coefficients ``1/(i+1)``, 1.3 s here.
+
+    Raises
+    ------
+    TimeLimitExceeded, MemoryLimitExceeded
+        When the result (``n`` integers of the size of the common denominator) would pass
+        the budget in force (:mod:`dpverify.budget`)."""
+    n = len(cs)
+    if n < 64:
+        return fmpq_poly(list(cs))
+    L = common_denominator(cs)
+    size = n * _coefficient_bits(cs)
+    check_cost(what or f"an exact polynomial of {n} coefficients over a common denominator "
+               f"of {int(L.bit_length())} bits", seconds=size / COMPOSE_RATE,
+               memory=size / 2)
+    return fmpq_poly(fmpz_poly([fmpz(c.p) * (L // fmpz(c.q)) for c in cs]), L)
 
 
 def cheb_to_poly(cs: Sequence[fmpq]) -> fmpq_poly:
@@ -513,12 +562,12 @@ def bern_to_spoly(cs: Sequence[fmpq]) -> fmpq_poly:
     """
     k = len(cs) - 1
     bins = binomials(k)
-    d = fmpq_poly([c * b for c, b in zip(cs, bins, strict=True)])
+    d = poly_of([c * b for c, b in zip(cs, bins, strict=True)])
     check_compose(d, _ONE, -_ONE,
                   f"the exact conversion of a degree-{k} polynomial from the Bernstein basis")
     f = d(fmpq_poly([-1, 1])) if k else d
     fc = padded(f, k + 1)
-    g = fmpq_poly(fc[::-1])
+    g = poly_of(fc[::-1])
     return g(fmpq_poly([1, -1])) if k else g
 
 
@@ -536,7 +585,7 @@ def spoly_to_bern(p: fmpq_poly, k: int) -> list[fmpq]:
                   degree=k)
     g = p(fmpq_poly([1, -1]))  # G(y) = p(1 - y)
     gc = padded(g, k + 1)
-    f = fmpq_poly(gc[::-1])  # F(w) = w^k G(1/w)
+    f = poly_of(gc[::-1])  # F(w) = w^k G(1/w)
     d = padded(f(fmpq_poly([1, 1])), k + 1)  # D(w) = F(w + 1)
     bins = binomials(k)
     return [c / b for c, b in zip(d, bins, strict=True)]

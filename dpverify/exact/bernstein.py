@@ -15,6 +15,7 @@ from ._core import (
     compose_affine_poly,
     de_casteljau,
     map_point,
+    poly_of,
     spoly_to_bern,
 )
 from .base import ExactPoly
@@ -159,8 +160,8 @@ class BernsteinPoly(ExactPoly):
         assert isinstance(other, BernsteinPoly)
         k1, k2 = self.k, other.k
         # homogeneous form: sum C(k,j) c_j X^j Y^(k-j); products of forms convolve.
-        d = fmpq_poly([c * b for c, b in zip(self._coeffs, binomials(k1), strict=True)])
-        e = fmpq_poly([c * b for c, b in zip(other._coeffs, binomials(k2), strict=True)])
+        d = poly_of([c * b for c, b in zip(self._coeffs, binomials(k1), strict=True)])
+        e = poly_of([c * b for c, b in zip(other._coeffs, binomials(k2), strict=True)])
         prod = (d * e).coeffs()
         prod += [fmpq(0)] * (k1 + k2 + 1 - len(prod))
         cs = [c / b for c, b in zip(prod, binomials(k1 + k2), strict=True)]

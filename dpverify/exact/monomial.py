@@ -9,7 +9,7 @@ from flint import fmpq, fmpq_poly
 from ..errors import ParameterTypeError
 from ..numbers import ExactLike, IntLike
 from ..progress import ProgressCallback, report
-from ._core import Point, compose_affine_poly, exact_number, horner
+from ._core import Point, compose_affine_poly, exact_number, horner, poly_of
 from .base import ExactPoly
 
 __all__ = ["MonomialPoly"]
@@ -76,7 +76,7 @@ class MonomialPoly(ExactPoly):
         return obj
 
     def _monomial_poly(self) -> fmpq_poly:
-        return fmpq_poly(list(self._coeffs))
+        return poly_of(self._coeffs)
 
     @classmethod
     def _from_monomial(cls, p: fmpq_poly, domain: Any = None) -> MonomialPoly:
