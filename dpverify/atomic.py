@@ -66,10 +66,11 @@ def check_destination(path: Any, what: str = "output", special: bool = False) ->
             f"the {limit} the file system allows")
     kind = _special_kind(path)
     if kind is not None and not special and not _is_null_device(path):
+        how = ("use '-' for standard output, or --out-special to write it in place"
+               if what == "--out" else "or pass special=True to write it in place")
         raise InvalidParameterError(
             f"{what} {path!r} is {kind}, not a regular file: refused (writing it could "
-            "block or lose the result); write a file, use '-' for standard output, or "
-            "pass --out-special to write it in place")
+            f"block or lose the result); write a regular file, {how}")
     return path
 
 

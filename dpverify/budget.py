@@ -58,6 +58,7 @@ __all__ = [
     "DEFAULT_MEMORY_FRACTION",
     "current",
     "limits",
+    "after",
     "remaining",
     "checkpoint",
     "check_cost",
@@ -151,6 +152,15 @@ def check_timeout(timeout: Any, name: str = "timeout") -> float | None:
     if math.isinf(t):
         raise InvalidParameterError(f"{name} must be finite, got {timeout!r} (None: no limit)")
     return t
+
+
+def after(timeout: Any) -> float | None:
+    """The budget deadline (seconds) for a function that stops *gracefully* at its own
+    ``timeout`` (returning a valid, less precise result): a little later, ``1.05 timeout +
+    0.5`` s, so that the graceful stop comes first and the budget only catches single
+    calls and the wrap-up.  ``None`` stays ``None``."""
+    t = check_timeout(timeout)
+    return None if t is None else 1.05 * t + 0.5
 
 
 @contextmanager

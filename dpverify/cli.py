@@ -24,7 +24,6 @@ from . import commands as _commands_pkg
 from ._version import __version__
 from .atomic import check_destination, write_text
 from .budget import default_max_memory, format_bytes, limits, parse_memory
-from .commands._isolate import can_isolate, run_isolated
 from .errors import (
     CertificationFailed,
     DPVerifyError,
@@ -242,6 +241,9 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     except (DPVerifyError, ValueError) as exc:
         sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
         return 2
+    # deferred: `dpverify --help` imports no command module (start-up time)
+    from .commands._isolate import can_isolate, run_isolated
+
     if isolate and can_isolate():
         outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory), seconds,
                                max_memory, prog, getattr(args, "timeout", None))

@@ -10,7 +10,7 @@ from flint import fmpq
 
 from .._version import __version__
 from ..approximation import Approximation
-from ..budget import limits
+from ..budget import after, limits
 from ..errors import (
     CertificationFailed,
     InvalidParameterError,
@@ -213,8 +213,9 @@ def certify(
     if not isinstance(approx, Approximation):
         raise ParameterTypeError(f"approx must be an Approximation, got {type(approx).__name__}")
     # the deadline also bounds what comes after the search (conversions, norms): the
-    # progress reports and the cost checks of dpverify.budget read it
-    with limits(timeout=timeout):
+    # progress reports and the cost checks of dpverify.budget read it (a little after
+    # the search's own deadline, where the search stops with a valid, wider enclosure)
+    with limits(timeout=after(timeout)):
         return _certify(approx, rtol, atol, max_pieces, timeout, stop_at_claim, require,
                         progress)
 

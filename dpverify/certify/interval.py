@@ -66,7 +66,7 @@ from typing import Any
 
 from flint import arb, ctx, fmpq
 
-from ..budget import limits
+from ..budget import after, limits
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
@@ -316,8 +316,10 @@ def supnorm(
     if getattr(poly, "basis", None) == "cosine":
         raise InvalidParameterError("convert a cosine series with to_chebyshev() before certifying")
     # the deadline also bounds single FLINT calls (the Taylor shifts are refused when
-    # their estimated cost passes it: dpverify.budget)
-    with limits(timeout=float(tq) if timeout is not None else None):
+    # their estimated cost passes it) and the steps that report progress
+    # (dpverify.budget); a little later than the search's own, which ends the search
+    # with a valid, wider enclosure instead
+    with limits(timeout=after(float(tq) if timeout is not None else None)):
         return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
                          initial_pieces, deadline, timeout, progress)
 
