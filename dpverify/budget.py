@@ -234,9 +234,9 @@ def check_cost(what: str, *, seconds: float, memory: float) -> None:
             f"{format_bytes(b.max_memory)}")
 
 
-def parse_memory(text: str, name: str = "--max-memory") -> int:
+def parse_memory(text: str, name: str = "--max-memory", minimum: int = 2**20) -> int:
     """A memory size: bytes (``1000000``), with a binary unit (``512M``, ``4G``, ``1.5GiB``,
-    ``2TB``: powers of 1024) or a share of the machine (``50%``)."""
+    ``2TB``: powers of 1024) or a share of the machine (``50%``); at least ``minimum``."""
     s = str(text)
     m = _PERCENT.match(s)
     if m:
@@ -253,8 +253,9 @@ def parse_memory(text: str, name: str = "--max-memory") -> int:
         raise InvalidParameterError(
             f"{name} must be a size such as 4G, 512M, 2000000000 or 50%, got {s[:40]!r}")
     value = float(m.group(1)) * _UNITS[m.group(2).upper()]
-    if not 2**20 <= value <= 2**60:
-        raise InvalidParameterError(f"{name} must be between 1M and 2^60 bytes, got {s!r}")
+    if not minimum <= value <= 2**60:
+        raise InvalidParameterError(
+            f"{name} must be between {format_bytes(minimum)} and 2^60 bytes, got {s!r}")
     return int(value)
 
 

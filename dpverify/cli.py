@@ -33,6 +33,7 @@ from .errors import (
     PrecisionExhausted,
     TimeLimitExceeded,
 )
+from .jsonfile import MAX_INPUT_BYTES, max_input
 
 __all__ = ["main", "build_parser"]
 
@@ -162,6 +163,10 @@ def _limit_flags(parser: argparse.ArgumentParser) -> None:
         "--max-memory", dest="max_memory", default=None, metavar="SIZE",
         help="memory budget (e.g. 4G, 512M, 50%%): work that would need more is refused "
         "as 'undecided', exit 1 (default 50%% of this machine's memory)")
+    parser.add_argument(
+        "--max-input", dest="max_input", default=None, metavar="SIZE",
+        help="largest JSON input file read (e.g. 1G; default 64M); a larger one is an "
+        "error, exit 2")
 
 
 def _chosen_command(argv: list[str]) -> list[str]:
@@ -253,7 +258,8 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
 
 
 def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
-    """``--timeout`` in seconds (or None) and ``--max-memory`` in bytes."""
+    """``--timeout`` in seconds (or None) and ``--max-memory`` in bytes (``--max-input``
+    is checked here too, before any work)."""
     seconds = None
     timeout = getattr(args, "timeout", None)
     if timeout is not None:
@@ -263,7 +269,13 @@ def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
         seconds = read_timeout(timeout)
     text = getattr(args, "max_memory", None)
     max_memory = default_max_memory() if text is None else parse_memory(text)
+    _input_cap(args)
     return seconds, max_memory
+
+
+def _input_cap(args: argparse.Namespace) -> int:
+    text = getattr(args, "max_input", None)
+    return MAX_INPUT_BYTES if text is None else parse_memory(text, "--max-input", 1)
 
 
 def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
@@ -276,7 +288,7 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
         return {"lines": [f"{prog}: {line}"], "code": code}
 
     try:
-        with limits(timeout=seconds, max_memory=max_memory):
+        with limits(timeout=seconds, max_memory=max_memory), max_input(_input_cap(args)):
             if seconds is not None:
                 alarm = _start_alarm(seconds)
             result = args.handler(args)

@@ -211,10 +211,11 @@ def eps_delta_flags(args: Any) -> tuple[Any, Any]:
 
 def read_poly_arg(text: str, name: str = "--poly") -> list:
     """``--poly``: comma-separated exact numbers (lowest degree first) or ``@FILE``
-    holding a JSON list of numbers/strings."""
+    holding a JSON list of numbers/strings (``@-``: standard input), at most
+    :func:`dpverify.jsonfile.input_cap` bytes (``--max-input``)."""
     if text.startswith("@"):
         path = text[1:]
-        items = read_json(path, name)
+        items = read_json(path, name, stdin=True)
         if not isinstance(items, list) or not items:
             raise InvalidParameterError(f"{name}: {path!r} must hold a non-empty JSON list")
         out = []

@@ -15,11 +15,11 @@ from ._core import (
     compose_affine_poly,
     de_casteljau,
     map_point,
-    poly_of,
     spoly_to_bern,
 )
 from .base import ExactPoly
 from .monomial import MonomialPoly
+from .sizes import poly_of
 
 __all__ = ["BernsteinPoly", "bernstein_basis_poly"]
 

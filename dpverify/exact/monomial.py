@@ -9,8 +9,9 @@ from flint import fmpq, fmpq_poly
 from ..errors import ParameterTypeError
 from ..numbers import ExactLike, IntLike
 from ..progress import ProgressCallback, report
-from ._core import Point, compose_affine_poly, exact_number, horner, poly_of
+from ._core import Point, compose_affine_poly, exact_number, horner
 from .base import ExactPoly
+from .sizes import poly_of
 
 __all__ = ["MonomialPoly"]
 
