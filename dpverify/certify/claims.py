@@ -19,8 +19,9 @@ from ..errors import (
     TimeLimitExceeded,
 )
 from ..exact import ExactPoly, TensorPoly
-from ..expr import parse
-from ..numbers import fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
+from ..expr import NoEnclosure, Undefined, parse
+from ..expr.tree import MAX_CANONICAL_LENGTH
+from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from ..progress import ProgressCallback
 from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
 from .finite import finite_max_error
@@ -108,14 +109,26 @@ def _box_error(
     t = approx.target
     if t.get("kind") != "expr":
         raise InvalidParameterError("a box domain needs an 'expr' target")
-    f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr")
+    f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr",
+              max_length=MAX_CANONICAL_LENGTH)
     try:
         res = supnorm(f, approx.poly, approx.domain["intervals"], rtol=rtol, atol=atol,
                       claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress)
     except TimeLimitExceeded:
         raise
-    except PrecisionExhausted as exc:
-        raise CertificationFailed(f"not certified: {exc}") from None
+    except Undefined as exc:
+        # f undefined at a point of the domain: sup |f - p| does not exist (the
+        # independent verifier says DOES NOT HOLD for such a target)
+        msg = str(exc) if str(exc).startswith("f is undefined") \
+            else f"f is undefined on the domain: {exc}"
+        raise CertificationFailed(f"not certified: {msg}") from None
+    except (NoEnclosure, PrecisionExhausted) as exc:
+        # unbounded enclosures (a pole that cannot be exhibited at an exact point, or a
+        # value too large to enclose) prove nothing either way
+        raise CertificationFailed(f"undecided: {exc}") from None
+    except BallTooLarge as exc:
+        raise CertificationFailed(
+            f"undecided: f - p takes values too large to handle exactly ({exc})") from None
     rtol_q = to_fmpq(rtol, "rtol")
     digits = _digits_for(rtol_q)
     lo_s = fmpq_to_decimal(res.lower, digits, "down")

@@ -414,7 +414,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
                 break
             prec *= 2
         if not q.is_finite():
-            raise DomainError(f"f is not finite at {tuple(str(x) for x in c)}")
+            raise f.explain_not_finite(*c)
         lq = lower_abs(q)
         if lq > L:
             L, witness = lq, c
@@ -443,10 +443,8 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             for corner in itertools.product(*pbox):
                 with ctx.workprec(prec):
                     v = f_at_point(f, tuple(corner))
-                if not v.is_finite():
-                    raise DomainError(
-                        "f is not defined (or not finite) at "
-                        + ", ".join(fmpq_to_decimal(c, 12) for c in corner))
+                    if not v.is_finite():
+                        raise f.explain_not_finite(*corner)
         if lo > L:
             L = lo
             witness = tuple((a + b) / 2 for a, b in pbox)
@@ -600,7 +598,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
             with ctx.workprec(prec):
                 q = f_at_point(f, (c,)) - arb(prob.p_exact((c,)))
             if not q.is_finite():
-                raise DomainError(f"f is not finite at x = {c}")
+                raise f.explain_not_finite(c)
             lo_, hi_ = arb_to_fmpq_bounds(q)
             mag = max(abs(lo_), abs(hi_))
             if (hi_ - lo_) <= max(rtol_q, fmpq(1, 2**64)) * mag / 16 or prec >= max_prec:
@@ -626,7 +624,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
             with ctx.workprec(128):
                 q = f_at_point(f, (m,)) - arb(prob.p_exact((m,)))
             if not q.is_finite():
-                raise DomainError(f"f is not finite at x = {m}")
+                raise f.explain_not_finite(m)
             tau = max(rtol_q, fmpq(1, 2**64)) * lower_abs(q) / 8
         try:
             pb = tm_piece(f, prob.P, prob.deg, a, b, tau, max_order=_TM_MAX_ORDER,

@@ -238,7 +238,7 @@ def taylor_form_piece_1d(prob: PieceProblem, a: fmpq, b: fmpq, prec: int) -> Pie
             total = _interval_bound(prob.f, [I], expansion, lambda a: rr ** a[0])
             order = 0
         if not q0.is_finite():
-            raise DomainError(f"f is not finite at x = {m}")
+            raise prob.f.explain_not_finite(m)
         up = arb_upper(total)
         return up, lower_abs(q0), order, q0
 
@@ -328,7 +328,7 @@ def taylor_model_piece_nd(prob: PieceProblem, box: Box, prec: int) -> PieceEval:
             total = _interval_bound(prob.f, X, prob.shiftd(m), rpow)
             order = 0
         if not q0.is_finite():
-            raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
+            raise prob.f.explain_not_finite(*m)
         up = arb_upper(total)
         return up, lower_abs(q0), order, q0
 
