@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
 
-from ..budget import COMPOSE_RATE, chebyshev_conversion_cost, check_cost, compose_cost, poly_size
+from ..budget import LINEAR_RATE, chebyshev_conversion_cost, check_cost, compose_cost, poly_size
 
 __all__ = ["check_compose", "check_conversion", "common_denominator", "poly_of"]
 
@@ -74,8 +74,9 @@ def poly_of(cs: Sequence[fmpq], what: str = "") -> fmpq_poly:
     if n < 64:
         return fmpq_poly(list(cs))
     L = common_denominator(cs)
-    size = n * _coefficient_bits(cs)
-    check_cost(what or f"an exact polynomial of {n} coefficients over a common denominator "
-               f"of {int(L.bit_length())} bits", seconds=size / COMPOSE_RATE,
-               memory=size / 2)
+    bits = _coefficient_bits(cs)
+    size = n * bits
+    # linear work (one product per coefficient, then FLINT's content reduction)
+    check_cost(what or f"an exact polynomial of {n} coefficients of up to {bits} bits "
+               "over their common denominator", seconds=size / LINEAR_RATE, memory=size / 2)
     return fmpq_poly(fmpz_poly([fmpz(c.p) * (L // fmpz(c.q)) for c in cs]), L)
