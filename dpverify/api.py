@@ -186,7 +186,7 @@ def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebys
 def _boolean_certificate(function: str, k: Any, gamma: Any, method: str, d: Any,
                          progress: ProgressCallback | None) -> Certificate:
     builders = {"or": "or_polynomial", "and": "and_polynomial"}
-    if function not in builders:
+    if not isinstance(function, str) or function not in builders:
         raise InvalidParameterError(f"function must be 'or' or 'and', got {function!r}")
     dd = None if d is None else check_int(d, "d", minimum=1)
     if dd is not None:

@@ -56,6 +56,10 @@ from .errors import InvalidParameterError, MemoryLimitExceeded, TimeLimitExceede
 __all__ = [
     "Budget",
     "DEFAULT_MEMORY_FRACTION",
+    "MAX_TIMEOUT",
+    "COMPOSE_RATE",
+    "LINEAR_RATE",
+    "CONVERSION_RATE",
     "current",
     "limits",
     "after",
@@ -72,6 +76,8 @@ __all__ = [
     "poly_size",
 ]
 
+#: Longest ``timeout=`` accepted, in seconds (about 30 years; ``None`` means no limit).
+MAX_TIMEOUT = 1e9
 #: Share of the machine's memory a computation may use when nobody set a budget.
 DEFAULT_MEMORY_FRACTION = 0.5
 
@@ -135,25 +141,29 @@ def current() -> Budget:
 
 
 def check_timeout(timeout: Any, name: str = "timeout") -> float | None:
-    """A ``timeout=`` argument in seconds: ``None`` (no limit) or a finite number > 0
-    (an int, a float, or an exact number string).  ``bool`` is refused."""
+    """A ``timeout=`` argument in seconds: ``None`` (no limit) or a number in
+    ``(0, MAX_TIMEOUT]`` (an int, a float, or anything :func:`dpverify.numbers.to_fmpq`
+    reads).  ``bool``, NaN and infinities are refused."""
     if timeout is None:
         return None
     if isinstance(timeout, bool):
         raise InvalidParameterError(f"{name} must be a number of seconds, got {timeout!r}")
-    if isinstance(timeout, (int, float)):
-        t = float(timeout) if not isinstance(timeout, int) or abs(timeout) < 2**1000 \
-            else math.copysign(math.inf, timeout)
+    if isinstance(timeout, int):
+        t = float(timeout) if abs(timeout) < 2**64 else (math.inf if timeout > 0 else -1.0)
+    elif isinstance(timeout, float):
+        t = timeout
     else:
         # deferred: numbers imports flint, which a budget without strings never needs
         from .numbers import to_fmpq
 
         q = to_fmpq(timeout, name)
-        t = float(q) if abs(q) < 2**1000 else math.inf
-    if not t > 0 or math.isnan(t):
-        raise InvalidParameterError(f"{name} must be > 0 seconds, got {timeout!r}")
-    if math.isinf(t):
-        raise InvalidParameterError(f"{name} must be finite, got {timeout!r} (None: no limit)")
+        t = float(q) if abs(q) < 2**64 else (math.inf if q > 0 else -1.0)
+    shown = repr(timeout) if len(repr(timeout)) <= 40 else f"{repr(timeout)[:30]}..."
+    if math.isnan(t) or not t > 0:
+        raise InvalidParameterError(f"{name} must be > 0 seconds, got {shown}")
+    if t > MAX_TIMEOUT:
+        raise InvalidParameterError(
+            f"{name} must be at most {MAX_TIMEOUT:.0e} seconds, got {shown} (None: no limit)")
     return t
 
 

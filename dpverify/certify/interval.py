@@ -66,7 +66,7 @@ from typing import Any
 
 from flint import arb, ctx, fmpq
 
-from ..budget import after, limits
+from ..budget import after, check_timeout, limits
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
@@ -284,12 +284,8 @@ def supnorm(
     check_int(max_pieces, "max_pieces", 1, 10_000_000)
     check_int(max_prec, "max_prec", 64, 1 << 20)
     check_int(initial_pieces, "initial_pieces", 1, 4096)
-    deadline = None
-    if timeout is not None:
-        tq = to_fmpq(timeout, "timeout")
-        if tq <= 0:
-            raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
-        deadline = time.monotonic() + float(tq)
+    seconds = check_timeout(timeout)
+    deadline = None if seconds is None else time.monotonic() + seconds
     if isinstance(f, str):
         f = parse(f, name="f")
     if not isinstance(f, Expr):
@@ -319,7 +315,7 @@ def supnorm(
     # their estimated cost passes it) and the steps that report progress
     # (dpverify.budget); a little later than the search's own, which ends the search
     # with a valid, wider enclosure instead
-    with limits(timeout=after(float(tq) if timeout is not None else None)):
+    with limits(timeout=after(seconds)):
         return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
                          initial_pieces, deadline, timeout, progress)
 

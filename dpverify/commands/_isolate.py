@@ -11,9 +11,11 @@ command's outcome and sends it back as JSON over a pipe; the parent writes the o
 the child ``SIGKILL`` when the deadline passes by more than :data:`GRACE` (the child's own
 alarm normally ends it first, with the usual message).
 
-The child's standard error goes through a second pipe that the parent copies to its own
-(progress lines keep working, and a terminal is still detected): FLINT's own abort message
-is dropped there and replaced by one line saying the memory budget was reached.
+The child's standard error (and its standard output, which only stray library messages
+use) goes through a second pipe that the parent copies to its own standard error
+(progress lines keep working, and a terminal is still detected): FLINT's or GMP's own
+message on a failed allocation is dropped there and replaced by one line saying the memory
+budget was reached.
 
 POSIX only (``os.fork``); elsewhere the command runs in the calling process.
 """
@@ -37,7 +39,8 @@ __all__ = ["can_isolate", "run_isolated", "GRACE"]
 #: GRACE[1]`` seconds (the child's alarm fires at the deadline itself).
 GRACE = (0.05, 1.0)
 
-_FLINT_ABORT = b"FLINT exception"
+#: How FLINT and GMP announce a failed allocation before they abort (SIGABRT).
+_ALLOC_ABORTS = (b"FLINT exception", b"GNU MP: Cannot")
 
 
 def can_isolate() -> bool:
@@ -111,6 +114,13 @@ def _child(work: Callable[[], dict[str, Any]], result_w: int, err_w: int,
             sys.stderr.flush()
         except (OSError, ValueError):
             pass
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        # the child's stdout too: FLINT prints its abort message there, and the parent
+        # alone writes the command's output (nothing half-written on a kill)
+        os.dup2(err_w, 1)
         os.dup2(err_w, 2)
         sys.stderr = _TtyAs(sys.stderr, tty)  # type: ignore[assignment]
         _set_memory_limit(max_memory)
@@ -235,14 +245,14 @@ def _collect(result_r: int, err_r: int, kill_at: float | None,
 
 
 def _copy_err(chunk: bytes, state: dict[str, bool]) -> None:
-    """Copy the child's stderr, from FLINT's abort message on dropped (the parent says
-    what happened in one line instead)."""
+    """Copy the child's stderr, from FLINT's or GMP's abort message on dropped (the parent
+    says what happened in one line instead)."""
     if state["abort"]:
         return
-    cut = chunk.find(_FLINT_ABORT)
-    if cut >= 0:
+    cuts = [i for i in (chunk.find(m) for m in _ALLOC_ABORTS) if i >= 0]
+    if cuts:
         state["abort"] = True
-        chunk = chunk[:cut]
+        chunk = chunk[:min(cuts)]
     if chunk:
         _write_err(chunk)
 
