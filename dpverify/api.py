@@ -176,8 +176,11 @@ def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebys
     Raises
     ------
     InvalidParameterError
-        For a bad ``function``, ``k``, ``gamma``, ``method`` or ``d``; for ``d`` with a
-        Chebyshev degree above ``MAX_NORM_DEGREE`` (checked before any work).
+        For a bad ``function``, ``k``, ``gamma``, ``method``, ``d`` or ``timeout``; for
+        ``d`` with a Chebyshev degree above ``MAX_NORM_DEGREE`` (checked before any work).
+    TimeLimitExceeded, MemoryLimitExceeded
+        Past ``timeout``, or before a step that would pass it or the memory budget
+        (:mod:`dpverify.budget`): undecided.
     """
     with limits(timeout=timeout):
         return _boolean_certificate(function, k, gamma, method, d, progress)

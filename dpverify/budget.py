@@ -131,7 +131,8 @@ def default_max_memory() -> int:
     return int(total * DEFAULT_MEMORY_FRACTION) if total else 4 * 2**30
 
 
-_DEFAULT = contextvars.ContextVar("dpverify_budget", default=None)
+_DEFAULT: contextvars.ContextVar[Budget | None] = contextvars.ContextVar(
+    "dpverify_budget", default=None)
 
 
 def current() -> Budget:
@@ -189,9 +190,10 @@ def limits(*, timeout: Any = None, max_memory: int | None = None) -> Iterator[Bu
         if deadline is None or mine < deadline:
             deadline, shown = mine, t
     mem = outer.max_memory if max_memory is None else min(int(max_memory), outer.max_memory)
-    token = _DEFAULT.set(Budget(deadline, mem, shown))
+    mine_budget = Budget(deadline, mem, shown)
+    token = _DEFAULT.set(mine_budget)
     try:
-        yield _DEFAULT.get()
+        yield mine_budget
     finally:
         _DEFAULT.reset(token)
 

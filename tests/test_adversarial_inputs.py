@@ -127,23 +127,25 @@ def _expression_argv(expr: str) -> list[str]:
             "--timeout", str(TIMEOUT)]
 
 
-def _check_outcome(code: int, err: str, elapsed: float, budget: float) -> None:
+def _check_outcome(code: int, out: str, err: str, elapsed: float, budget: float) -> None:
     assert code in (0, 1, 2), f"exit {code} (a signal?): {err[-500:]}"
     assert "Traceback" not in err, err
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) <= 1, err
-    if code:
-        assert lines, "a failing command says why"
+    if code:  # a failing command says why: one stderr line, or the result row
+        assert lines or "undecided" in out or "not certified" in out, out[-500:]
     assert elapsed <= budget, f"{elapsed:.1f} s > {budget:.1f} s"
 
 
-@pytest.mark.parametrize("name, expr", [c for c in HOSTILE_EXPRESSIONS
-                                        if c[0] in FAST_EXPRESSIONS])
+_FAST = [c for c in HOSTILE_EXPRESSIONS if c[0] in FAST_EXPRESSIONS]
+
+
+@pytest.mark.parametrize("name, expr", _FAST, ids=[c[0] for c in _FAST])
 def test_hostile_expression_in_process(name, expr, capsys):
     t0 = time.monotonic()
     code = main(_expression_argv(expr))
-    err = capsys.readouterr().err
-    _check_outcome(code, err, time.monotonic() - t0, TIMEOUT * 1.05 + 1)
+    got = capsys.readouterr()
+    _check_outcome(code, got.out, got.err, time.monotonic() - t0, TIMEOUT * 1.05 + 1)
 
 
 def _run_program(argv: list[str], timeout: float) -> tuple[int, str, str, float]:
@@ -160,10 +162,11 @@ def _run_program(argv: list[str], timeout: float) -> tuple[int, str, str, float]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, expr", HOSTILE_EXPRESSIONS)
+@pytest.mark.parametrize("name, expr", HOSTILE_EXPRESSIONS,
+                         ids=[c[0] for c in HOSTILE_EXPRESSIONS])
 def test_hostile_expression_program(name, expr):
-    code, _out, err, elapsed = _run_program(_expression_argv(expr), TIMEOUT)
-    _check_outcome(code, err, elapsed, TIMEOUT * 1.05 + 1 + START_UP)
+    code, out, err, elapsed = _run_program(_expression_argv(expr), TIMEOUT)
+    _check_outcome(code, out, err, elapsed, TIMEOUT * 1.05 + 1 + START_UP)
 
 
 # ---------------------------------------------------------------------- resource cases
@@ -245,11 +248,11 @@ def test_resource_names_list_every_case(tmp_path):
 
 def _resource(name: str, tmp_path: Any) -> None:
     argv = _resource_cases(tmp_path)[name]()
-    code, _out, err, elapsed = _run_program([*argv, "--timeout", str(TIMEOUT),
+    code, out, err, elapsed = _run_program([*argv, "--timeout", str(TIMEOUT),
                                              "--max-memory", "3G"]
                                             if "--max-memory" not in argv
                                             else [*argv, "--timeout", str(TIMEOUT)], TIMEOUT)
-    _check_outcome(code, err, elapsed, TIMEOUT * 1.05 + 1 + START_UP)
+    _check_outcome(code, out, err, elapsed, TIMEOUT * 1.05 + 1 + START_UP)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="requires POSIX (resource limits)")

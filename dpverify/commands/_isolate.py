@@ -122,7 +122,7 @@ def _child(work: Callable[[], dict[str, Any]], result_w: int, err_w: int,
         # alone writes the command's output (nothing half-written on a kill)
         os.dup2(err_w, 1)
         os.dup2(err_w, 2)
-        sys.stderr = _TtyAs(sys.stderr, tty)  # type: ignore[assignment]
+        sys.stderr = _TtyAs(sys.stderr, tty)
         _set_memory_limit(max_memory)
         outcome = work()
         _send(result_w, json.dumps(outcome).encode("utf-8"))
