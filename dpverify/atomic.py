@@ -31,7 +31,7 @@ from typing import Any
 
 from .errors import InvalidParameterError
 
-__all__ = ["write_text", "write_bytes", "check_destination"]
+__all__ = ["write_text", "write_bytes", "check_destination", "file_kind"]
 
 
 def write_text(path: str, text: str, *, what: str = "output", special: bool = False) -> None:
@@ -134,20 +134,25 @@ def _write_in_place(path: str, data: bytes, what: str, shown: str) -> None:
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
 
 
-def _special_kind(path: str) -> str | None:
-    """What an existing non-regular file is ("a FIFO", ...); None for a regular file or
-    a path that does not exist."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:  # absent (or unreadable: the write says why)
-        return None
+def file_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file ("a FIFO",
+    "a character device", ...); ``None`` for a regular file."""
     if stat.S_ISREG(mode):
         return None
     for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory")):
         if test(mode):
             return kind
     return "not a regular file"
+
+
+def _special_kind(path: str) -> str | None:
+    """:func:`file_kind` of an existing ``path``; ``None`` when it does not exist."""
+    try:
+        return file_kind(os.stat(path).st_mode)
+    except OSError:  # absent (or unreadable: the write says why)
+        return None
 
 
 def _is_null_device(path: str) -> bool:

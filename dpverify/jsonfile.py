@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
+from .atomic import file_kind
 from .errors import DPVerifyError, InvalidParameterError
 
 __all__ = ["read_json", "read_capped", "input_cap", "max_input", "MAX_INPUT_BYTES"]
@@ -55,15 +56,6 @@ def max_input(nbytes: int) -> Iterator[None]:
         yield
     finally:
         _CAP.reset(token)
-
-
-def _kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISDIR, "a directory")):
-        if test(mode):
-            return kind
-    return "not a regular file"
 
 
 def _too_big(what: str, shown: str, size: int | None, cap: int) -> str:
@@ -103,7 +95,7 @@ def read_capped(path: str | os.PathLike[str], what: str,
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise error(f"{what}: {shown} is {_kind(st.st_mode)}, not a regular file: "
+            raise error(f"{what}: {shown} is {file_kind(st.st_mode)}, not a regular file: "
                         "refused (reading it could block or never end)")
         if st.st_size > limit:
             raise error(_too_big(what, shown, st.st_size, limit))

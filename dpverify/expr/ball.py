@@ -165,7 +165,12 @@ class ArbEval(RingEval):
             return _const_pow(b, a, self.clip or is_nonneg(base_node))
         # a^b = exp(b*log(a))
         a = self.ev(ex_node)
-        return _exp(a * _log(b))
+        try:
+            lb = _log(b)
+        except Undefined:  # say what the user wrote: a power, not a log
+            raise Undefined(f"a power with a variable exponent is undefined for the base "
+                            f"ball {_c0(b)} (<= 0)") from None
+        return _exp(a * lb)
 
     def call(self, fname: str, arg_node: Node) -> Any:
         v = self.ev(arg_node)
