@@ -152,8 +152,9 @@ def _leaf_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentPars
 
 
 def _limit_flags(parser: argparse.ArgumentParser) -> None:
-    """Every command takes ``--timeout`` (unless it defines its own, with its own default)
-    and ``--max-memory``: the limits :func:`main` enforces (:mod:`dpverify.budget`)."""
+    """Every command takes ``--timeout`` (unless it defines its own, with its own default),
+    ``--max-memory`` and ``--max-input``: the limits :func:`main` enforces
+    (:mod:`dpverify.budget`, :mod:`dpverify.jsonfile`; docs/limits.md)."""
     if "--timeout" not in parser._option_string_actions:
         parser.add_argument(
             "--timeout", default=str(DEFAULT_TIMEOUT), metavar="SECONDS",

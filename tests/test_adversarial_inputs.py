@@ -229,18 +229,21 @@ def _resource_cases(tmp: Any) -> dict[str, Any]:
         "or-k-1e6-d": lambda: ["or", "--k", "1000000", "--gamma", "1e-3", "--d", "5"],
         "and-k-1e6-third": lambda: ["and", "--k", "1000000", "--gamma", "1/3"],
         "rofk-big": lambda: ["rofk", "--r", "500", "--k", "1000", "--gamma", "1e-30"],
-        "dlist-big": lambda: ["dlist", "--k", "1000000", "--gamma", "1e-10"],
-        "jackson-big-t": lambda: ["jackson", "--t", "1000000", "--r", "10"],
-        "jackson-approx-big": lambda: ["jackson-approx", "--f", "exp(x)", "--t", "100000",
+        # at and beyond the caps of the other commands (beyond: exit 2 before any work)
+        "dlist-big": lambda: ["dlist", "--k", "200000", "--gamma", "1e-3"],
+        "dlist-beyond": lambda: ["dlist", "--k", "1000000", "--gamma", "1e-10"],
+        "jackson-big-t": lambda: ["jackson", "--t", "2001", "--r", "10"],
+        "jackson-beyond": lambda: ["jackson", "--t", "1000000", "--r", "10"],
+        "jackson-approx-big": lambda: ["jackson-approx", "--f", "exp(x)", "--t", "2048",
                                        "--K", "5"],
-        "bernstein-big": lambda: ["bernstein", "--k", "100000", "--h", "50"],
+        "bernstein-big": lambda: ["bernstein", "--k", "1000", "--h", "50"],
         "bernstein-approx-big": lambda: ["bernstein-approx", "--f", "exp(x)", "--k",
-                                         "100000", "--h", "50"],
+                                         "1000", "--h", "50"],
         "release-size-huge": lambda: ["release-size", "--d", "1000", "--class",
-                                      "disjunction", "--k", "1000000", "--alpha", "1e-300",
+                                      "disjunction", "--k", "1000", "--alpha", "1e-300",
                                       "--beta", "1e-300", "--epsilon", "1e-19"],
-        "table-jackson-big": lambda: ["table", "jackson", "--t", "100000", "--out",
-                                      str(tmp / "tables")],
+        "table-jackson-big": lambda: ["table", "jackson", "--t", "10001", "--r", "2",
+                                      "--out", str(tmp / "tables")],
     })
     return cases
 
@@ -253,9 +256,9 @@ RESOURCE_NAMES = [
     "supnorm-bernstein-50000", "supnorm-huge-bits", "supnorm-harmonic-20000",
     "supnorm-coprime-denominators", "supnorm-tiny-interval", "supnorm-huge-interval",
     "supnorm-max-memory-200M", "supnorm-dev-zero", "supnorm-dev-urandom", "or-k-1e6",
-    "or-k-1e6-d", "and-k-1e6-third", "rofk-big", "dlist-big", "jackson-big-t",
-    "jackson-approx-big", "bernstein-big", "bernstein-approx-big", "release-size-huge",
-    "table-jackson-big"]
+    "or-k-1e6-d", "and-k-1e6-third", "rofk-big", "dlist-big", "dlist-beyond",
+    "jackson-big-t", "jackson-beyond", "jackson-approx-big", "bernstein-big",
+    "bernstein-approx-big", "release-size-huge", "table-jackson-big"]
 
 
 def test_resource_names_list_every_case(tmp_path):
