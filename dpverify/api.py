@@ -1,4 +1,4 @@
-"""The top-level entry points, named like the commands (issue 16 item 6):
+"""The top-level entry points, named like the commands:
 ``dpverify.supnorm``, ``dpverify.chebyshev_coefficients``, ``dpverify.minimax``,
 ``dpverify.approx`` and ``dpverify.evalbound``; and :func:`boolean_certificate` and
 :func:`supnorm_certificate`, the one call behind ``dpverify or``/``and`` and
@@ -14,6 +14,7 @@ from typing import Any
 from flint import arb, fmpq
 
 from .approximation import Approximation
+from .budget import limits
 from .certify.alternation import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
@@ -60,10 +61,13 @@ def supnorm(f: Any, poly: Any, box: Any, **options: Any) -> SupNorm:
     return _interval_supnorm(f, as_poly(poly), box, **options)
 
 
-def chebyshev_coefficients(f: Any, n: Any, dim: Any = 1, **options: Any) -> ChebyshevSeries:
+def chebyshev_coefficients(f: Any, n: Any, dim: Any = 1, *, timeout: Any = None,
+                           **options: Any) -> ChebyshevSeries:
     """Rigorous balls for the Chebyshev coefficients ``c_0 .. c_n`` of ``f`` on
     ``[-1, 1]^dim``: see :func:`dpverify.constructions.chebyshev_series.chebyshev_coefficients`
-    (options and guarantee).
+    (options and guarantee).  ``timeout`` (seconds, or ``None``): past it
+    :class:`~dpverify.errors.TimeLimitExceeded` is raised (checked between grid points and
+    before every exact conversion, :mod:`dpverify.budget`).
 
     ``f`` may also be a polynomial in one variable -- a dpverify polynomial or a
     ``numpy.polynomial`` ``Polynomial``/``Chebyshev`` (read exactly, domain and window
@@ -77,6 +81,12 @@ def chebyshev_coefficients(f: Any, n: Any, dim: Any = 1, **options: Any) -> Cheb
     >>> [str(c) for c in s.coeffs]
     ['0.500000000000000', '0', '0.500000000000000', '0']
     """
+    with limits(timeout=timeout):
+        return _chebyshev_coefficients(f, n, dim, options)
+
+
+def _chebyshev_coefficients(f: Any, n: Any, dim: Any, options: dict[str, Any]
+                            ) -> ChebyshevSeries:
     if isinstance(f, str) or isinstance(f, Expr):
         return _cheb_coefficients(f, n, dim, **options)
     poly = as_poly(f)
@@ -133,7 +143,7 @@ def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Float
 
 
 def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebyshev",
-                        d: Any = None, *,
+                        d: Any = None, *, timeout: Any = None,
                         progress: ProgressCallback | None = None) -> Certificate:
     """Build the OR or AND polynomial of ``k`` bits in the count (thaler2012 Fact 4.2; see
     :func:`dpverify.constructions.chebyshev.or_polynomial`) and certify it on
@@ -150,6 +160,9 @@ def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebys
         attributes, into ``info["multivariate"]`` (exact, but not part of the statement:
         ``dpverify verify`` does not check them).  Needs the Chebyshev degree
         ``t <= MAX_NORM_DEGREE``.
+    timeout : seconds, optional
+        Past it :class:`~dpverify.errors.TimeLimitExceeded` is raised (checked at every
+        progress step and before every large exact operation, :mod:`dpverify.budget`).
     progress : callable, optional
         ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the construction,
         the certifier's passes over ``{0..k}`` and the norms (counts only).
@@ -163,11 +176,20 @@ def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebys
     Raises
     ------
     InvalidParameterError
-        For a bad ``function``, ``k``, ``gamma``, ``method`` or ``d``; for ``d`` with a
-        Chebyshev degree above ``MAX_NORM_DEGREE`` (checked before any work).
+        For a bad ``function``, ``k``, ``gamma``, ``method``, ``d`` or ``timeout``; for
+        ``d`` with a Chebyshev degree above ``MAX_NORM_DEGREE`` (checked before any work).
+    TimeLimitExceeded, MemoryLimitExceeded
+        Past ``timeout``, or before a step that would pass it or the memory budget
+        (:mod:`dpverify.budget`): undecided.
     """
+    with limits(timeout=timeout):
+        return _boolean_certificate(function, k, gamma, method, d, progress)
+
+
+def _boolean_certificate(function: str, k: Any, gamma: Any, method: str, d: Any,
+                         progress: ProgressCallback | None) -> Certificate:
     builders = {"or": "or_polynomial", "and": "and_polynomial"}
-    if function not in builders:
+    if not isinstance(function, str) or function not in builders:
         raise InvalidParameterError(f"function must be 'or' or 'and', got {function!r}")
     dd = None if d is None else check_int(d, "d", minimum=1)
     if dd is not None:

@@ -7,9 +7,19 @@ Windows when both are on the same file system, which the same directory guarante
 run killed at any moment leaves the previous file intact and at most a stray
 ``.NAME.*.tmp`` file next to it.
 
-A symbolic link is followed: the file it points to is replaced and the link stays.  A
-destination that exists and is not a regular file (``/dev/null``, a FIFO, a terminal) is
-written in place, since replacing it would swap a device for a file.
+A symbolic link is followed: the file it points to is replaced and the link stays.
+
+Only regular files are written, with three exceptions: the null device (``/dev/null``;
+written through, which discards the text: it never blocks and holds nothing to
+corrupt), and any other existing non-regular file -- a FIFO, a terminal, a socket, a
+device -- when the caller passes ``special=True`` (the CLI's ``--out-special``): then it is
+written in place, as a shell redirection would (replacing it would swap a device for a
+file), and writing a FIFO waits for its reader.  Without ``special`` such a destination
+is refused before anything is written: a FIFO without a reader would block forever.
+
+The temporary file is named ``.NAME.RANDOM.tmp`` with ``NAME`` cut so that the whole name
+fits the file system's limit (a destination name of 245 bytes is legal; its temporary
+name must be too).
 """
 
 from __future__ import annotations
@@ -17,47 +27,74 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from typing import Any
 
 from .errors import InvalidParameterError
 
-__all__ = ["write_text", "write_bytes"]
+__all__ = ["write_text", "write_bytes", "check_destination", "file_kind"]
 
 
-def write_text(path: str, text: str, *, what: str = "output") -> None:
+def write_text(path: str, text: str, *, what: str = "output", special: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`write_bytes`)."""
-    write_bytes(path, text.encode("utf-8"), what=what)
+    write_bytes(path, text.encode("utf-8"), what=what, special=special)
 
 
-def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
-    """Write ``data`` to ``path`` atomically.
+def check_destination(path: Any, what: str = "output", special: bool = False) -> str:
+    """``path`` (as a string) when :func:`write_bytes` may write it; else raise.
 
     Raises
     ------
     InvalidParameterError
-        ``path`` is empty, a directory, or cannot be written (the message names ``what``
-        and the path, and says why).
+        ``path`` is empty, names a directory (an existing one, or ends with ``/``), has a
+        file name longer than the file system allows, or is an existing non-regular file
+        other than the null device without ``special`` (the one-line message names
+        ``what``, the path and the rule).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidParameterError(f"{what} path must be a string, got {type(path).__name__}")
     path = os.fspath(path)
     if not path.strip():
         raise InvalidParameterError(f"{what} path is empty")
-    if os.path.isdir(path):
-        raise InvalidParameterError(f"{what} path {path!r} is a directory")
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        raise InvalidParameterError(
+            f"{what} {path!r} is a directory path: give a file name")
+    name = os.path.basename(path).encode("utf-8", "surrogateescape")
+    limit = _name_max(os.path.dirname(os.path.abspath(path)))
+    if len(name) > limit:
+        raise InvalidParameterError(
+            f"{what} {path[:40]!r}...: the file name is {len(name)} bytes long, more than "
+            f"the {limit} the file system allows")
+    kind = _special_kind(path)
+    if kind is not None and not special and not _is_null_device(path):
+        how = ("use '-' for standard output, or --out-special to write it in place"
+               if what == "--out" else "or pass special=True to write it in place")
+        raise InvalidParameterError(
+            f"{what} {path!r} is {kind}, not a regular file: refused (writing it could "
+            f"block or lose the result); write a regular file, {how}")
+    return path
+
+
+def write_bytes(path: str, data: bytes, *, what: str = "output", special: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (a regular file) or, for the null device or
+    with ``special=True`` an existing FIFO/device/socket, in place (module docstring).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``path`` is refused by :func:`check_destination`, or cannot be written (the
+        message names ``what`` and the path, and says why).
+    """
+    path = check_destination(path, what, special)
     shown = path
     path = os.path.realpath(path)  # a link stays a link: its target is replaced
-    try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:  # absent (or unreadable: the write below says why)
-        special = False
-    if special:
+    if _special_kind(path) is not None:
         _write_in_place(path, data, what, shown)
         return
     folder = os.path.dirname(path)
     try:
         fd, tmp = tempfile.mkstemp(
-            prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder
-        )
+            prefix="." + _cut(os.path.basename(path), _name_max(folder) - 32) + ".",
+            suffix=".tmp", dir=folder)
     except OSError as exc:
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
     try:
@@ -88,12 +125,57 @@ def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
 
 
 def _write_in_place(path: str, data: bytes, what: str, shown: str) -> None:
-    """A device, FIFO or socket: written through, as a shell redirection would."""
+    """The null device, or (asked for) a device, FIFO or socket: written through, as a
+    shell redirection would."""
     try:
         with open(path, "wb") as fh:
             fh.write(data)
     except OSError as exc:
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file ("a FIFO",
+    "a character device", ...); ``None`` for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _special_kind(path: str) -> str | None:
+    """:func:`file_kind` of an existing ``path``; ``None`` when it does not exist."""
+    try:
+        return file_kind(os.stat(path).st_mode)
+    except OSError:  # absent (or unreadable: the write says why)
+        return None
+
+
+def _is_null_device(path: str) -> bool:
+    try:
+        return os.path.samefile(path, os.devnull)
+    except OSError:
+        return False
+
+
+def _name_max(folder: str) -> int:
+    """Longest file name (bytes) in ``folder``; 255 when the system does not say."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _cut(name: str, limit: int) -> str:
+    """``name`` cut to at most ``limit`` bytes of UTF-8 (whole characters)."""
+    raw = name.encode("utf-8", "surrogateescape")
+    if len(raw) <= limit:
+        return name
+    return raw[:max(limit, 0)].decode("utf-8", "ignore")
 
 
 def _mode_for(path: str) -> int:

@@ -18,22 +18,30 @@ import re
 import signal
 import sys
 import threading
+from typing import Any
 
 from . import commands as _commands_pkg
 from ._version import __version__
-from .atomic import write_text
+from .atomic import check_destination, write_text
+from .budget import default_max_memory, format_bytes, limits, parse_memory
 from .errors import (
     CertificationFailed,
     DPVerifyError,
+    InvalidParameterError,
+    MemoryLimitExceeded,
     MissingExtraError,
     PrecisionExhausted,
     TimeLimitExceeded,
 )
+from .jsonfile import MAX_INPUT_BYTES, max_input
 
 __all__ = ["main", "build_parser"]
 
 
-_NEGATIVE_NUMBER = re.compile(r"^-\.?[0-9]")
+# a token of one '-' and anything but a second '-': a value (``-1/2``, ``-x^2``,
+# ``-exp(x)``), never an option; every option of dpverify is ``--name`` except ``-h``, which
+# argparse matches exactly before it consults this pattern
+_DASH_VALUE = re.compile(r"^-[^-]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,10 +51,11 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("conflict_handler", "resolve")
         super().__init__(*args, **kwargs)
-        # argparse takes only -12 and -1.5 for negative numbers and any other token that
-        # starts with '-' for an option; every exact-number spelling (-1/2, -1e-3,
-        # -0x1p-1) is a value here (no option of dpverify starts with '-' and a digit)
-        self._negative_number_matcher = _NEGATIVE_NUMBER
+        # argparse takes only -12 and -1.5 for values and any other token that starts
+        # with '-' for an option, so `--f "-x^2"` failed ("expected one argument") while
+        # `--f=-x^2` worked; here every exact-number spelling (-1/2, -1e-3, -0x1p-1) and
+        # every expression (-x^2, -exp(x)) is a value
+        self._negative_number_matcher = _DASH_VALUE
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message}\n")
@@ -118,10 +127,47 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
         modules = sorted({COMMANDS[c][0] for c in commands if c in COMMANDS})
     for name in modules:
         importlib.import_module(f"{_commands_pkg.__name__}.{name}").register(sub)
+    for leaf in _leaf_parsers(sub):
+        _limit_flags(leaf)
     for name, (_module, summary) in sorted(COMMANDS.items()):
         if name not in sub.choices:
             sub.add_parser(name, help=summary)
     return parser
+
+
+#: ``--timeout`` of a command that does not define its own (seconds).
+DEFAULT_TIMEOUT = 600
+
+
+def _leaf_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
+    """The parsers that run a handler, below ``sub`` (``release bernstein``, ...)."""
+    out = []
+    for parser in sub.choices.values():
+        inner = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if inner:
+            out += _leaf_parsers(inner[0])
+        elif parser.get_default("handler") is not None:
+            out.append(parser)
+    return out
+
+
+def _limit_flags(parser: argparse.ArgumentParser) -> None:
+    """Every command takes ``--timeout`` (unless it defines its own, with its own default),
+    ``--max-memory`` and ``--max-input``: the limits :func:`main` enforces
+    (:mod:`dpverify.budget`, :mod:`dpverify.jsonfile`; docs/limits.md)."""
+    if "--timeout" not in parser._option_string_actions:
+        parser.add_argument(
+            "--timeout", default=str(DEFAULT_TIMEOUT), metavar="SECONDS",
+            help="give up after this many seconds: the result is 'undecided', exit 1 "
+            f"(default {DEFAULT_TIMEOUT})")
+    parser.add_argument(
+        "--max-memory", dest="max_memory", default=None, metavar="SIZE",
+        help="memory budget (e.g. 4G, 512M, 50%%): work that would need more is refused "
+        "as 'undecided', exit 1 (default 50%% of this machine's memory)")
+    parser.add_argument(
+        "--max-input", dest="max_input", default=None, metavar="SIZE",
+        help="largest JSON input file read (e.g. 1G; default 64M); a larger one is an "
+        "error, exit 2")
 
 
 def _chosen_command(argv: list[str]) -> list[str]:
@@ -161,21 +207,30 @@ def _stop_alarm() -> None:
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
-def _check_out_path(path: str) -> str | None:
-    """A reason why ``--out path`` cannot be written, checked before any work."""
-    if not path.strip():
-        return "--out path is empty"
-    if os.path.isdir(path):
-        return f"--out {path!r} is a directory"
+def _check_out_path(path: str, special: bool = False) -> str:
+    """``--out path`` checked before any work: ``-`` (standard output), or a file that
+    :func:`dpverify.atomic.check_destination` accepts in an existing, writable
+    directory.  Raises ``InvalidParameterError`` with the reason."""
+    if path == "-":
+        return path
+    path = check_destination(path, "--out", special)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        return f"--out {path!r}: directory {folder!r} does not exist"
+        raise InvalidParameterError(f"--out {path!r}: directory {folder!r} does not exist")
     if not os.access(folder, os.W_OK):
-        return f"--out {path!r}: directory {folder!r} is not writable"
-    return None
+        raise InvalidParameterError(f"--out {path!r}: directory {folder!r} is not writable")
+    return path
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
+    """Run the command line ``argv``; returns the exit code.
+
+    ``isolate=True`` (what the ``dpverify`` program does) computes in a child process
+    that is killed at the deadline and limited to ``--max-memory``
+    (:mod:`dpverify.commands._isolate`): the only way to stop one long FLINT call.
+    In-process (the default, for tests and embedding), ``--timeout`` is an alarm checked
+    between Python bytecodes, and the library's cost checks (:mod:`dpverify.budget`)
+    refuse single calls that would pass the time left or the memory budget."""
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(_chosen_command(argv))
@@ -185,69 +240,128 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     prog = f"dpverify {args.command}"
     out = getattr(args, "json_out", None)
-    if out is not None:
-        why = _check_out_path(out)
-        if why:
-            sys.stderr.write(f"{prog}: error: {why}\n")
-            return 2
-    alarm = False
     try:
-        timeout = getattr(args, "timeout", None)
-        if timeout is not None:
-            # deferred: only commands with --timeout need it (CLI start-up)
-            from .commands._cert import read_timeout
+        if out is not None:
+            out = _check_out_path(out, getattr(args, "out_special", False))
+        seconds, max_memory = _limits(args)
+    except (DPVerifyError, ValueError) as exc:
+        sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
+        return 2
+    # deferred: `dpverify --help` imports no command module (start-up time)
+    from .commands._isolate import can_isolate, run_isolated
 
-            seconds = read_timeout(timeout)
-            alarm = _start_alarm(seconds)
-        result = args.handler(args)
+    if isolate and can_isolate():
+        outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory), seconds,
+                               max_memory, prog, getattr(args, "timeout", None))
+    else:
+        outcome = _compute(args, prog, seconds, max_memory)
+    return _emit(outcome, args, prog, out)
+
+
+def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
+    """``--timeout`` in seconds (or None) and ``--max-memory`` in bytes (``--max-input``
+    is checked here too, before any work)."""
+    seconds = None
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None:
+        # deferred: only commands with --timeout need it (CLI start-up)
+        from .commands._cert import read_timeout
+
+        seconds = read_timeout(timeout)
+    text = getattr(args, "max_memory", None)
+    max_memory = default_max_memory() if text is None else parse_memory(text)
+    _input_cap(args)
+    return seconds, max_memory
+
+
+def _input_cap(args: argparse.Namespace) -> int:
+    text = getattr(args, "max_input", None)
+    return MAX_INPUT_BYTES if text is None else parse_memory(text, "--max-input", 1)
+
+
+def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
+             max_memory: int) -> dict[str, Any]:
+    """Run the handler under the limits; the outcome as JSON-able data: either
+    ``{"lines": [stderr lines], "code": n}`` or the result to print (see :func:`_emit`)."""
+    alarm = False
+
+    def fail(line: str, code: int) -> dict[str, Any]:
+        return {"lines": [f"{prog}: {line}"], "code": code}
+
+    try:
+        with limits(timeout=seconds, max_memory=max_memory), max_input(_input_cap(args)):
+            if seconds is not None:
+                alarm = _start_alarm(seconds)
+            result = args.handler(args)
     except _TimeLimit:
-        sys.stderr.write(f"{prog}: undecided: time limit of {args.timeout} s reached "
-                         "(nothing was certified or written; raise --timeout)\n")
-        return 1
+        return fail(f"undecided: time limit of {args.timeout} s reached (nothing was "
+                    "certified or written; raise --timeout)", 1)
     except TimeLimitExceeded as exc:
-        sys.stderr.write(f"{prog}: undecided: {_one_line(exc)} (raise --timeout)\n")
-        return 1
+        return fail(f"undecided: {_one_line(exc)} (raise --timeout)", 1)
+    except MemoryLimitExceeded as exc:
+        return fail(f"undecided: {_one_line(exc)} (raise --max-memory)", 1)
+    except MemoryError:
+        return fail(f"undecided: out of memory: the memory budget of "
+                    f"{format_bytes(max_memory)} was reached (nothing was certified or "
+                    "written; raise --max-memory)", 1)
     except (CertificationFailed, PrecisionExhausted) as exc:
         msg = _one_line(exc)
-        if not msg.startswith("not certified"):
+        if not msg.startswith(("not certified", "undecided")):
             msg = f"not certified: {msg}"
-        sys.stderr.write(f"{prog}: {msg}\n")
-        return 1
+        return fail(msg, 1)
     except (DPVerifyError, ValueError, TypeError, ImportError, OverflowError) as exc:
         # one line, no traceback (DESIGN.md CLI contract)
         if isinstance(exc, ImportError) and not isinstance(exc, MissingExtraError):
             raise
-        sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
-        return 2
+        return fail(f"error: {_one_line(exc)}", 2)
     except KeyboardInterrupt:
-        sys.stderr.write(f"{prog}: interrupted\n")
-        return 130
+        return fail("interrupted", 130)
     finally:
         if alarm:
             _stop_alarm()
     # not at module level: importing the certify package costs ~50 ms at start-up
-    from .certify.certificate import CERT_FORMAT, DATA_NOTE, data_document
+    from .certify.certificate import CERT_FORMAT, data_document
 
     data = result.data
     is_cert = isinstance(data, dict) and data.get("format") == CERT_FORMAT
     if not is_cert:
         data = data_document(args.command, data)
     text = json.dumps(data, indent=2, default=_json_default) + "\n"
+    return {"json": text, "is_cert": is_cert, "text": result.text,
+            "extra": list(result.extra_lines), "code": result.exit_code}
+
+
+def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
+          out: str | None) -> int:
+    """Write what :func:`_compute` produced: ``--out``, then stdout, then stderr."""
+    if "lines" in outcome:
+        for line in outcome["lines"]:
+            sys.stderr.write(line + "\n")
+        return int(outcome["code"])
+    text = outcome["json"]
     if out is not None:
+        # deferred: the note is defined with the certificate format (~50 ms to import)
+        from .certify.certificate import DATA_NOTE
+
         try:
-            write_text(out, text, what="--out")
+            if out == "-":
+                sys.stdout.write(text)
+            else:
+                write_text(out, text, what="--out", special=getattr(args, "out_special", False))
         except DPVerifyError as exc:
             sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
             return 2
-        if not is_cert:
+        if not outcome["is_cert"] and out != "-":
             sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}\n")
-    if getattr(args, "json", False):
+    if out == "-":
+        pass  # stdout holds the JSON document alone (a pipe reads one JSON value)
+    elif getattr(args, "json", False):
         sys.stdout.write(text)
     else:
-        sys.stdout.write(result.text.rstrip("\n") + "\n")
-    for line in result.extra_lines:
+        sys.stdout.write(outcome["text"].rstrip("\n") + "\n")
+    for line in outcome["extra"]:
         sys.stderr.write(line + "\n")
-    return result.exit_code
+    return int(outcome["code"])
 
 
 def _json_default(obj: object) -> object:
@@ -273,7 +387,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def console_main() -> None:  # entry point
-    raise SystemExit(main())
+    raise SystemExit(main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1"))
 
 
 if __name__ == "__main__":  # pragma: no cover

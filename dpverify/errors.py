@@ -20,6 +20,7 @@ __all__ = [
     "MalformedCertificate",
     "MissingExtraError",
     "TimeLimitExceeded",
+    "MemoryLimitExceeded",
 ]
 
 
@@ -70,3 +71,9 @@ class MalformedCertificate(DPVerifyError, ValueError):
 
 class MissingExtraError(DPVerifyError, ImportError):
     """An optional dependency is missing; the message says what to install."""
+
+
+class MemoryLimitExceeded(CertificationFailed):
+    """A computation would need more memory than its budget (``max_memory=``, the CLI's
+    ``--max-memory``; :mod:`dpverify.budget`): refused before it starts, so the outcome is
+    *undecided*, not refuted."""

@@ -61,6 +61,7 @@ __all__ = [
     "round_to_float64",
     "MAX_DEGREE",
     "MAX_LITERAL",
+    "BallTooLarge",
 ]
 
 #: Largest polynomial degree / table size accepted by public functions.  Above
@@ -279,13 +280,14 @@ def arb_to_fmpq_bounds(x: arb) -> tuple[fmpq, fmpq]:
     Computed exactly from the midpoint and radius (no rounding), so the result does not
     depend on the working precision in force: reading a 512-bit ball at the default
     53 bits would otherwise widen it to 53-bit accuracy.
-    Raises ``InvalidParameterError`` for non-finite balls.
+    Raises ``InvalidParameterError`` for non-finite balls, :class:`BallTooLarge` (a
+    subclass) beyond ``2^EXPONENT_CAP``.
     """
     if not x.is_finite():
         raise InvalidParameterError(f"ball {x} is not finite")
     mid, rad = x.mid(), x.rad()
     if _bits(mid) > EXPONENT_CAP or _bits(rad) > EXPONENT_CAP:
-        raise InvalidParameterError(f"ball {x} is beyond 2^{EXPONENT_CAP}")
+        raise BallTooLarge(f"ball {x} is beyond 2^{EXPONENT_CAP}")
     tiny = fmpq(1, fmpz(2) ** EXPONENT_CAP)
     if _bits(mid) < -EXPONENT_CAP and not mid.is_zero():
         # |mid| < 2^-CAP: replace mid by 0 and widen the radius by 2^-CAP (outward), so
@@ -297,6 +299,12 @@ def arb_to_fmpq_bounds(x: arb) -> tuple[fmpq, fmpq]:
         m, rad_extra = _dyadic(mid), fmpq(0)
     r = tiny if _bits(rad) < -EXPONENT_CAP and not rad.is_zero() else _dyadic(rad)
     return m - r - rad_extra, m + r + rad_extra
+
+
+class BallTooLarge(InvalidParameterError):
+    """A ball too large to convert exactly (a midpoint or radius beyond
+    ``2^EXPONENT_CAP``): a computed value, not a caller's parameter, is out of range
+    (``2^(10^30 x)`` at ``x = 1``)."""
 
 
 #: Exact conversions of balls keep magnitudes within ``2^-CAP .. 2^CAP``; smaller values

@@ -2,10 +2,12 @@
 
 Library functions that can run for long accept ``progress=`` -- any callable
 ``progress(stage: str, done: int, total: int | None) -> None`` -- and call it from their main
-loop (cheaply: once per chunk, not per element).  :class:`Progress` is such a callable that
-draws a throttled one-line bar on stderr; the CLI creates one per command
-(``--progress`` / ``--no-progress``; default: only when stderr is a terminal, so logs and
-pipes stay clean).  Progress reports never carry data values, only counts.
+loop (cheaply: once per chunk, not per element) through :func:`report`, which also tests
+the deadline of the time budget in force (:func:`dpverify.budget.checkpoint`): a loop that
+reports its progress honours a ``timeout=`` set anywhere above it.  :class:`Progress` is
+such a callable that draws a throttled one-line bar on stderr; the CLI creates one per
+command (``--progress`` / ``--no-progress``; default: only when stderr is a terminal, so
+logs and pipes stay clean).  Progress reports never carry data values, only counts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from .budget import checkpoint
+
 __all__ = ["Progress", "ProgressCallback", "report"]
 
 #: The callback protocol: ``(stage, done, total or None)``.
@@ -23,7 +27,10 @@ ProgressCallback = Callable[[str, int, "int | None"], None]
 
 def report(progress: ProgressCallback | None, stage: str, done: int,
            total: int | None = None) -> None:
-    """Call ``progress`` if given (so library loops need no ``if``)."""
+    """Call ``progress`` if given (so library loops need no ``if``); past the deadline of
+    the budget in force (:mod:`dpverify.budget`) raise
+    :class:`~dpverify.errors.TimeLimitExceeded` instead."""
+    checkpoint(stage)
     if progress is not None:
         progress(stage, done, total)
 

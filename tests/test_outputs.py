@@ -72,17 +72,20 @@ def test_write_text_follows_a_link(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
-def test_write_text_into_a_fifo_writes_through(tmp_path):
-    """A FIFO (like /dev/null or a terminal: not a regular file) is written in place, not
-    replaced by a regular file -- the old code turned `--out /dev/null` into a file."""
+def test_write_text_into_a_fifo_writes_through_when_asked(tmp_path):
+    """Asked for (special=True), a FIFO is written in place, not replaced by a regular
+    file; without it, it is refused before anything is written (a FIFO without a reader
+    blocked `--out f` forever)."""
     import threading
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
+    with pytest.raises(InvalidParameterError, match="is a FIFO, not a regular file"):
+        write_text(str(fifo), "refused")
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
-    write_text(str(fifo), "through the pipe")
+    write_text(str(fifo), "through the pipe", special=True)
     reader.join(10)
     assert got == [b"through the pipe"]
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

@@ -10,6 +10,7 @@ from flint import fmpq
 
 from .._version import __version__
 from ..approximation import Approximation
+from ..budget import after, limits
 from ..errors import (
     CertificationFailed,
     InvalidParameterError,
@@ -18,8 +19,9 @@ from ..errors import (
     TimeLimitExceeded,
 )
 from ..exact import ExactPoly, TensorPoly
-from ..expr import parse
-from ..numbers import fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
+from ..expr import NoEnclosure, Undefined, parse
+from ..expr.tree import MAX_CANONICAL_LENGTH
+from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from ..progress import ProgressCallback
 from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
 from .finite import finite_max_error
@@ -107,14 +109,26 @@ def _box_error(
     t = approx.target
     if t.get("kind") != "expr":
         raise InvalidParameterError("a box domain needs an 'expr' target")
-    f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr")
+    f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr",
+              max_length=MAX_CANONICAL_LENGTH)
     try:
         res = supnorm(f, approx.poly, approx.domain["intervals"], rtol=rtol, atol=atol,
                       claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress)
     except TimeLimitExceeded:
         raise
-    except PrecisionExhausted as exc:
-        raise CertificationFailed(f"not certified: {exc}") from None
+    except Undefined as exc:
+        # f undefined at a point of the domain: sup |f - p| does not exist (the
+        # independent verifier says DOES NOT HOLD for such a target)
+        msg = str(exc) if str(exc).startswith("f is undefined") \
+            else f"f is undefined on the domain: {exc}"
+        raise CertificationFailed(f"not certified: {msg}") from None
+    except (NoEnclosure, PrecisionExhausted) as exc:
+        # unbounded enclosures (a pole that cannot be exhibited at an exact point, or a
+        # value too large to enclose) prove nothing either way
+        raise CertificationFailed(f"undecided: {exc}") from None
+    except BallTooLarge as exc:
+        raise CertificationFailed(
+            f"undecided: f - p takes values too large to handle exactly ({exc})") from None
     rtol_q = to_fmpq(rtol, "rtol")
     digits = _digits_for(rtol_q)
     lo_s = fmpq_to_decimal(res.lower, digits, "down")
@@ -205,9 +219,23 @@ def certify(
     CertificationFailed
         No finite bound could be established (``f`` not finite on a piece, precision
         exhausted), or ``require=True`` and a claim is not proven.
+    TimeLimitExceeded, MemoryLimitExceeded
+        ``timeout`` passed, or a step would pass it or the memory budget
+        (:mod:`dpverify.budget`): undecided.
     """
     if not isinstance(approx, Approximation):
         raise ParameterTypeError(f"approx must be an Approximation, got {type(approx).__name__}")
+    # the deadline also bounds what comes after the search (conversions, norms): the
+    # progress reports and the cost checks of dpverify.budget read it (a little after
+    # the search's own deadline, where the search stops with a valid, wider enclosure)
+    with limits(timeout=after(timeout)):
+        return _certify(approx, rtol, atol, max_pieces, timeout, stop_at_claim, require,
+                        progress)
+
+
+def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
+             timeout: float | None, stop_at_claim: bool, require: bool,
+             progress: ProgressCallback | None) -> Certificate:
     claims = {}
     for k, v in approx.claims.items():
         if k not in CLAIM_KEYS:

@@ -233,8 +233,8 @@ def _screened_max(
             uppers = []
             stage = f"max error: screening at {prec} bits"
             for j, i in enumerate(idx):
-                if progress is not None and not j & _CHUNK:
-                    progress(stage, j, len(idx))
+                if not j & _CHUNK:  # report(): also the deadline (dpverify.budget)
+                    report(progress, stage, j, len(idx))
                 y = arb(lam * points[i] + mu)
                 e = abs(arb(fvals[i]) - (a_b + b_b * y.chebyshev_t(t)))
                 lo = e.lower()
@@ -254,8 +254,8 @@ def _screened_max(
     best: fmpq | None = None
     wit = points[idx[0]]
     for j, i in enumerate(idx):  # increasing order: the first maximiser, as enumeration finds
-        if progress is not None and not j & _CHUNK:
-            progress("max error: exact decisions", j, len(idx))
+        if not j & _CHUNK:  # report(): also the deadline (dpverify.budget)
+            report(progress, "max error: exact decisions", j, len(idx))
         err = exact_error(i)
         if best is None or err > best:
             best, wit = err, points[i]
@@ -308,8 +308,8 @@ def finite_max_error(
     value = target_function(target, points)
     fvals = []
     for i, x in enumerate(points):
-        if progress is not None and not i & _CHUNK:
-            progress("max error: target values", i, len(points))
+        if not i & _CHUNK:  # report(): also the deadline (dpverify.budget)
+            report(progress, "max error: target values", i, len(points))
         fvals.append(value(i, x))
     report(progress, "max error: target values", len(points), len(points))
     integers = domain.get("kind") == "integers"
@@ -344,8 +344,8 @@ def finite_max_error(
     if integers:
         thr: fmpq | None = None  # D * best, compared against exact numerators
         for i, x in enumerate(points):
-            if progress is not None and not i & _CHUNK:
-                progress("max error: points", i, len(points))
+            if not i & _CHUNK:  # report(): also the deadline (dpverify.budget)
+                report(progress, "max error: points", i, len(points))
             fx = fvals[i]
             if not isinstance(fx, fmpq):
                 inexact.append((x, fx))
@@ -357,8 +357,8 @@ def finite_max_error(
             best = thr / D
     else:
         for i, x in enumerate(points):
-            if progress is not None and not i & _CHUNK:
-                progress("max error: points", i, len(points))
+            if not i & _CHUNK:  # report(): also the deadline (dpverify.budget)
+                report(progress, "max error: points", i, len(points))
             fx = fvals[i]
             if isinstance(fx, fmpq):
                 err = abs(fx - P(x))

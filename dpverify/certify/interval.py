@@ -66,6 +66,7 @@ from typing import Any
 
 from flint import arb, ctx, fmpq
 
+from ..budget import after, check_timeout, limits
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
@@ -283,12 +284,8 @@ def supnorm(
     check_int(max_pieces, "max_pieces", 1, 10_000_000)
     check_int(max_prec, "max_prec", 64, 1 << 20)
     check_int(initial_pieces, "initial_pieces", 1, 4096)
-    deadline = None
-    if timeout is not None:
-        tq = to_fmpq(timeout, "timeout")
-        if tq <= 0:
-            raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
-        deadline = time.monotonic() + float(tq)
+    seconds = check_timeout(timeout)
+    deadline = None if seconds is None else time.monotonic() + seconds
     if isinstance(f, str):
         f = parse(f, name="f")
     if not isinstance(f, Expr):
@@ -314,8 +311,13 @@ def supnorm(
         raise InvalidParameterError(f"polynomial has {pdim} variables but the box has {d}")
     if getattr(poly, "basis", None) == "cosine":
         raise InvalidParameterError("convert a cosine series with to_chebyshev() before certifying")
-    return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
-                     initial_pieces, deadline, timeout, progress)
+    # the deadline also bounds single FLINT calls (the Taylor shifts are refused when
+    # their estimated cost passes it) and the steps that report progress
+    # (dpverify.budget); a little later than the search's own, which ends the search
+    # with a valid, wider enclosure instead
+    with limits(timeout=after(seconds)):
+        return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
+                         initial_pieces, deadline, timeout, progress)
 
 
 def _loop_end(U: fmpq | None, L: fmpq, claim_q: fmpq | None, rtol_q: fmpq, atol_q: fmpq,
@@ -408,7 +410,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
                 break
             prec *= 2
         if not q.is_finite():
-            raise DomainError(f"f is not finite at {tuple(str(x) for x in c)}")
+            raise f.explain_not_finite(*c)
         lq = lower_abs(q)
         if lq > L:
             L, witness = lq, c
@@ -437,10 +439,8 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             for corner in itertools.product(*pbox):
                 with ctx.workprec(prec):
                     v = f_at_point(f, tuple(corner))
-                if not v.is_finite():
-                    raise DomainError(
-                        "f is not defined (or not finite) at "
-                        + ", ".join(fmpq_to_decimal(c, 12) for c in corner))
+                    if not v.is_finite():
+                        raise f.explain_not_finite(*corner)
         if lo > L:
             L = lo
             witness = tuple((a + b) / 2 for a, b in pbox)
@@ -594,7 +594,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
             with ctx.workprec(prec):
                 q = f_at_point(f, (c,)) - arb(prob.p_exact((c,)))
             if not q.is_finite():
-                raise DomainError(f"f is not finite at x = {c}")
+                raise f.explain_not_finite(c)
             lo_, hi_ = arb_to_fmpq_bounds(q)
             mag = max(abs(lo_), abs(hi_))
             if (hi_ - lo_) <= max(rtol_q, fmpq(1, 2**64)) * mag / 16 or prec >= max_prec:
@@ -620,7 +620,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
             with ctx.workprec(128):
                 q = f_at_point(f, (m,)) - arb(prob.p_exact((m,)))
             if not q.is_finite():
-                raise DomainError(f"f is not finite at x = {m}")
+                raise f.explain_not_finite(m)
             tau = max(rtol_q, fmpq(1, 2**64)) * lower_abs(q) / 8
         try:
             pb = tm_piece(f, prob.P, prob.deg, a, b, tau, max_order=_TM_MAX_ORDER,

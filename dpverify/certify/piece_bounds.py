@@ -54,13 +54,14 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from flint import arb, arb_series, ctx, fmpq, fmpq_poly, fmpz
+from flint import arb, arb_series, ctx, fmpq, fmpz
 
 from ..errors import DomainError, InvalidParameterError
 from ..exact.tensor_shift import IntegerTaylorShift, abs_tail_sum
 from ..expr import Expr, NotAnalytic
 from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper
+from .taylor_model import taylor_shift
 
 __all__ = [
     "Box",
@@ -135,7 +136,7 @@ class PieceProblem:
     # -- polynomial side (exact) ---------------------------------------------
     def shift1(self, m: fmpq) -> list[fmpq]:
         """Exact coefficients of ``p(m + t)`` (one variable, monomial in ``t``)."""
-        out = [fmpq(c) for c in self.P(fmpq_poly([m, 1])).coeffs()]
+        out = [fmpq(c) for c in taylor_shift(self.P, m).coeffs()]
         return out or [fmpq(0)]
 
     def shiftd(self, m: tuple[fmpq, ...]) -> dict[tuple[int, ...], fmpq]:
@@ -237,7 +238,7 @@ def taylor_form_piece_1d(prob: PieceProblem, a: fmpq, b: fmpq, prec: int) -> Pie
             total = _interval_bound(prob.f, [I], expansion, lambda a: rr ** a[0])
             order = 0
         if not q0.is_finite():
-            raise DomainError(f"f is not finite at x = {m}")
+            raise prob.f.explain_not_finite(m)
         up = arb_upper(total)
         return up, lower_abs(q0), order, q0
 
@@ -327,7 +328,7 @@ def taylor_model_piece_nd(prob: PieceProblem, box: Box, prec: int) -> PieceEval:
             total = _interval_bound(prob.f, X, prob.shiftd(m), rpow)
             order = 0
         if not q0.is_finite():
-            raise DomainError(f"f is not finite at {tuple(str(c) for c in m)}")
+            raise prob.f.explain_not_finite(*m)
         up = arb_upper(total)
         return up, lower_abs(q0), order, q0
 

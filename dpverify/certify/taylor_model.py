@@ -39,12 +39,13 @@ from typing import Any
 
 from flint import arb, arb_poly, arb_series, ctx, fmpq, fmpq_poly
 
+from ..budget import check_cost, compose_cost, poly_size
 from ..errors import InvalidParameterError
 from ..expr import Expr, NotAnalytic
 from ..expr.jets import series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper
 
-__all__ = ["PieceBound", "tm_piece", "ROOTS_MAX"]
+__all__ = ["PieceBound", "tm_piece", "taylor_shift", "ROOTS_MAX"]
 
 #: above this degree of Q the critical points are not isolated (root isolation costs
 #: about deg^3; the triangle bound with bisection is cheaper there)
@@ -89,6 +90,22 @@ def _critical_balls(D: fmpq_poly, prec: int) -> list[arb]:
         pass
     roots: Any = D.numer().complex_roots()  # [(acb, multiplicity)] (the stub says list[acb])
     return [z.real for z, _mult in roots if z.imag.is_zero()]
+
+
+def taylor_shift(P: fmpq_poly, m: fmpq, follow: float = 1.0) -> fmpq_poly:
+    """``P(m + t)`` exactly, refused first (``TimeLimitExceeded`` /
+    ``MemoryLimitExceeded``) when the one FLINT call would pass the budget in force
+    (:mod:`dpverify.budget`: a result of about ``deg^2 size(m)`` bits, which nothing can
+    interrupt once started).  ``follow``: the time of the caller's work on the shifted
+    coefficients, in units of the shift's (:func:`tm_piece` sums and scales them
+    exactly: measured twice the shift at degree 5000)."""
+    n, bits = poly_size(P)
+    if n <= 0:
+        return P
+    seconds, memory = compose_cost(n, bits, fmpq(1), m)
+    check_cost(f"the exact Taylor shift of the degree-{n} polynomial p to the centre "
+               f"of a piece", seconds=seconds * follow, memory=memory)
+    return P(fmpq_poly([m, 1]))
 
 
 def _dyadic(x: arb) -> fmpq:
@@ -222,7 +239,7 @@ def tm_piece(f: Expr, P: fmpq_poly, deg: int, a: fmpq, b: fmpq, tau: fmpq, *, ma
     elif scale is None:
         need = max_prec
     prec = min(max(64, need), max_prec)
-    Pm = P(fmpq_poly([m, 1])) if deg > 0 else P
+    Pm = taylor_shift(P, m, follow=3.0) if deg > 0 else P
     pc = [fmpq(c) for c in Pm.coeffs()]
     while True:
         with ctx.workprec(prec):

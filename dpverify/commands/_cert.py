@@ -83,6 +83,9 @@ def outcome(cert: Any, *, need_convergence: bool = False) -> tuple[str, int]:
         status = cert.info.get("status", "budget")
         why = ("time limit reached" if status == "timeout"
                else f"work limit reached ({status})")
+        width = cert.info.get("relative_width")
+        shown = (f"relative width {width}" if width is not None
+                 else "the lower bound is 0, so no relative width")
         return (f"undecided: {why}; the enclosure holds but is wider than --rtol "
-                f"(relative width {cert.info.get('relative_width')})"), 1
+                f"({shown})"), 1
     return "certified", 0

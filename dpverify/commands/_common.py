@@ -9,9 +9,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..budget import check_cost
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..jsonfile import read_json
-from ..numbers import check_int, parse_exact
+from ..numbers import MAX_DEGREE, check_int, parse_exact
 from ..progress import Progress
 
 __all__ = [
@@ -54,8 +55,14 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
         dest="json_out",
         default=None,
         metavar="FILE",
-        help="also write the JSON result (the certificate) to FILE",
+        help="also write the JSON result (the certificate) to FILE, atomically; '-' writes "
+        "it to standard output instead of the table; /dev/null discards it; a FIFO, "
+        "device or socket is refused unless --out-special",
     )
+    parser.add_argument(
+        "--out-special", dest="out_special", action="store_true",
+        help="let --out write an existing FIFO, device or socket in place (a FIFO waits "
+        "for its reader)")
 
 
 def backend_flags(parser: argparse.ArgumentParser) -> None:
@@ -205,25 +212,51 @@ def eps_delta_flags(args: Any) -> tuple[Any, Any]:
 
 def read_poly_arg(text: str, name: str = "--poly") -> list:
     """``--poly``: comma-separated exact numbers (lowest degree first) or ``@FILE``
-    holding a JSON list of numbers/strings."""
+    holding a JSON list of numbers/strings (``@-``: standard input), at most
+    :func:`dpverify.jsonfile.input_cap` bytes (``--max-input``)."""
     if text.startswith("@"):
         path = text[1:]
-        items = read_json(path, name)
+        items = read_json(path, name, stdin=True)
         if not isinstance(items, list) or not items:
             raise InvalidParameterError(f"{name}: {path!r} must hold a non-empty JSON list")
+        if len(items) > MAX_DEGREE + 1:
+            raise InvalidParameterError(
+                f"{name}: {path!r} lists {len(items)} coefficients, more than "
+                f"MAX_DEGREE + 1 = {MAX_DEGREE + 1}")
         out = []
+        held = _Held(name)
         for i, v in enumerate(items):
             if isinstance(v, bool) or not isinstance(v, (str, int)):
                 raise InvalidParameterError(
                     f"{name}[{i}] must be an exact number string or an integer, got {v!r}"
                     " (JSON floats are refused: write them as strings)"
                 )
-            out.append(parse_exact(str(v), f"{name}[{i}]"))
+            out.append(held.add(parse_exact(str(v), f"{name}[{i}]")))
         return out
     parts = [p.strip() for p in text.split(",")]
     if not text.strip() or any(not p for p in parts):
-        raise InvalidParameterError(f"{name} must be comma-separated numbers, got {text!r}")
-    return [parse_exact(p, f"{name}[{i}]") for i, p in enumerate(parts)]
+        raise InvalidParameterError(f"{name} must be comma-separated numbers, got "
+                                    f"{_shown(text)}")
+    held = _Held(name)
+    return [held.add(parse_exact(p, f"{name}[{i}]")) for i, p in enumerate(parts)]
+
+
+class _Held:
+    """The memory the exact coefficients read so far hold, checked against the budget
+    (:func:`dpverify.budget.check_cost`) every megabyte: ``1e99999`` is 7 characters of
+    text and 41 kB as an exact number, so a small file can spell gigabytes."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.bits, self.next = name, 0, 8 * 2**20
+
+    def add(self, q: Any) -> Any:
+        self.bits += int(q.p.bit_length()) + int(q.q.bit_length()) + 128
+        if self.bits > self.next:
+            self.next = 2 * self.bits
+            # twice what is held: the polynomial built from them holds as much again
+            check_cost(f"reading {self.name} (exact coefficients of {self.bits // 8} bytes "
+                       "so far)", seconds=0.0, memory=self.bits / 4)
+        return q
 
 
 def format_table(rows: list[tuple[str, str]]) -> str:

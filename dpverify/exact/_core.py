@@ -16,8 +16,10 @@ from typing import Any, TypeAlias
 
 from flint import acb, acb_series, arb, arb_series, fmpq, fmpq_poly, fmpz
 
+from ..budget import checkpoint
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..numbers import MAX_DEGREE, fmpq_str, to_fmpq
+from .sizes import check_compose, check_conversion, poly_of
 
 __all__ = [
     "MAX_TENSOR_SIZE",
@@ -424,20 +426,32 @@ def _pair_sum(items: list[tuple[fmpz, fmpz]]) -> fmpq:
 
 
 def compose_affine_poly(p: fmpq_poly, alpha: fmpq, beta: fmpq) -> fmpq_poly:
-    """``p(alpha*x + beta)`` exactly (fmpq_poly composition)."""
+    """``p(alpha*x + beta)`` exactly (fmpq_poly composition).
+
+    Raises
+    ------
+    TimeLimitExceeded, MemoryLimitExceeded
+        When the composition would pass the budget in force (:mod:`dpverify.budget`):
+        one FLINT call that nothing can interrupt, with a result of about
+        ``deg^2 (size(alpha) + size(beta))`` bits."""
     if alpha == 1 and beta == 0:
         return p
+    check_compose(p, fmpq(alpha), fmpq(beta))
     return p(fmpq_poly([beta, alpha]))
 
 
 def cheb_to_poly(cs: Sequence[fmpq]) -> fmpq_poly:
-    """Monomial form in ``u`` of ``sum cs[n] T_n(u)``: Clenshaw run on ``fmpq_poly``."""
+    """Monomial form in ``u`` of ``sum cs[n] T_n(u)``: Clenshaw run on ``fmpq_poly``
+    (about ``n^2 (n + bits)`` bit operations: refused beyond the budget in force, see
+    :func:`compose_affine_poly`)."""
     u = fmpq_poly([0, 1])
     if len(cs) == 1:
         return fmpq_poly([cs[0]])
+    check_conversion(cs, "from the Chebyshev to the monomial basis")
     b1 = fmpq_poly([cs[-1]])
     b2 = fmpq_poly([])
     for c in reversed(cs[1:-1]):
+        checkpoint("a Chebyshev to monomial conversion")
         b1, b2 = 2 * b1.left_shift(1) - b2 + c, b1
     return u * b1 - b2 + cs[0]
 
@@ -453,9 +467,11 @@ def poly_to_cheb(p: fmpq_poly, n: int | None = None) -> list[fmpq]:
         n = max(1, len(cs))
     if not cs:
         return [_ZERO] * n
+    check_conversion(cs, "from the monomial to the Chebyshev basis")
     half = fmpq(1, 2)
     v = fmpq_poly([cs[-1]])
     for c in reversed(cs[:-1]):
+        checkpoint("a monomial to Chebyshev conversion")
         v0 = v[0]
         v = (v.left_shift(1) + v.right_shift(1)) * half + fmpq_poly([c, v0 * half])
         # the right shift moved v_1/2 to T_0 correctly; the left shift gave T_1 only
@@ -473,10 +489,12 @@ def bern_to_spoly(cs: Sequence[fmpq]) -> fmpq_poly:
     """
     k = len(cs) - 1
     bins = binomials(k)
-    d = fmpq_poly([c * b for c, b in zip(cs, bins, strict=True)])
+    d = poly_of([c * b for c, b in zip(cs, bins, strict=True)])
+    check_compose(d, _ONE, -_ONE,
+                  f"the exact conversion of a degree-{k} polynomial from the Bernstein basis")
     f = d(fmpq_poly([-1, 1])) if k else d
     fc = padded(f, k + 1)
-    g = fmpq_poly(fc[::-1])
+    g = poly_of(fc[::-1])
     return g(fmpq_poly([1, -1])) if k else g
 
 
@@ -489,9 +507,12 @@ def spoly_to_bern(p: fmpq_poly, k: int) -> list[fmpq]:
         )
     if k == 0:
         return padded(p, 1)
+    check_compose(p, _ONE, _ONE,
+                  f"the exact conversion of a degree-{k} polynomial to the Bernstein basis",
+                  degree=k)
     g = p(fmpq_poly([1, -1]))  # G(y) = p(1 - y)
     gc = padded(g, k + 1)
-    f = fmpq_poly(gc[::-1])  # F(w) = w^k G(1/w)
+    f = poly_of(gc[::-1])  # F(w) = w^k G(1/w)
     d = padded(f(fmpq_poly([1, 1])), k + 1)  # D(w) = F(w + 1)
     bins = binomials(k)
     return [c / b for c, b in zip(d, bins, strict=True)]

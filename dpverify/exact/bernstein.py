@@ -19,6 +19,7 @@ from ._core import (
 )
 from .base import ExactPoly
 from .monomial import MonomialPoly
+from .sizes import poly_of
 
 __all__ = ["BernsteinPoly", "bernstein_basis_poly"]
 
@@ -165,8 +166,8 @@ class BernsteinPoly(ExactPoly):
         assert isinstance(other, BernsteinPoly)
         k1, k2 = self.k, other.k
         # homogeneous form: sum C(k,j) c_j X^j Y^(k-j); products of forms convolve.
-        d = fmpq_poly([c * b for c, b in zip(self._coeffs, binomials(k1), strict=True)])
-        e = fmpq_poly([c * b for c, b in zip(other._coeffs, binomials(k2), strict=True)])
+        d = poly_of([c * b for c, b in zip(self._coeffs, binomials(k1), strict=True)])
+        e = poly_of([c * b for c, b in zip(other._coeffs, binomials(k2), strict=True)])
         prod = (d * e).coeffs()
         prod += [fmpq(0)] * (k1 + k2 + 1 - len(prod))
         cs = [c / b for c, b in zip(prod, binomials(k1 + k2), strict=True)]

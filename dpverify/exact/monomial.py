@@ -11,6 +11,7 @@ from ..numbers import ExactLike, IntLike
 from ..progress import ProgressCallback, report
 from ._core import Point, compose_affine_poly, exact_number, horner
 from .base import ExactPoly
+from .sizes import poly_of
 
 __all__ = ["MonomialPoly"]
 
@@ -60,23 +61,22 @@ class MonomialPoly(ExactPoly):
         polynomials of degree in the thousands with 10^4-bit denominators)."""
         if not isinstance(p, fmpq_poly):
             raise ParameterTypeError(f"p must be an fmpq_poly, got {type(p).__name__}")
-        if progress is None:
-            cs = p.coeffs()
-        else:
-            n = p.degree() + 1
-            cs = []
-            for i in range(n):
-                if not i & 127:
-                    progress("coefficients in lowest terms", i, n)
-                cs.append(p[i])
-            report(progress, "coefficients in lowest terms", n, n)
+        # one coefficient at a time, not p.coeffs(): the gcds take seconds at degree 4000
+        # and a single call could not be stopped at a deadline (report() checks it)
+        n = p.degree() + 1
+        cs = []
+        for i in range(n):
+            if not i & 15:
+                report(progress, "coefficients in lowest terms", i, n)
+            cs.append(p[i])
+        report(progress, "coefficients in lowest terms", n, n)
         cs = cs or [fmpq(0)]
         obj = cls._make(cs, None)
         obj._cache["mono"] = p
         return obj
 
     def _monomial_poly(self) -> fmpq_poly:
-        return fmpq_poly(list(self._coeffs))
+        return poly_of(self._coeffs)
 
     @classmethod
     def _from_monomial(cls, p: fmpq_poly, domain: tuple[fmpq, fmpq] | None = None,

@@ -79,11 +79,15 @@ from .tree import (
     MAX_INT_EXPONENT,
     MAX_LENGTH,
     NARY_FUNCTIONS,
+    NoEnclosure,
     NotAnalytic,
+    Undefined,
 )
 
 __all__ = [
     "NotAnalytic",
+    "Undefined",
+    "NoEnclosure",
     "Expr",
     "parse",
     "FUNCTIONS",

@@ -11,8 +11,7 @@ from typing import Any
 
 from flint import arb, arb_series, fmpz
 
-from ..errors import DomainError
-from .tree import Node, NotAnalytic, is_int, is_nonneg
+from .tree import Node, NotAnalytic, Undefined, is_int, is_nonneg
 
 __all__ = ["ArbEval", "RingEval", "arb_pow_point", "series_prec"]
 
@@ -166,7 +165,12 @@ class ArbEval(RingEval):
             return _const_pow(b, a, self.clip or is_nonneg(base_node))
         # a^b = exp(b*log(a))
         a = self.ev(ex_node)
-        return _exp(a * _log(b))
+        try:
+            lb = _log(b)
+        except Undefined:  # say what the user wrote: a power, not a log
+            raise Undefined(f"a power with a variable exponent is undefined for the base "
+                            f"ball {_c0(b)} (<= 0)") from None
+        return _exp(a * lb)
 
     def call(self, fname: str, arg_node: Node) -> Any:
         v = self.ev(arg_node)
@@ -203,13 +207,13 @@ class ArbEval(RingEval):
             if series and not (c > -1 and c < 1):
                 raise NotAnalytic(f"{fname} is not analytic at +-1, which the ball {c} meets")
             if c > 1 or c < -1:
-                raise DomainError(f"{fname} is undefined on the ball {c} (outside [-1, 1])")
+                raise Undefined(f"{fname} is undefined on the ball {c} (outside [-1, 1])")
             return getattr(v, fname)()
         if fname == "log1p":
             if series:
                 return _log(1 + v)
             if v <= -1:
-                raise DomainError(f"log1p is undefined on the ball {v} (<= -1)")
+                raise Undefined(f"log1p is undefined on the ball {v} (<= -1)")
             if v > -1:
                 return v.log1p()
             return arb.nan()
@@ -287,7 +291,7 @@ def _log(v: Any) -> Any:
             raise NotAnalytic(f"log is not analytic at 0, which the ball {c} contains")
         return v.log()
     if v <= 0:
-        raise DomainError(f"log is undefined on the ball {c} (<= 0)")
+        raise Undefined(f"log is undefined on the ball {c} (<= 0)")
     if v > 0:
         return v.log()
     return arb.nan()  # straddles 0: no finite enclosure exists
@@ -300,7 +304,7 @@ def _sqrt(v: Any, nonneg: bool) -> Any:
             raise NotAnalytic(f"sqrt is not analytic at 0, which the ball {c} contains")
         return v.sqrt()
     if v < 0:
-        raise DomainError(f"sqrt is undefined on the ball {c} (< 0)")
+        raise Undefined(f"sqrt is undefined on the ball {c} (< 0)")
     if not v.is_finite():
         return arb.nan()
     lo, hi = v.lower(), v.upper()
@@ -333,13 +337,13 @@ def _const_pow(b: Any, a: arb, nonneg: bool) -> Any:
             raise NotAnalytic(f"non-integer power is not analytic at 0, in the ball {c}")
         return _exp(a * b.log())
     if c < 0:
-        raise DomainError(f"non-integer power of the negative ball {c}")
+        raise Undefined(f"non-integer power of the negative ball {c}")
     if not b.is_finite() or not a.is_finite():
         return arb.nan()
     if b.is_zero():
         if a > 0:
             return arb(0)
-        raise DomainError(f"0 raised to the power {a} is undefined")
+        raise Undefined(f"0 raised to the power {a} is undefined")
     lo, hi = b.lower(), b.upper()
     if not (lo >= 0 or nonneg):
         return arb.nan()  # the ball reaches negative numbers where b**a is undefined

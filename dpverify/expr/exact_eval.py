@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from flint import fmpq, fmpz
 
-from ..errors import DomainError
-from .tree import MAX_INT_EXPONENT, Node, is_int
+from .tree import MAX_INT_EXPONENT, Node, Undefined, is_int
 
 __all__ = ["exact_value"]
 
@@ -46,7 +45,7 @@ def exact_value(node: Node, env: dict[str, fmpq]) -> fmpq | None:
         vals = [(p, exact_value(f, env)) for p, f in node.args]
         for p, v in vals:
             if p < 0 and v is not None and v == 0:
-                raise DomainError("division by zero")
+                raise Undefined("division by zero")
         known = [(p, v) for p, v in vals if v is not None]
         if len(known) != len(vals):
             return None
@@ -65,16 +64,16 @@ def exact_value(node: Node, env: dict[str, fmpq]) -> fmpq | None:
         if is_int(a):
             n = int(a.p)
             if b == 0 and n < 0:
-                raise DomainError("division by zero (0 to a negative power)")
+                raise Undefined("division by zero (0 to a negative power)")
             if abs(n) > MAX_INT_EXPONENT:
                 return None
             return b**n
         if b < 0:
-            raise DomainError(f"non-integer power {a} of the negative number {b}")
+            raise Undefined(f"non-integer power {a} of the negative number {b}")
         if b == 0:
             if a > 0:
                 return fmpq(0)
-            raise DomainError(f"0 raised to the power {a}")
+            raise Undefined(f"0 raised to the power {a}")
         if int(a.q) > 64 or abs(int(a.p)) > MAX_INT_EXPONENT:
             return None
         r = _exact_root(b, int(a.q))
@@ -95,14 +94,14 @@ def exact_value(node: Node, env: dict[str, fmpq]) -> fmpq | None:
         return abs(v)
     if fname == "sqrt":
         if v < 0:
-            raise DomainError(f"sqrt of the negative number {v}")
+            raise Undefined(f"sqrt of the negative number {v}")
         return _exact_root(v, 2)
     if fname == "log" and v <= 0:
-        raise DomainError(f"log of the non-positive number {v}")
+        raise Undefined(f"log of the non-positive number {v}")
     if fname == "log1p" and v <= -1:
-        raise DomainError(f"log1p of the number {v} <= -1")
+        raise Undefined(f"log1p of the number {v} <= -1")
     if fname in ("asin", "acos") and (v > 1 or v < -1):
-        raise DomainError(f"{fname} of the number {v} outside [-1, 1]")
+        raise Undefined(f"{fname} of the number {v} outside [-1, 1]")
     return None
 
 

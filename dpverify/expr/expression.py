@@ -14,11 +14,13 @@ from flint import acb, arb, arb_series, fmpq, fmpz
 from ..errors import DomainError, ExpressionError, ParameterTypeError
 from .ball import ArbEval, series_prec
 from .complex_eval import AcbEval, NoAnalyticBox
+from .diagnose import explain_not_finite
 from .exact_eval import exact_value
 from .float_eval import mp_rational, mp_value, np_compile
 from .parser import Parser, is_valid_variable
 from .tree import (
     DEFAULT_VARIABLES,
+    MAX_CANONICAL_LENGTH,
     MAX_LENGTH,
     Node,
     canonical_text,
@@ -242,8 +244,19 @@ class Expr:
             return exact_value(self._root, env)
         except DomainError as exc:  # name the expression and the point, as eval_mpmath does
             at = ", ".join(f"{k} = {v}" for k, v in env.items())
-            raise DomainError(f"{exc} in {self.canonical}" + (f" at {at}" if at else "")) \
+            raise type(exc)(f"{exc} in {self.canonical}" + (f" at {at}" if at else "")) \
                 from None
+
+    def explain_not_finite(self, *args: fmpq | int, name: str = "f") -> DomainError:
+        """The error to raise when :meth:`eval_arb` has no finite ball at the exact point
+        ``args`` (:func:`dpverify.expr.diagnose.explain_not_finite`): ``Undefined`` when the
+        point is proven outside the domain (``1/(x - 1/2)`` at ``1/2``), else
+        ``NoEnclosure`` -- with ``overflow`` set when the value is a finite real too large
+        to enclose (``exp(1e308*x)`` at 1).  One line naming ``name``, the point and the
+        sub-expression."""
+        exact = self._env(args, lambda a: fmpq(a), "explain_not_finite")
+        env = {k: arb(v) for k, v in exact.items()}
+        return explain_not_finite(self._root, env, exact, self.canonical, name)
 
     def eval_mpmath(self, *args: Any) -> mpmath.mpf:
         """Floating-point evaluation with mpmath at the current ``mpmath.mp.prec``.
@@ -311,7 +324,8 @@ class Expr:
         return f
 
 
-def parse(text: str, variables: Sequence[str] | None = None, name: str = "expression") -> Expr:
+def parse(text: str, variables: Sequence[str] | None = None, name: str = "expression", *,
+          max_length: int = MAX_LENGTH) -> Expr:
     """Parse ``text`` into an :class:`Expr` (see the module docstring for the grammar).
 
     Parameters
@@ -325,12 +339,16 @@ def parse(text: str, variables: Sequence[str] | None = None, name: str = "expres
         used, in that order.
     name : str
         Parameter name quoted in error messages (the CLI passes ``"--f"``).
+    max_length : int
+        Longest accepted ``text`` (default ``MAX_LENGTH``; a certificate's canonical text
+        is re-read with ``MAX_CANONICAL_LENGTH``).
 
     Raises
     ------
     ExpressionError
-        On any syntax error, unknown name or limit violation; the message quotes
-        the token and names the parameter.
+        On any syntax error, unknown name or limit violation (among them a canonical
+        text -- what a certificate stores, numbers written out in full -- longer than
+        ``MAX_CANONICAL_LENGTH``); the message quotes the token and names the parameter.
     ParameterTypeError
         If ``text`` or a variable name is not a string.
     """
@@ -349,9 +367,9 @@ def parse(text: str, variables: Sequence[str] | None = None, name: str = "expres
                 raise ExpressionError(f"invalid variable name {v!r} for {name}")
         if len(set(variables)) != len(variables):
             raise ExpressionError(f"duplicate variable names in {variables!r} for {name}")
-    if len(text) > MAX_LENGTH:
+    if len(text) > max_length:
         raise ExpressionError(
-            f"expression in {name} is too long ({len(text)} characters, at most {MAX_LENGTH})"
+            f"expression in {name} is too long ({len(text)} characters, at most {max_length})"
         )
     if not text.strip():
         raise ExpressionError(f"empty expression in {name}")
@@ -361,4 +379,29 @@ def parse(text: str, variables: Sequence[str] | None = None, name: str = "expres
         used = tuple(v for v in DEFAULT_VARIABLES if v in p.used)
     else:
         used = variables
-    return Expr(text, used, root)
+    out = Expr(text, used, root)
+    if len(out.canonical) > MAX_CANONICAL_LENGTH:
+        digits = _longest_number(root)
+        why = f" (a number in it has {digits} digits)" if digits > 1000 else ""
+        raise ExpressionError(
+            f"expression in {name} is too long written out exactly: its canonical text "
+            f"(what a certificate stores, numbers in full) has {len(out.canonical)} "
+            f"characters, at most {MAX_CANONICAL_LENGTH}{why}")
+    return out
+
+
+def _longest_number(root: Node) -> int:
+    """Decimal digits of the longest number (numerator or denominator) in the tree."""
+    best = 0
+    stack: list[object] = [root]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Node):
+            if x.kind == "num":
+                q = x.args[0]
+                best = max(best, len(str(abs(q.p))), len(str(q.q)))
+            else:
+                stack.extend(x.args)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+    return best

@@ -115,6 +115,9 @@ class Parser:
             return f"comparisons, assignments and keyword arguments are not allowed: {tok!r}"
         if c == ":":
             return f"lambdas and slices are not allowed: {c!r}"
+        if not c.isascii():  # name the code point: look-alikes and invisible characters
+            return (f"unexpected character {c!r} (U+{ord(c):04X}; expressions are ASCII: "
+                    "x, digits, + - * / ^ ( ) and the function names)")
         return f"unexpected character {c!r}"
 
     def check_name(self, word: str) -> None:

@@ -16,8 +16,9 @@ from flint import fmpq
 from ..errors import DomainError
 
 __all__ = [
-    "CONSTANTS", "DEFAULT_VARIABLES", "FUNCTIONS", "MAX_CONSTANT_BITS", "MAX_DEPTH",
-    "MAX_INT_EXPONENT", "MAX_LENGTH", "NARY_FUNCTIONS", "Node", "NotAnalytic",
+    "CONSTANTS", "DEFAULT_VARIABLES", "FUNCTIONS", "MAX_CANONICAL_LENGTH",
+    "MAX_CONSTANT_BITS", "MAX_DEPTH", "MAX_INT_EXPONENT", "MAX_LENGTH", "NARY_FUNCTIONS",
+    "Node", "NoEnclosure", "NotAnalytic", "Undefined",
     "canonical_text", "is_int", "is_nonneg", "is_polynomial_node", "make_node", "num_node",
     "variables_used",
 ]  # fmt: skip
@@ -34,6 +35,23 @@ class NotAnalytic(DomainError):
     """
 
 
+class Undefined(DomainError):
+    """The expression is undefined -- proven, not merely unbounded: an exact argument
+    outside a function's domain (``log(0)``, division by an exact 0, ``sqrt(-1)``), or an
+    argument ball lying entirely outside it (every point of the ball is outside)."""
+
+
+class NoEnclosure(DomainError):
+    """Ball arithmetic found no finite enclosure of the expression at a point, and nothing
+    proves it undefined there.  ``overflow`` is True when the value is a finite real that
+    is too large to enclose (``exp(1e308)``: Arb's exponential gives up); otherwise the
+    point may be a pole, outside the domain, or too close to either to decide."""
+
+    def __init__(self, message: str, overflow: bool = False) -> None:
+        super().__init__(message)
+        self.overflow = overflow
+
+
 #: Whitelisted functions: one argument each, except the n-ary :data:`NARY_FUNCTIONS`.
 FUNCTIONS = (
     "exp", "log", "sqrt", "sin", "cos", "tan", "atan", "tanh", "abs", "erf", "erfc",
@@ -47,6 +65,10 @@ CONSTANTS = ("pi", "e")
 DEFAULT_VARIABLES = ("x", "y", "z") + tuple(f"x{i}" for i in range(1, 10))
 #: Longest accepted expression text.
 MAX_LENGTH = 10_000
+#: Longest canonical text (:func:`canonical_text`, what a certificate stores and the
+#: independent verifier re-reads; its own limit): numbers are written out in full there,
+#: so ``1e100000*x`` (8 characters) has a canonical text of 100007.
+MAX_CANONICAL_LENGTH = 100_000
 #: Deepest accepted nesting (parentheses, and depth of the expression tree).
 MAX_DEPTH = 200
 #: Largest accepted |n| of a constant integer exponent.
