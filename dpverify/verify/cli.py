@@ -24,7 +24,8 @@ _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 def render_text(report: Report, path: str) -> str:
     """The text report; non-printable characters are escaped (:func:`report.escape`)."""
     lines = [f"certificate: {path}", f"kind: {report.kind}", "statement:"]
-    lines += [f"  {s}" for s in report.statement]
+    # the display form of each line: long numbers and texts shortened, and marked so
+    lines += [f"  {getattr(s, 'short', s)}" for s in report.statement]
     lines.append("checks:")
     lines += [f"  {_MARK[ok]:9} {name}: {detail}" for name, ok, detail in report.checks]
     if report.not_checked:
@@ -38,8 +39,9 @@ def render_text(report: Report, path: str) -> str:
 
 
 def render_json(report: Report, path: str) -> dict[str, Any]:
+    """The JSON report; ``statement`` holds the full text of every line."""
     return {"certificate": path, "status": report.status, "kind": report.kind,
-            "statement": list(report.statement),
+            "statement": [str(line) for line in report.statement],
             "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in report.checks],
             "not_checked": list(report.not_checked)}
 

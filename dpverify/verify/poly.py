@@ -51,13 +51,6 @@ class Poly:
     def d(self) -> int:
         return len(self.shape)
 
-    def describe(self) -> str:
-        ivs = [iv for iv in self.domains if iv is not None]
-        dom = "" if not ivs else " on " + " x ".join(
-            f"[{show(a, 20)}, {show(b, 20)}]" for a, b in ivs)
-        return (f"{self.basis} basis{dom}, {len(self.coeffs)} coefficients"
-                + ("" if self.d == 1 else f" (shape {list(self.shape)})"))
-
 
 def read_interval(v: object, where: str) -> tuple[fmpq, fmpq]:
     if not isinstance(v, list) or len(v) != 2:
