@@ -45,7 +45,8 @@ from .report import (
     streaming,
 )
 
-__all__ = ["GRACE_FRACTION", "GRACE_SECONDS", "available", "hard_limit", "run_bounded"]
+__all__ = ["GRACE_FRACTION", "GRACE_SECONDS", "available", "hard_limit", "deadline_within",
+           "run_bounded"]
 
 GRACE_FRACTION = 0.05
 GRACE_SECONDS = 0.5
@@ -63,6 +64,11 @@ def available() -> bool:
 def hard_limit(deadline_seconds: float) -> float:
     """Seconds after the start at which the parent kills the child."""
     return deadline_seconds * (1 + GRACE_FRACTION) + GRACE_SECONDS
+
+
+def deadline_within(total_seconds: float) -> float:
+    """The ``deadline_seconds`` whose hard limit is ``total_seconds`` (0 if none is)."""
+    return max(0.0, (total_seconds - GRACE_SECONDS) / (1 + GRACE_FRACTION))
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -92,17 +98,15 @@ class _Child:
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self.sent_lines = 0
         self.last: tuple[str, float] | None = None
 
     def send(self, msg: tuple[Any, ...]) -> None:
         data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
         _write_all(self.fd, _HEADER.pack(len(data)) + data)
 
-    def check(self, lines: list[str], item: tuple[str, bool | None, str]) -> None:
-        new = [Said(s, getattr(s, "short", None)) for s in lines[self.sent_lines:]]
-        self.sent_lines = len(lines)
-        self.send(("check", new, item))
+    def check(self, kind: str, lines: list[str], item: tuple[str, bool | None, str] | None
+              ) -> None:
+        self.send(("check", kind, [Said(s, getattr(s, "short", None)) for s in lines], item))
 
     def progress(self, stage: str, done: int, total: int | None) -> None:
         now = time.monotonic()
@@ -136,6 +140,7 @@ class _Parent:
 
     def __init__(self, progress: Progress | None) -> None:
         self.progress = progress
+        self.kind: str | None = None
         self.lines: list[str] = []
         self.checks: list[tuple[str, bool | None, str]] = []
         self.final: tuple[Any, ...] | None = None
@@ -150,8 +155,10 @@ class _Parent:
             msg = pickle.loads(bytes(self.buf[_HEADER.size:_HEADER.size + n]))
             del self.buf[:_HEADER.size + n]
             if msg[0] == "check":
-                self.lines += msg[1]
-                self.checks.append(msg[2])
+                self.kind = msg[1]
+                self.lines += msg[2]
+                if msg[3] is not None:
+                    self.checks.append(msg[3])
             elif msg[0] == "progress":
                 if self.progress is not None:
                     self.progress(msg[1], msg[2], msg[3])
@@ -159,8 +166,9 @@ class _Parent:
                 self.final = msg
 
     def partial(self, kind: str, name: str, detail: str) -> Report:
+        """The report made of what the child said before it stopped, and ``name``."""
         return Report("fails" if any(c[1] is False for c in self.checks) else "undecided",
-                      kind, self.lines, self.checks + [(name, None, detail)], [])
+                      self.kind or kind, self.lines, self.checks + [(name, None, detail)], [])
 
 
 def run_bounded(job: Callable[[], Report], deadline_seconds: float, max_memory: int,

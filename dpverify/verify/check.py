@@ -35,6 +35,7 @@ from .report import (
     Report,
     TimeUp,
     TooExpensive,
+    budgets,
     default_memory,
     one_line,
 )
@@ -154,8 +155,8 @@ def _verify(obj: Any, deadline: float | None, size: int | None, memory: int) -> 
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         ck = Checks(left, max_memory=memory)
         words: list[str] = []
-        ck.words = words
-        with digit_budget(budget_for(_size(obj) if size is None else size)):
+        ck.kind, ck.words = kind, words
+        with digit_budget(budget_for(_size(obj) if size is None else size)), budgets(ck):
             try:
                 KINDS[kind](obj["statement"], obj.get("evidence"), ck, words)
             except TimeUp:

@@ -29,7 +29,7 @@ __all__ = ["Malformed", "ArgumentTypeError", "ArgumentValueError", "TimeUp", "To
            "one_line", "escape", "SHORTENED", "Cut", "Said", "say", "cut_text", "Report",
            "Checks", "Refuted", "BOUNDED", "MORE_PRECISION", "BISECT", "refine", "Progress",
            "Sink", "reporting", "progress_callback", "streaming", "default_memory",
-           "BITS_PER_SECOND", "BYTES_PER_BIT"]
+           "BITS_PER_SECOND", "BYTES_PER_BIT", "budgets", "afford"]
 
 _Piece = TypeVar("_Piece")
 
@@ -41,9 +41,10 @@ _CURRENT: ContextVar[Progress | None] = ContextVar("dpverify_verify_progress", d
 _TICK_MASK = 63
 
 
-#: receives every check as it is added, with the statement lines so far (the parent of a
-#: verification run in a child process, see :mod:`bounded`): ``sink(lines, check)``
-Sink = Callable[[list[str], tuple[str, "bool | None", str]], None]
+#: receives, as they come, the statement lines and every check (the parent of a
+#: verification run in a child process, see :mod:`bounded`): ``sink(kind, new_lines,
+#: check or None)``
+Sink = Callable[[str, list[str], "tuple[str, bool | None, str] | None"], None]
 _SINK: ContextVar[Sink | None] = ContextVar("dpverify_verify_sink", default=None)
 
 
@@ -264,16 +265,19 @@ class Checks:
         self.max_memory = default_memory() if max_memory is None else max_memory
         self.progress = _CURRENT.get() if progress is None else progress
         self.sink = _SINK.get()
-        self.words: list[str] = []  # the statement lines (passed to the sink with each check)
+        self.kind = "?"  # the certificate's kind, and its statement lines (for the sink)
+        self.words: list[str] = []
+        self._sent = 0  # statement lines passed to the sink so far
         self._ticks = 0
         self._last: tuple[str, int, int | None] | None = None  # the last explicit report
 
-    def afford(self, what: str, bits: int) -> None:
+    def afford(self, what: str, bits: int, work: int | None = None) -> None:
         """Raise :class:`TooExpensive` unless an exact computation producing about
         ``bits`` bits of integers fits the memory budget (``BYTES_PER_BIT`` bytes held per
-        bit produced, intermediates included) and, at an optimistic ``BITS_PER_SECOND``,
-        the time left before the deadline.  Estimates err low: what is refused cannot
-        fit; what is accepted may still run into the deadline (then "time limit")."""
+        bit produced, intermediates included) and ``work`` bit operations (default
+        ``bits``), at an optimistic ``BITS_PER_SECOND``, fit the time left before the
+        deadline.  Estimates err low: what is refused cannot fit; what is accepted may
+        still run into the deadline (then "time limit")."""
         need = bits * BYTES_PER_BIT
         if need > self.max_memory:
             raise TooExpensive(
@@ -281,7 +285,7 @@ class Checks:
                 f"{_size(self.max_memory)} (raise with --max-memory or max_memory)")
         if self.deadline is not None:
             left = self.deadline - time.monotonic()
-            seconds = bits / BITS_PER_SECOND
+            seconds = (bits if work is None else work) / BITS_PER_SECOND
             if seconds > left:
                 raise TooExpensive(
                     f"too expensive: {what} needs at least {seconds:.3g} s, {max(left, 0):.3g}"
@@ -302,16 +306,22 @@ class Checks:
             self._last = None if stage is None else (stage, done, total)
             self.progress(*(self._last or ("checks", len(self.items), None)))
 
+    def flush(self, item: tuple[str, bool | None, str] | None = None) -> None:
+        """Pass the new statement lines (and ``item``) to the sink, if any."""
+        if self.sink is not None and (item is not None or len(self.words) > self._sent):
+            new, self._sent = self.words[self._sent:], len(self.words)
+            self.sink(self.kind, new, item)
+
     def add(self, name: str, ok: bool | None, detail: str = "") -> bool | None:
         item = (name, ok, one_line(detail))
         self.items.append(item)
-        if self.sink is not None:
-            self.sink(self.words, item)
+        self.flush(item)
         return ok
 
     def run(self, name: str, fn: Callable[[], tuple[bool | None, str]]) -> bool | None:
         """Record ``fn()``; a computation refused as too expensive, or an unexpected
         exception (named), becomes an undecided check."""
+        self.flush()  # the statement is known before a check starts: a stopped child has said it
         try:
             ok, detail = fn()
         except (Malformed, TimeUp):
@@ -336,6 +346,29 @@ class Checks:
 #: operands and one temporary of each)
 BITS_PER_SECOND = 2 * 10**9
 BYTES_PER_BIT = 1 / 2
+
+
+#: the checks of the verification running in this context (see :func:`afford`)
+_CHECKS: ContextVar[Checks | None] = ContextVar("dpverify_verify_checks", default=None)
+
+
+@contextmanager
+def budgets(ck: Checks) -> Iterator[None]:
+    """Inside this block :func:`afford` charges ``ck``'s budgets."""
+    token = _CHECKS.set(ck)
+    try:
+        yield
+    finally:
+        _CHECKS.reset(token)
+
+
+def afford(what: str, bits: int, work: int | None = None) -> None:
+    """:meth:`Checks.afford` of the verification running in this context (none: only
+    the default memory budget applies)."""
+    ck = _CHECKS.get()
+    if ck is None:
+        ck = Checks(None, progress=None)
+    ck.afford(what, bits, work)
 
 
 def default_memory() -> int:
