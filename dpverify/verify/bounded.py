@@ -93,6 +93,21 @@ def _limit_memory(budget: int) -> None:
         pass  # no /proc or no RLIMIT_AS: the budget estimates still apply
 
 
+def _quiet() -> None:
+    """The child says everything through the pipe: its stderr goes to /dev/null, so that
+    FLINT's message before an abort, or a fault handler's dump, never reaches the user
+    (the parent reports a dead child in one line)."""
+    import faulthandler  # deferred: only the child needs it
+
+    faulthandler.disable()
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+    except OSError:
+        pass
+
+
 class _Child:
     """The child's side of the pipe: frames out, progress throttled."""
 
@@ -121,6 +136,7 @@ def _run_child(fd: int, job: Callable[[], Report], max_memory: int,
                forward_progress: bool) -> None:
     child = _Child(fd)
     try:
+        _quiet()
         _limit_memory(max_memory)
         with streaming(child.check), reporting(child.progress if forward_progress else None):
             rep = job()
@@ -225,8 +241,13 @@ def run_bounded(job: Callable[[], Report], deadline_seconds: float, max_memory: 
         raise Malformed(final[1])
     if final is not None and final[0] == "error":
         return got.partial(kind, "internal error", final[1])
-    how = (final[1] if final is not None else f"killed by signal {os.WTERMSIG(status)}"
-           if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}")
-    return got.partial(kind, "memory budget", (
-        f"the checking process ran out of memory ({how}; budget {max_memory / 2**30:.3g} "
-        "GiB; raise with --max-memory or max_memory)"))
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if final is not None or sig in (signal.SIGABRT, signal.SIGKILL):
+        # MemoryError in Python; SIGABRT: FLINT's failed allocation; SIGKILL: the kernel
+        how = "MemoryError" if final is not None else signal.Signals(sig).name
+        return got.partial(kind, "memory budget", (
+            f"the checking process ran out of memory ({how}; budget "
+            f"{max_memory / 2**30:.3g} GiB; raise with --max-memory or max_memory)"))
+    how = f"signal {signal.Signals(sig).name}" if sig is not None else \
+        f"exit status {os.WEXITSTATUS(status)}"
+    return got.partial(kind, "internal error", f"the checking process died ({how})")

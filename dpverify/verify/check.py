@@ -24,7 +24,7 @@ from .box import verify_box
 from .finite import verify_finite
 from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
-from .load import MAX_BYTES, parse_bytes, validate
+from .load import MAX_BYTES, LongInt, parse_bytes, validate
 from .minimax import verify_minimax
 from .numbers import budget_for, digit_budget, expect_keys
 from .report import (
@@ -52,8 +52,14 @@ def _info_text(value: Any) -> str:
     integer beyond the digit limit of ``str(int)``) is named, never an error."""
     if isinstance(value, str):
         return value
+    if isinstance(value, LongInt):
+        return value.text
+
+    def other(v: object) -> str:
+        return v.text if isinstance(v, LongInt) else f"<{type(v).__name__}>"
+
     try:
-        return json.dumps(value, ensure_ascii=False, default=lambda v: f"<{type(v).__name__}>")
+        return json.dumps(value, ensure_ascii=False, default=other)
     except (TypeError, ValueError, RecursionError) as exc:
         return f"<not shown: {one_line(exc, 60)}>"
 
