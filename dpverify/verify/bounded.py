@@ -244,7 +244,7 @@ def run_bounded(job: Callable[[], Report], deadline_seconds: float, max_memory: 
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     if final is not None or sig in (signal.SIGABRT, signal.SIGKILL):
         # MemoryError in Python; SIGABRT: FLINT's failed allocation; SIGKILL: the kernel
-        how = "MemoryError" if final is not None else signal.Signals(sig).name
+        how = "MemoryError" if final is not None or sig is None else signal.Signals(sig).name
         return got.partial(kind, "memory budget", (
             f"the checking process ran out of memory ({how}; budget "
             f"{max_memory / 2**30:.3g} GiB; raise with --max-memory or max_memory)"))

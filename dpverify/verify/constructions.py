@@ -92,13 +92,18 @@ def check_construction(s: Sup, ck: Checks) -> None:
     else:
         want, level = "indicator", ell if family == "exact_l" else k
     have = t.get("r") if want == "threshold" else t.get("l")
-    ck.add("construction target", t["kind"] == want and have == level,
-           f"needs {want} {level}, has {t['kind']} {have}")
-    ck.add("construction domain", dom["kind"] == "integers" and dom["lo"] == 0 and dom["hi"] == k,
-           f"needs the integers 0..{k}")
+    same = [ck.add("construction target", t["kind"] == want and have == level,
+                   f"needs {want} {level}, has {t['kind']} {have}"),
+            ck.add("construction domain",
+                   dom["kind"] == "integers" and dom["lo"] == 0 and dom["hi"] == k,
+                   f"needs the integers 0..{k}")]
     me = gamma / k if want == "indicator" else gamma
     has = None if s.max_error is None else show(s.max_error)
     ck.add("construction max_error", s.max_error == me, f"needs max_error = {show(me)}, has {has}")
+    if not all(same):  # already false; k is then not bounded by the domain's size cap
+        ck.add("construction polynomial", None, "not re-derived: the target or the domain "
+               "differs from the construction's")
+        return
     if name.endswith("/chebyshev") or (name == "dlist/h" and con.method == "chebyshev"):
         ck.run("construction polynomial", lambda: _chebyshev_form(
             con, k, gamma, monomial_form(s.poly, ck.tick)))
@@ -111,7 +116,7 @@ def check_construction(s: Sup, ck: Checks) -> None:
         ck.run("construction polynomial", lambda: _minimax(s, pin))
     else:  # the Sherstov constructions
         assert con.reading is not None  # read_sup completes the reading of these names
-        prm = parameters(name, k, gamma, con.reading, r=r, l_=ell)
+        prm = parameters(name, k, gamma, con.reading, r=r, l_=ell, tick=ck.tick)
         if isinstance(prm, str):
             ck.add("construction polynomial", False,
                    f"the construction is undefined for these parameters: {prm}")

@@ -24,7 +24,7 @@ of the evaluated set (an argument whose whole enclosure lies outside the real do
 its function, or a divisor that is exactly 0), and :class:`Indeterminate` when the balls
 cannot decide (or, for series, the point is not one where the function is analytic).
 
-Size: about 640 lines, over the usual 600: the parser and both evaluators implement one
+Size: about 660 lines, over the usual 600: the parser and both evaluators implement one
 language and share its tables (functions, real domains, special values); the postfix code
 type and the algebras are checked against each other here.  Tests reach ``SerAlg`` and
 ``Malformed`` through this module, so a split would also need them re-exported.

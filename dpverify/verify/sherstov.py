@@ -116,9 +116,11 @@ def _ceil_sqrt(a: fmpq) -> int:
 
 
 def parameters(name: str, k: int, gamma: fmpq, reading: dict[str, str],
-               r: int = 0, l_: int = 0) -> Params | str:
+               r: int = 0, l_: int = 0, tick: Callable[[], None] = lambda: None
+               ) -> Params | str:
     """The parameters of ``name`` (``rofk/sherstov`` with ``r``, ``exact_l/sherstov`` with
-    ``l_``), or a sentence saying why the construction is undefined there."""
+    ``l_``), or a sentence saying why the construction is undefined there (``tick`` is
+    called once per term: ``r`` may be large)."""
     if k < 2:
         return "k < 2: Delta divides by log k = 0"
     kg = fmpq(k) / gamma
@@ -134,6 +136,7 @@ def parameters(name: str, k: int, gamma: fmpq, reading: dict[str, str],
         ells = tuple(range(0 if reading.get("ell_range", "0..r-1") == "0..r-1" else 1, r))
     D, N, eta = {}, {}, {}
     for ell in ells:
+        tick()
         m = k - ell - Delta
         if m <= 0:
             return f"k - l - Delta = {m} <= 0 at l = {ell} (Delta = {Delta}): step 1 divides by it"
@@ -174,10 +177,12 @@ def _frac(q: fmpq) -> int | None:
     return None if inv is None else int(q.p % PRIME) * inv % PRIME
 
 
-def fingerprint(name: str, prm: Params, x: int = POINT) -> int | None:
+def fingerprint(name: str, prm: Params, x: int = POINT,
+                tick: Callable[[], None] = lambda: None) -> int | None:
     """The construction's value at ``x`` modulo PRIME (None: a denominator vanishes there)."""
     total = 0
     for ell in prm.ells:
+        tick()
         m_inv = _inv(prm.k - ell - prm.Delta)
         e = _frac(1 + prm.eta[ell])
         if m_inv is None or e is None:
@@ -232,9 +237,12 @@ def _numerator(prm: Params, ell: int) -> tuple[fmpz_poly, fmpz, fmpq]:
 
 
 def cost_bits(prm: Params) -> int:
-    """About the bits of the integer polynomials the exact build holds (for the budgets)."""
+    """About the bits of the integer polynomials the exact build holds (for the budgets;
+    producing them costs about ``log2 N`` times more: the doubling steps)."""
     total = 0
     for ell in prm.ells:
+        if total > 2**63:  # already far beyond any budget: no need to look further
+            break
         a, den, _ = _numerator(prm, ell)
         top = max([int(c.bit_length()) for c in a.coeffs()] + [int(den.bit_length())])
         total += (prm.degree(ell) + 1) * prm.N[ell] * (top + 2)
@@ -259,16 +267,18 @@ def build(name: str, prm: Params, tick: Callable[[], None]) -> fmpq_poly:
 
 
 def check_sherstov(name: str, P: fmpq_poly, prm: Params, ck: Checks,
-                   afford: Callable[[str, int], None]) -> tuple[bool | None, str]:
+                   afford: Callable[[str, int, int], None]) -> tuple[bool | None, str]:
     """Is ``P`` the construction ``name`` with parameters ``prm``?  Fingerprint first (a
     difference decides), then the exact build (``afford(what, bits)`` may refuse it)."""
     deg = max(prm.degree(ell) for ell in prm.ells) if prm.ells else 0
-    fp, mine = poly_mod(P), fingerprint(name, prm)
+    fp, mine = poly_mod(P), fingerprint(name, prm, tick=ck.tick)
     if fp is not None and mine is not None and fp != mine:
         return False, (f"the polynomial differs from the construction (Delta = {prm.Delta}, "
                        f"d = {prm.d}, degree about {deg}): their values at {POINT} "
                        f"differ modulo 2^61 - 1")
-    afford(f"rebuilding {name} (degree about {deg})", cost_bits(prm))
+    bits = cost_bits(prm)
+    steps = max((n.bit_length() for n in prm.N.values()), default=1)
+    afford(f"rebuilding {name} (degree about {deg})", bits, bits * steps)
     Q = build(name, prm, ck.tick)
     same = P == Q
     return same, (f"the polynomial {'equals' if same else 'differs from'} the construction "
