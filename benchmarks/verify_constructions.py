@@ -26,8 +26,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the hostile certificates are those of the budget tests (tests/_hostile.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from _doc import machine_line, write_section  # noqa: E402
+
+from tests._hostile import bernstein_identity, forged_chebyshev  # noqa: E402
 
 SECTION = "## Verifier: construction claims and budgets"
 
@@ -60,45 +64,6 @@ def _time(doc: dict, **kw: object) -> tuple[float, str]:
     return time.perf_counter() - t0, rep.status
 
 
-def _hostile_chebyshev() -> dict:
-    from flint import fmpq
-
-    from dpverify.numbers import fmpq_str, log2_decimal
-
-    n, l1 = 30000, fmpq(30001, 7)
-    return {"schema_version": 1, "format": "dpverify-certificate", "kind": "supnorm-finite",
-            "statement": {
-                "polynomial": {"basis": "monomial", "domain": None,
-                               "coefficients": ["1/7"] * (n + 1), "degree": n,
-                               "coefficient_norm": {"l1": fmpq_str(l1),
-                                                    "l1_log2": log2_decimal(l1)}},
-                "target": {"kind": "threshold", "r": 1},
-                "domain": {"kind": "integers", "lo": 0, "hi": 3},
-                "error": {"lower": "0", "upper": "1e20000"}, "max_error": "1e-17157",
-                "construction": {"name": "or/chebyshev",
-                                 "params": {"k": 3, "gamma": "1e-17157"}}},
-            "evidence": {"witness": "0"}}
-
-
-def _hostile_bernstein(n: int) -> dict:
-    from flint import fmpq
-
-    from dpverify.numbers import fmpq_str, log2_decimal
-
-    cs = [fmpq(i, n) for i in range(n + 1)]
-    l1 = sum(cs, fmpq(0))
-    return {"schema_version": 1, "format": "dpverify-certificate", "kind": "supnorm-box",
-            "statement": {
-                "polynomial": {"basis": "bernstein", "domain": ["0", "1"],
-                               "coefficients": [fmpq_str(c) for c in cs], "degree": 1,
-                               "coefficient_norm": {"l1": fmpq_str(l1),
-                                                    "l1_log2": log2_decimal(l1)}},
-                "target": {"kind": "expr", "expr": "x", "variables": ["x"]},
-                "domain": {"kind": "box", "intervals": [["0", "1"]]},
-                "error": {"lower": "0", "upper": "1/1000"}},
-            "evidence": {"witness": ["1/2"], "pieces": [[[["0", "1"]], 8, 64]]}}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--no-write", action="store_true", help="print only")
@@ -117,12 +82,12 @@ def main() -> None:
         print(rows[-1], flush=True)
     hostile = []
     for label, doc, kw, before in (
-            ("or/chebyshev forged, gamma 1e-17157, 30001 coefficients", _hostile_chebyshev(),
+            ("or/chebyshev forged, gamma 1e-17157, 30001 coefficients", forged_chebyshev(),
              {"deadline_seconds": 35}, "47.9 s, 1.8 GB"),
-            ("Bernstein basis, 20001 coefficients", _hostile_bernstein(20000),
+            ("Bernstein basis, 20001 coefficients", bernstein_identity(20000),
              {"deadline_seconds": 5}, "75.7 s"),
             *([] if args.quick else [("Bernstein basis, 20001 coefficients (conversion "
-                                      "starts, child killed)", _hostile_bernstein(20000),
+                                      "starts, child killed)", bernstein_identity(20000),
                                       {"deadline_seconds": 25}, "75.7 s")])):
         t, status = _time(doc, **kw)
         hostile.append(f"| {label} | {kw['deadline_seconds']} s | {t:.2f} s ({status}) | "

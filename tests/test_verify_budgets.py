@@ -15,11 +15,9 @@ import time
 from fractions import Fraction
 
 import pytest
-from flint import fmpq
 
 from dpverify.certify import certify
 from dpverify.constructions.chebyshev import or_polynomial
-from dpverify.numbers import fmpq_str, log2_decimal
 from dpverify.verify import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -31,6 +29,7 @@ from dpverify.verify import (
 from dpverify.verify import check as check_module
 from dpverify.verify.bounded import available, hard_limit
 from dpverify.verify.report import reporting
+from tests._hostile import bernstein_identity, forged_chebyshev
 
 needs_fork = pytest.mark.skipif(not available(), reason="os.fork is not available")
 
@@ -40,20 +39,7 @@ def _or() -> dict:
 
 
 def _bernstein(n: int) -> dict:
-    """``x`` on [0, 1] in the Bernstein basis of order n (c_i = i/n): the conversion to the
-    monomial basis is one long FLINT call (a Taylor shift and an affine substitution)."""
-    cs = [fmpq(i, n) for i in range(n + 1)]
-    l1 = sum(cs, fmpq(0))
-    return {"schema_version": 1, "format": "dpverify-certificate", "kind": "supnorm-box",
-            "statement": {
-                "polynomial": {"basis": "bernstein", "domain": ["0", "1"],
-                               "coefficients": [fmpq_str(c) for c in cs], "degree": 1,
-                               "coefficient_norm": {"l1": fmpq_str(l1),
-                                                    "l1_log2": log2_decimal(l1)}},
-                "target": {"kind": "expr", "expr": "x", "variables": ["x"]},
-                "domain": {"kind": "box", "intervals": [["0", "1"]]},
-                "error": {"lower": "0", "upper": "1/1000"}},
-            "evidence": {"witness": ["1/2"], "pieces": [[[["0", "1"]], 8, 64]]}}
+    return bernstein_identity(n)
 
 
 def _stalling(seconds: float):
@@ -129,21 +115,7 @@ def test_a_forged_huge_chebyshev_degree_is_refuted_without_expanding_it():
     """or/chebyshev with gamma 1e-17157 at k = 3 names T_30000-ish; the certificate lists
     30001 small coefficients.  Composing T_t with the affine map took 48 s and 1.8 GB; the
     differential-equation check is linear in the (small) polynomial."""
-    n = 30000
-    l1 = fmpq(n + 1, 7)
-    doc = {"schema_version": 1, "format": "dpverify-certificate", "kind": "supnorm-finite",
-           "statement": {
-               "polynomial": {"basis": "monomial", "domain": None,
-                              "coefficients": ["1/7"] * (n + 1), "degree": n,
-                              "coefficient_norm": {"l1": fmpq_str(l1),
-                                                   "l1_log2": log2_decimal(l1)}},
-               "target": {"kind": "threshold", "r": 1},
-               "domain": {"kind": "integers", "lo": 0, "hi": 3},
-               "error": {"lower": "0", "upper": "1e20000"},
-               "max_error": "1e-17157",
-               "construction": {"name": "or/chebyshev",
-                                "params": {"k": 3, "gamma": "1e-17157"}}},
-           "evidence": {"witness": "0"}}
+    doc = forged_chebyshev(30000)
     t0 = time.monotonic()
     rep = verify_document(doc, deadline_seconds=35)
     assert time.monotonic() - t0 < 20  # was 47.9 s (and 1.8 GB)
