@@ -141,3 +141,20 @@ def test_bad_max_memory(memory, error):
 
 def test_huge_deadlines_and_budgets_are_fine():
     assert verify_document(_or(), deadline_seconds=1e300, max_memory=2**80).ok
+
+
+def test_the_command_lines_take_a_timeout_and_a_memory_budget(tmp_path, capsys):
+    from dpverify.cli import main as dpverify_main
+    from dpverify.verify.cli import main as verify_main
+
+    path = tmp_path / "or.json"
+    path.write_text(json.dumps(_or()))
+    assert verify_main([str(path), "--timeout", "30", "--max-memory=1G"]) == 0
+    assert dpverify_main(["verify", str(path), "--timeout", "30", "--max-memory", "512M"]) == 0
+    capsys.readouterr()
+    for argv in ([str(path), "--max-memory", "12"], [str(path), "--timeout", "-1"],
+                 [str(path), "--timeout"], [str(path), "--max-memory", "1.5G"]):
+        assert verify_main(argv) == 2, argv
+        assert capsys.readouterr().err.count("\n") == 1
+    assert dpverify_main(["verify", str(path), "--max-memory", "lots"]) == 2
+    assert "--max-memory" in capsys.readouterr().err
