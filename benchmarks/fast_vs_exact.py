@@ -286,7 +286,7 @@ def bench_big_or() -> dict[str, Any]:
         "certify": (cw, cc),
         "finite_max_error": finite_s,
         "coefficient_norm": norm_s,
-        "verified": cert.verified,
+        "complete": cert.complete,
         "error": cert.error.get("upper_decimal", cert.error["upper"]),
         "doubling": (dw, dc),
         "hybrid": (hw, hc),
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             f"* `or_polynomial(10**4, \"1e-12\")`: degree {big['degree']}, built in "
             f"{fmt_s(big['build'][0])} s (cpu {fmt_s(big['build'][1])}).",
             f"* `certify(...)`: {fmt_s(big['certify'][0])} s (cpu {fmt_s(big['certify'][1])}), "
-            f"verified = {big['verified']}, exact max error {big['error']} "
+            f"complete = {big['complete']}, exact max error {big['error']} "
             f"(= 1/T_t((k+1)/(k-1))).",
             f"* Where the time goes (cProfile): `certify/finite.py:finite_max_error` "
             f"{fmt_s(big['finite_max_error'])} s -- the screened path: the polynomial is "

@@ -15,3 +15,4 @@ env -u OPENBLAS_NUM_THREADS python3 benchmarks/summary_release.py
 python3 benchmarks/jackson_speed.py
 python3 benchmarks/dask_release.py
 python3 benchmarks/limits.py
+python3 benchmarks/verify_constructions.py

@@ -19,7 +19,7 @@ def test_boolean_certificate_is_certify_of_the_construction(function, build) -> 
     cert = boolean_certificate(function, 9, "1/100")
     direct = certify(build(9, "1/100"))
     assert cert.statement == direct.statement
-    assert cert.verified
+    assert cert.complete
     # the error bound of thaler2012 Fact 4.2: 1/T_t((k+1)/(k-1)) <= gamma, exactly
     t, tv = or_degree(9, "1/100")
     assert parse_exact(cert.error["upper"]) == 1 / tv <= fmpq(1, 100)
@@ -58,9 +58,9 @@ def test_supnorm_certificate_encloses_known_value() -> None:
 
 def test_supnorm_certificate_claim_and_errors() -> None:
     ok = supnorm_certificate("exp(x)", ["1", "1", "1/2", "1/6"], ("0", "1"), claim="1/10")
-    assert ok.verified
+    assert ok.complete
     bad = supnorm_certificate("exp(x)", ["1", "1", "1/2", "1/6"], ("0", "1"), claim="1/100")
-    assert not bad.verified  # e - 8/3 = 0.0516 > 1/100: refuted, listed as unproven
+    assert not bad.complete  # e - 8/3 = 0.0516 > 1/100: refuted, listed as unproven
     for kwargs, name in [({"interval": ("1", "0")}, "interval"),
                          ({"rtol": "0"}, "rtol"), ({"claim": "-1"}, "claim")]:
         args = {"f": "x", "poly": ["0"], "interval": ("0", "1"), **kwargs}

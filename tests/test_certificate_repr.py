@@ -22,12 +22,12 @@ def _box(upper="3/1000", intervals=(("-1", "1"),), unproven=None):
                         "info": info})
 
 
-def test_repr_states_degree_bound_domain_verified():
+def test_repr_states_degree_bound_domain_complete():
     assert repr(_box()) == ("Certificate(kind='supnorm-box', degree=8, bound=3e-3, "
-                            "domain=[-1, 1], verified=True)")
+                            "domain=[-1, 1], complete=True)")
     # the bound is rounded up, never down: 1/3 -> 3.33334e-1
     assert "bound=3.33334e-1," in repr(_box(upper="1/3"))
-    assert "verified=False" in repr(_box(unproven=["max_error"]))
+    assert "complete=False" in repr(_box(unproven=["max_error"]))
 
 
 def test_repr_of_finite_and_lebesgue_and_jackson():
@@ -35,7 +35,7 @@ def test_repr_of_finite_and_lebesgue_and_jackson():
         "polynomial": {"degree": 17}, "domain": {"kind": "integers", "lo": 0, "hi": 20},
         "error": {"lower": "1/2", "upper": "1/2"}}})
     assert repr(fin) == ("Certificate(kind='supnorm-finite', degree=17, bound=5e-1, "
-                         "domain={0..20}, verified=True)")
+                         "domain={0..20}, complete=True)")
     leb = Certificate({"kind": "lebesgue-constant", "statement": {"k": 4, "h": 2,
                                                                   "lower": "1", "upper": "5/4"}})
     assert "bound=1.25," in repr(leb) and "domain=[0, 1]" in repr(leb)
@@ -47,7 +47,7 @@ def test_html_is_escaped_and_has_the_fields():
     html = _box(intervals=(("-1", "<b>"),))._repr_html_()
     assert "<table>" in html and "&lt;b&gt;" in html and "<b>" not in html.replace(
         "<b>dpverify certificate</b>", "")
-    for key in ("degree", "bound", "domain", "verified"):
+    for key in ("degree", "bound", "domain", "complete"):
         assert f">{key}</th>" in html
 
 

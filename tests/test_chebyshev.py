@@ -122,7 +122,7 @@ def test_or_invariants(k, gamma):
 
 def test_or_certified():
     cert = certify(or_polynomial(25, "1e-3"))
-    assert cert.verified
+    assert cert.complete
     t = flat(cert)["params"]["t"]
     err = 1 / t_recurrence(t, fmpq(26, 24))
     assert flat(cert)["error"]["upper"] == f"{err.p}/{err.q}"
@@ -155,7 +155,7 @@ def test_and_is_reflected_or(k, gamma):
         assert horner(p.poly.coeffs, fmpq(x)) == 1 - horner(g, fmpq(k - x))
     assert horner(p.poly.coeffs, fmpq(k)) == 1
     cert = certify(p)
-    assert cert.verified
+    assert cert.complete
     assert flat(cert)["error"]["upper"] == p.extra["chebyshev"]["error_exact"] or k == 1
     form = cheb.and_chebyshev_form(k, gamma)
     assert all(form(fmpq(x)) == horner(p.poly.coeffs, fmpq(x)) for x in range(k + 1))

@@ -11,7 +11,7 @@ Guarantee
 ---------
 Every number in the statement is exact or a rigorous, outward-rounded enclosure.  A claim
 (``max_error``, ``least_degree``) enters the statement only when proven; a refuted or
-undecided claim is listed in ``info["unproven_claims"]`` and ``Certificate.verified`` is
+undecided claim is listed in ``info["unproven_claims"]`` and ``Certificate.complete`` is
 False (pass ``require=True`` to get :class:`~dpverify.errors.CertificationFailed`).  When
 no finite bound can be established at all, :class:`~dpverify.errors.CertificationFailed`
 is raised: nothing is ever returned that is not proven.

@@ -9,14 +9,23 @@ outward.
 
 Data files that are not certificates (privacy records, releases, tables) carry
 ``"format": "dpverify-data"`` and a note saying so (:func:`data_document`).
+
+What a :class:`Certificate` knows: ``complete`` says every claim the construction asked
+for was proven by the certifier (nothing in ``info["unproven_claims"]``); only
+:meth:`Certificate.check` runs the independent checker and says whether the statement
+holds.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # annotations only: the checker is imported by check() when called
+    from ..verify import Report
 
 from .._version import __version__
 from ..atomic import write_text
@@ -76,11 +85,25 @@ class Certificate:
     ------------------
     statement, evidence, info : dict
         The three blocks of the document.
-    verified : bool
+    complete : bool
         True when every claim the construction asked for (``max_error``, ``least_degree``)
-        was proven and is part of the statement; False when one was refuted or left
-        undecided (it is then listed in ``info["unproven_claims"]``).  The statement itself
-        is proven either way.
+        was proven by the certifier and is part of the statement; False when one was
+        refuted or left undecided (it is then listed in ``info["unproven_claims"]``).  The
+        statement itself is proven either way.  It says nothing about the independent
+        checker: :meth:`check` runs it.
+    verified : bool
+        Deprecated alias of ``complete`` (it never meant that the checker ran); warns.
+
+    Examples
+    --------
+    >>> from dpverify.constructions.chebyshev import or_polynomial
+    >>> from dpverify.certify import certify
+    >>> cert = certify(or_polynomial(5, "1/10"))
+    >>> cert.complete
+    True
+    >>> report = cert.check()   # the independent checker, on the JSON document
+    >>> report.status
+    'holds'
     """
 
     data: dict[str, Any] = field(default_factory=dict)
@@ -108,8 +131,31 @@ class Certificate:
         return _block(self.data.get("info", {}), "info")
 
     @property
-    def verified(self) -> bool:
+    def complete(self) -> bool:
+        """No claim left unproven by the certifier (see the class docstring)."""
         return not self.info.get("unproven_claims")
+
+    @property
+    def verified(self) -> bool:
+        """Deprecated: use :attr:`complete` (same value) or :meth:`check`."""
+        warnings.warn("Certificate.verified is deprecated: it is Certificate.complete (no "
+                      "claim left unproven by the certifier); Certificate.check() runs the "
+                      "independent checker", DeprecationWarning, stacklevel=2)
+        return self.complete
+
+    def check(self, *, deadline_seconds: float | None = None,
+              max_memory: int | None = None) -> Report:
+        """Run the independent checker (:func:`dpverify.verify.verify_bytes`) on this
+        certificate's JSON (exactly the bytes :meth:`save` writes, less the final newline)
+        and return its :class:`~dpverify.verify.Report` (``report.ok``: the statement
+        holds).  ``deadline_seconds`` and ``max_memory`` are the checker's budgets.
+        Raises :class:`~dpverify.verify.Malformed` if the document is not a certificate."""
+        # deferred: the checker is a separate program (it imports nothing of dpverify but
+        # itself); loading it only when asked keeps `import dpverify.certify` light
+        from ..verify import verify_bytes
+
+        return verify_bytes(self.to_json().encode("utf-8"), deadline_seconds=deadline_seconds,
+                            max_memory=max_memory)
 
     @property
     def error(self) -> dict[str, Any]:
@@ -136,18 +182,18 @@ class Certificate:
     # -- notebooks and the REPL ---------------------------------------------
     def summary(self) -> dict[str, str]:
         """The headline fields as short strings: ``kind``, ``degree``, ``bound`` (the
-        certified upper bound in decimal, rounded up), ``domain`` and ``verified``.
+        certified upper bound in decimal, rounded up), ``domain`` and ``complete``.
         Never raises (a malformed document shows ``?``)."""
         try:
-            return _summary(self.data, self.verified)
+            return _summary(self.data, self.complete)
         except Exception:  # a repr must never fail, whatever the document holds
             return {"kind": str(self.data.get("kind", "?"))[:40], "degree": "?",
-                    "bound": "?", "domain": "?", "verified": "?"}
+                    "bound": "?", "domain": "?", "complete": "?"}
 
     def __repr__(self) -> str:
         s = self.summary()
         text = (f"Certificate(kind={s['kind']!r}, degree={s['degree']}, bound={s['bound']}, "
-                f"domain={s['domain']}, verified={s['verified']})")
+                f"domain={s['domain']}, complete={s['complete']})")
         # short by contract (< 200 characters): long domains were shortened above
         return text if len(text) < 200 else text[:195] + "...)"
 
@@ -241,7 +287,7 @@ def _short_domain(dom: Any) -> str:
     return str(kind)[:20]
 
 
-def _summary(data: dict[str, Any], verified: bool) -> dict[str, str]:
+def _summary(data: dict[str, Any], complete: bool) -> dict[str, str]:
     kind = str(data.get("kind"))
     st = data.get("statement") or {}
     poly = st.get("polynomial") or {}
@@ -260,4 +306,4 @@ def _summary(data: dict[str, Any], verified: bool) -> dict[str, str]:
     if isinstance(degree, list):
         degree = "x".join(str(d) for d in degree)
     return {"kind": kind[:40], "degree": str(degree)[:20], "bound": bound,
-            "domain": domain, "verified": str(verified)}
+            "domain": domain, "complete": str(complete)}

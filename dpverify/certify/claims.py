@@ -28,7 +28,7 @@ from .finite import finite_max_error
 from .interval import supnorm
 from .optimality import check
 
-__all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS"]
+__all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS", "STATEMENT_EXTRAS"]
 
 #: Constructions whose parameters the independent checker recomputes the statement from
 #: (``docs/certificates.md``, *Constructions*): name -> the parameters it checks.
@@ -42,6 +42,35 @@ CHECKED_CONSTRUCTIONS: dict[str, tuple[str, ...]] = {
     "exact_l/sherstov": ("l", "k", "gamma"),
     "dlist/h": ("k", "gamma"),
 }
+
+#: Optional parameters written with the checked ones: Sherstov's reading of thaler2012
+#: Appendix B (the keys each construction depends on) and the OR construction of ``h_k``.
+STATEMENT_EXTRAS: dict[str, dict[str, tuple[str, ...]]] = {
+    "rofk/sherstov": {"reading": ("delta", "d", "log_base", "ell_range")},
+    "exact_l/sherstov": {"reading": ("delta", "d", "log_base")},
+}
+
+
+def _statement_construction(name: str, params: dict[str, Any],
+                            statement: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``construction`` block of a statement, or None when the checker could not
+    re-derive the polynomial from it (the construction then stays in ``info`` only)."""
+    checked = CHECKED_CONSTRUCTIONS.get(name)
+    if checked is None or "max_error" not in statement:
+        return None
+    out: dict[str, Any] = {p: params[p] for p in checked}
+    for key, sub in STATEMENT_EXTRAS.get(name, {}).items():
+        out[key] = {k: params[key][k] for k in sub}
+    if name == "dlist/h":
+        method = params.get("method", "chebyshev")
+        # the minimax h_k is fixed by its least degree, which this certificate does not
+        # prove (h_polynomial carries no optimality evidence): no claim the checker can
+        # re-derive, so the name stays in info
+        if method != "chebyshev":
+            return None
+        out["method"] = method
+    return {"name": name, "params": out}
+
 
 #: Significant digits of the decimal renderings of enclosures (at least; more when a
 #: smaller ``rtol`` needs them, so rounding never undoes the requested width).
@@ -282,10 +311,9 @@ def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
         else:
             unproven["least_degree"] = {"status": "needs a proven max_error"}
     name = approx.construction
-    checked = CHECKED_CONSTRUCTIONS.get(name)
-    if checked is not None and "max_error" in statement:
-        statement["construction"] = {
-            "name": name, "params": {p: approx.params[p] for p in checked}}
+    con = _statement_construction(name, approx.params, statement)
+    if con is not None:
+        statement["construction"] = con
     info.update({
         "construction": {"name": name, "params": approx.params},
         "dpverify_version": __version__,
@@ -304,7 +332,7 @@ def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
         "evidence": evidence,
         "info": info,
     })
-    if require and not cert.verified:
+    if require and not cert.complete:
         raise CertificationFailed(
             f"{name}: claims not proven: "
             + ", ".join(f"{k} {v['status']}" for k, v in unproven.items())

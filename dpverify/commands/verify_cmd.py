@@ -30,6 +30,10 @@ def register(sub: _Subparsers) -> None:
     p.add_argument("certificate", metavar="CERT.json")
     p.add_argument("--timeout", default="600", metavar="SECONDS",
                    help="give up after this many seconds: 'undecided', exit 1 (default 600)")
+    p.add_argument("--max-memory", default=None, metavar="SIZE",
+                   help="memory budget of the check, e.g. 4G or 512M; a computation that "
+                   "would exceed it is 'undecided', exit 1 (default: half the machine's "
+                   "memory)")
     # the flags of _common.add_json_flag (same dests), spelled out: importing _common loads
     # dpverify.numbers and python-flint (~25 ms), which `dpverify verify --help` never needs
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -47,16 +51,24 @@ def register(sub: _Subparsers) -> None:
 def run(args: argparse.Namespace) -> CommandResult:
     # here, not at module level: the checker needs python-flint and jsonschema (~25 ms and
     # ~50 ms to import), which `dpverify verify --help` must not load
-    from ..errors import MalformedCertificate
+    from ..errors import InvalidParameterError, MalformedCertificate
     from ..verify import Malformed, render_json, render_text
-    from ..verify.cli import verify_with_progress
+    from ..verify.bounded import deadline_within
+    from ..verify.cli import parse_memory, verify_with_progress
     from ._cert import read_timeout
     from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
     try:
+        memory = None if args.max_memory is None else parse_memory(args.max_memory)
+    except ValueError as exc:
+        raise InvalidParameterError(f"--max-memory: {exc}") from None
+    try:
+        # the check runs in a child process stopped at its hard limit: keep that limit
+        # inside --timeout (the command's own alarm) so the report is still printed
         report = verify_with_progress(args.certificate, getattr(args, "progress", None),
-                                      deadline_seconds=0.95 * seconds)
+                                      deadline_seconds=deadline_within(0.95 * seconds),
+                                      max_memory=memory)
     except Malformed as exc:
         raise MalformedCertificate(str(exc)) from None
     return CommandResult(data=render_json(report, args.certificate),

@@ -140,7 +140,7 @@ def tuv_polynomial(k: IntLike, gamma: ExactLike, r: IntLike = 1, method: str | N
         else:
             approx = rofk_polynomial(r, k, gamma, method=meth)
     cert = certify(approx)
-    if not cert.verified:
+    if not cert.complete:
         raise CertificationFailed(
             f"the polynomial for r={r}, k={k}, gamma={fmpq_str(gamma)} misses gamma "
             f"(exact error {cert.error.get('upper')}); try method 'minimax'")
@@ -604,7 +604,7 @@ def tuv_release(
             "degree": t,
             "error_exact": fmpq_str(gamma_exact),
             "gamma": fmpq_str(check_open_unit(gamma, "gamma")),
-            "certified": cert.verified,
+            "certified": cert.complete,
         },
         "privacy": privacy,
         "accuracy": {
@@ -732,7 +732,7 @@ def tuv_privacy_report(
         d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate, method, n)
     res = priv.to_json()
     res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
-                         "error_exact": cert.error["upper"], "certified": cert.verified}
+                         "error_exact": cert.error["upper"], "certified": cert.complete}
     # the plan uses only n-free parts of the record (scale * n), as tuv_release does
     res["accuracy_plan"] = _plan(d, k, r, eps, beta_q, delta, cert, cs, priv,
                                  representation, universe, truncate, al)

@@ -261,7 +261,7 @@ def dlist_release_polynomial(k: IntLike, gamma: ExactLike, m: IntLike, method: s
             acc = acc * z + c
         return acc
 
-    if not cert.verified or h(k) != 1:
+    if not cert.complete or h(k) != 1:
         raise CertificationFailed(f"h_k for k={k}, gamma={fmpq_str(g)} is not certified")
     Lmax = min(k, m)
     e = [fmpq(0)] + [max(abs(h(z)) for z in range(k - n, k)) for n in range(1, k + 1)]
@@ -506,7 +506,7 @@ def tuv_dlist_release(
             "degree": max(sizes),
             "gamma": fmpq_str(gamma_q),
             "h_error_exact": cert.error.get("upper"),
-            "certified": cert.verified,
+            "certified": cert.complete,
             "reduced_lists": "rows are reduced (distinct variables) before p_x is formed",
         },
         "coordinate_sizes": sizes,

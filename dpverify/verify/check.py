@@ -2,8 +2,11 @@
 
 ``verify_document`` validates the schema, reads every number exactly (Malformed on
 anything structural), then runs the checks of the certificate's kind.  Apart from
-Malformed it never raises: a deadline gives an undecided "time limit" check, an
-unexpected exception an undecided check naming where it happened.
+Malformed (and the argument errors) it never raises: a deadline gives an undecided "time
+limit" check, a computation over the memory budget an undecided check, an unexpected
+exception an undecided check naming where it happened.  ``info`` is never read beyond
+printing it: nothing in it can change a verdict.  With a deadline, the whole job (reading
+the file included) runs in a child process killed at the deadline (:mod:`bounded`).
 """
 
 from __future__ import annotations
@@ -11,14 +14,17 @@ from __future__ import annotations
 import json
 import math
 import os
+import time
+from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
+from .bounded import available, run_bounded
 from .box import verify_box
 from .finite import verify_finite
 from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
-from .load import MAX_BYTES, parse_bytes, validate
+from .load import MAX_BYTES, LongInt, parse_bytes, validate
 from .minimax import verify_minimax
 from .numbers import budget_for, digit_budget, expect_keys
 from .report import (
@@ -28,25 +34,43 @@ from .report import (
     Malformed,
     Report,
     TimeUp,
+    TooExpensive,
+    budgets,
+    default_memory,
     one_line,
 )
 
-__all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_file"]
+__all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_file", "read_file"]
 
 KINDS = {"supnorm-finite": verify_finite, "supnorm-box": verify_box,
          "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue,
          "minimax": verify_minimax}
 
 
+def _info_text(value: Any) -> str:
+    """``value`` as one line of JSON; anything that is not JSON (a Python object, an
+    integer beyond the digit limit of ``str(int)``) is named, never an error."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, LongInt):
+        return value.text
+
+    def other(v: object) -> str:
+        return v.text if isinstance(v, LongInt) else f"<{type(v).__name__}>"
+
+    try:
+        return json.dumps(value, ensure_ascii=False, default=other)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return f"<not shown: {one_line(exc, 60)}>"
+
+
 def info_lines(info: Any) -> list[str]:
-    """One line per key of ``info``: what the certificate says but nobody checked."""
+    """One line per key of ``info``: what the certificate says but nobody checked.  Never
+    raises: ``info`` cannot change a verdict."""
     if not isinstance(info, dict):
         return []
-    out = []
-    for key, value in info.items():
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        out.append(one_line(f"info.{key}: {text}", 100))
-    return out
+    return [one_line(f"info.{_info_text(key)}: {_info_text(value)}", 100)
+            for key, value in info.items()]
 
 
 def _deadline(value: object) -> float | None:
@@ -57,29 +81,74 @@ def _deadline(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, Real):
         raise ArgumentTypeError(f"deadline_seconds must be a real number of seconds or None, "
                                 f"got {type(value).__name__}")
-    seconds = float(value)
+    try:
+        seconds = float(value)
+    except (OverflowError, ValueError):  # an int or Fraction beyond the float range
+        raise ArgumentValueError("deadline_seconds must be finite and >= 0, got a number "
+                                 "beyond the float range") from None
     if not (math.isfinite(seconds) and seconds >= 0):
         raise ArgumentValueError(f"deadline_seconds must be finite and >= 0, got {value!r}")
     return seconds
 
 
+def _memory(value: object) -> int:
+    """``max_memory`` checked: None (the default budget) or an int of bytes >= 2^20."""
+    if value is None:
+        return default_memory()
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"max_memory must be an int (bytes) or None, "
+                                f"got {type(value).__name__}")
+    if value < 2**20:
+        raise ArgumentValueError("max_memory must be at least 2^20 bytes (1 MiB)")
+    return value
+
+
 def _size(obj: Any) -> int:
-    """The length of ``obj`` as compact JSON (its digit budget when no file size is
-    known); 0 if it is not JSON-serialisable (the schema then rejects it)."""
+    """The length of ``obj`` without its ``info`` as compact JSON (its digit budget when no
+    file size is known: ``info`` is never read, so it cannot change the budget); 0 if it
+    is not JSON-serialisable (the schema then rejects it)."""
+    if isinstance(obj, dict):
+        obj = {k: v for k, v in obj.items() if k != "info"}
     try:
         return len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
     except (TypeError, ValueError, RecursionError):
         return 0
 
 
-def verify_document(obj: Any, *, deadline_seconds: float | None = None) -> Report:
+def _kind(obj: Any) -> str:
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    return kind if isinstance(kind, str) and kind in KINDS else "?"
+
+
+def _bounded(job: Callable[[float | None], Report], seconds: float | None, memory: int,
+             kind: str) -> Report:
+    """``job(deadline)`` (``deadline``: a ``time.monotonic()`` value, or None) under the
+    budgets: in a child process killed at the deadline when there is one
+    (:mod:`bounded`), else in this process."""
+    at = None if seconds is None else time.monotonic() + seconds
+    if seconds is None or not available():
+        return job(at)
+    return run_bounded(lambda: job(at), seconds, memory, kind)
+
+
+def verify_document(obj: Any, *, deadline_seconds: float | None = None,
+                    max_memory: int | None = None) -> Report:
     """Check a parsed certificate; raises only Malformed (and ArgumentTypeError /
-    ArgumentValueError for a bad ``deadline_seconds``).  The numbers may expand to at most
-    ``budget_for(size)`` digits, ``size`` being the length of ``obj`` as compact JSON."""
-    return _verify(obj, _deadline(deadline_seconds), None)
+    ArgumentValueError for a bad ``deadline_seconds`` or ``max_memory``).  The numbers
+    may expand to at most ``budget_for(size)`` digits, ``size`` being the length of
+    ``obj`` without ``info`` as compact JSON.
+
+    ``deadline_seconds``: the call returns within ``1.05 deadline_seconds + 0.5`` s (plus
+    the time to start and stop a process): past the deadline the checks left are
+    undecided ("time limit").  ``max_memory``: the memory budget in bytes (default: half
+    the machine's memory); a computation that would exceed it is undecided.  With a
+    deadline the check runs in a child process that enforces both (module
+    :mod:`dpverify.verify.bounded`)."""
+    seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
+    return _bounded(lambda at: _verify(obj, at, None, memory), seconds, memory, _kind(obj))
 
 
-def _verify(obj: Any, deadline_seconds: float | None, size: int | None) -> Report:
+def _verify(obj: Any, deadline: float | None, size: int | None, memory: int) -> Report:
     try:
         validate(obj)
         expect_keys(obj, "document", ("schema_version", "format", "kind", "statement"),
@@ -89,51 +158,71 @@ def _verify(obj: Any, deadline_seconds: float | None, size: int | None) -> Repor
                 not isinstance(obj.get("info", {}), dict):
             raise Malformed("not a dpverify certificate of format version 1")
         kind = obj["kind"]
-        ck = Checks(deadline_seconds)
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        ck = Checks(left, max_memory=memory)
         words: list[str] = []
-        with digit_budget(budget_for(_size(obj) if size is None else size)):
+        ck.kind, ck.words = kind, words
+        with digit_budget(budget_for(_size(obj) if size is None else size)), budgets(ck):
             try:
                 KINDS[kind](obj["statement"], obj.get("evidence"), ck, words)
             except TimeUp:
-                ck.add("time limit", None, f"the deadline of {deadline_seconds} s passed")
+                ck.add("time limit", None, "the deadline passed (raise with --timeout or "
+                       "deadline_seconds)")
+            except TooExpensive as exc:
+                ck.add("budget", None, str(exc))
+            except MemoryError:
+                ck.add("memory budget", None, "out of memory (raise with --max-memory or "
+                       "max_memory)")
         return Report(ck.status(), kind, words, ck.items, info_lines(obj.get("info")))
     except Malformed:
         raise
     except RecursionError:
         raise Malformed("document too deeply nested") from None
     except Exception as exc:  # a bug: report it as undecided, never as a traceback
-        kind = obj.get("kind", "?") if isinstance(obj, dict) else "?"
-        return Report("undecided", str(kind), [], [(
+        return Report("undecided", _kind(obj), [], [(
             "internal error", None, one_line(f"{type(exc).__name__}: {exc}"))], [])
 
 
-def verify_bytes(data: bytes, *, deadline_seconds: float | None = None) -> Report:
+def verify_bytes(data: bytes, *, deadline_seconds: float | None = None,
+                 max_memory: int | None = None) -> Report:
     """Check the bytes of a certificate file (``data`` must be ``bytes``, ``bytearray``
-    or ``memoryview``; not ``str``)."""
+    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
-    seconds = _deadline(deadline_seconds)
+    seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
     raw = bytes(data)
-    return _verify(parse_bytes(raw), seconds, len(raw))
+    return _bounded(lambda at: _verify(parse_bytes(raw), at, len(raw), memory), seconds,
+                    memory, "?")
 
 
-def verify_file(path: str | os.PathLike[str], *,
-                deadline_seconds: float | None = None) -> Report:
+def verify_file(path: str | os.PathLike[str], *, deadline_seconds: float | None = None,
+                max_memory: int | None = None) -> Report:
     """Check the certificate file at ``path`` (a ``str`` or ``os.PathLike``; not a file
-    descriptor, not bytes)."""
+    descriptor, not bytes); budgets as for :func:`verify_document` (reading the file
+    counts against the deadline)."""
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
-    seconds = _deadline(deadline_seconds)
+    seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
     try:
         name = os.fspath(path)
     except TypeError as exc:  # a PathLike whose __fspath__ returns something else
         raise ArgumentTypeError(f"path: {exc}") from None
     if not isinstance(name, str):
         raise ArgumentTypeError(f"path must name a file as str, got {type(name).__name__}")
+
+    def job(at: float | None) -> Report:
+        data = read_file(name)
+        return _verify(parse_bytes(data), at, len(data), memory)
+
+    return _bounded(job, seconds, memory, "?")
+
+
+def read_file(name: str) -> bytes:
+    """The bytes of the file ``name`` (at most MAX_BYTES + 1 of them); Malformed if it
+    cannot be read."""
     try:
         with open(name, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+            return fh.read(MAX_BYTES + 1)
     except (OSError, ValueError) as exc:
         raise Malformed(f"cannot read {name}: {one_line(getattr(exc, 'strerror', None) or exc)}") \
             from None
-    return verify_bytes(data, deadline_seconds=seconds)

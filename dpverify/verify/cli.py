@@ -1,5 +1,5 @@
-"""``python -m dpverify.verify CERT.json [--json] [--progress|--no-progress]``: print the
-verdict; exit 0 / 1 / 2.
+"""``python -m dpverify.verify CERT.json [--json] [--progress|--no-progress] [--timeout
+SECONDS] [--max-memory SIZE]``: print the verdict; exit 0 / 1 / 2.
 
 Exit codes: 0 the statement holds; 1 it does not hold or is undecided; 2 malformed
 (one line on stderr); 130 interrupted.  Never a traceback.  A progress line goes to stderr
@@ -12,11 +12,12 @@ import json
 import sys
 from typing import Any, TextIO
 
+from .bounded import deadline_within
 from .check import verify_file
 from .progress import Line
-from .report import Malformed, Report, escape, one_line, reporting
+from .report import ArgumentValueError, Malformed, Report, escape, one_line, reporting
 
-__all__ = ["render_text", "render_json", "main", "verify_with_progress"]
+__all__ = ["render_text", "render_json", "main", "verify_with_progress", "parse_memory"]
 
 _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
@@ -24,7 +25,8 @@ _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 def render_text(report: Report, path: str) -> str:
     """The text report; non-printable characters are escaped (:func:`report.escape`)."""
     lines = [f"certificate: {path}", f"kind: {report.kind}", "statement:"]
-    lines += [f"  {s}" for s in report.statement]
+    # the display form of each line: long numbers and texts shortened, and marked so
+    lines += [f"  {getattr(s, 'short', s)}" for s in report.statement]
     lines.append("checks:")
     lines += [f"  {_MARK[ok]:9} {name}: {detail}" for name, ok, detail in report.checks]
     if report.not_checked:
@@ -38,10 +40,23 @@ def render_text(report: Report, path: str) -> str:
 
 
 def render_json(report: Report, path: str) -> dict[str, Any]:
+    """The JSON report; ``statement`` holds the full text of every line."""
     return {"certificate": path, "status": report.status, "kind": report.kind,
-            "statement": list(report.statement),
+            "statement": [str(line) for line in report.statement],
             "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in report.checks],
             "not_checked": list(report.not_checked)}
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: a decimal number of seconds in (0, 10^6]."""
+    try:
+        seconds = float(text) if text.strip().isascii() else float("nan")
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= 10**6:
+        raise Malformed(f"--timeout must be a number of seconds in (0, 1000000], "
+                        f"got {text[:40]!r}")
+    return deadline_within(seconds)
 
 
 def _write(stream: TextIO, text: str) -> None:
@@ -51,12 +66,50 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 def verify_with_progress(path: str, enabled: bool | None,
-                         deadline_seconds: float | None = None) -> Report:
+                         deadline_seconds: float | None = None,
+                         max_memory: int | None = None) -> Report:
     """:func:`~dpverify.verify.check.verify_file` with a progress line on stderr
     (``enabled``: True always, False never, None only when stderr is a terminal)."""
     with Line("dpverify verify", enabled=enabled) as line, reporting(line):
         line("checking", 0, None)
-        return verify_file(path, deadline_seconds=deadline_seconds)
+        return verify_file(path, deadline_seconds=deadline_seconds, max_memory=max_memory)
+
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_memory(text: str) -> int:
+    """A memory size: an integer number of bytes, or with a suffix K, M, G or T (powers of
+    1024, optionally followed by ``B`` or ``iB``): ``4G`` is 4 GiB.  ArgumentValueError
+    otherwise (at least 1 MiB, at most 2^60 bytes)."""
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = t[-1:] if t[-1:] in _UNITS else ""
+    digits = t[: len(t) - len(unit)].strip()
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 20:
+        raise ArgumentValueError(f"expected a size such as 4G or 512M, got {text[:40]!r}")
+    size = int(digits) * _UNITS[unit]
+    if not 2**20 <= size <= 2**60:
+        raise ArgumentValueError(f"must be between 1M and 2^60 bytes, got {text[:40]!r}")
+    return size
+
+
+_USAGE = ("usage: python -m dpverify.verify CERT.json [--json] [--progress | --no-progress] "
+          "[--timeout SECONDS] [--max-memory SIZE]")
+
+
+def _take(args: list[str], flag: str) -> str | None:
+    """Remove ``flag VALUE`` or ``flag=VALUE`` from ``args`` and return VALUE."""
+    for i, a in enumerate(args):
+        if a == flag:
+            if i + 1 >= len(args):
+                raise Malformed(_USAGE)
+            value = args[i + 1]
+            del args[i:i + 2]
+            return value
+        if a.startswith(flag + "="):
+            del args[i]
+            return a[len(flag) + 1:]
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,13 +118,18 @@ def main(argv: list[str] | None = None) -> int:
     as_json = "--json" in args
     progress = None if "--progress" not in args and "--no-progress" not in args \
         else "--no-progress" not in args
-    rest = [a for a in args if a not in flags]
     try:
+        timeout, memory = _take(args, "--timeout"), _take(args, "--max-memory")
+        rest = [a for a in args if a not in flags]
         if len(rest) != 1 or rest[0].startswith("-") or \
                 ("--progress" in args and "--no-progress" in args):
-            raise Malformed("usage: python -m dpverify.verify CERT.json [--json] "
-                            "[--progress | --no-progress]")
-        report = verify_with_progress(rest[0], progress)
+            raise Malformed(_USAGE)
+        seconds = None if timeout is None else _seconds(timeout)
+        try:
+            max_memory = None if memory is None else parse_memory(memory)
+        except ArgumentValueError as exc:
+            raise Malformed(f"--max-memory: {exc}") from None
+        report = verify_with_progress(rest[0], progress, seconds, max_memory)
         out = json.dumps(render_json(report, rest[0]), indent=2, ensure_ascii=True) if as_json \
             else render_text(report, rest[0])
         _write(sys.stdout, out)

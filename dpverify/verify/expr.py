@@ -24,7 +24,7 @@ of the evaluated set (an argument whose whole enclosure lies outside the real do
 its function, or a divisor that is exactly 0), and :class:`Indeterminate` when the balls
 cannot decide (or, for series, the point is not one where the function is analytic).
 
-Size: about 640 lines, over the usual 600: the parser and both evaluators implement one
+Size: about 660 lines, over the usual 600: the parser and both evaluators implement one
 language and share its tables (functions, real domains, special values); the postfix code
 type and the algebras are checked against each other here.  Tests reach ``SerAlg`` and
 ``Malformed`` through this module, so a split would also need them re-exported.
@@ -41,7 +41,7 @@ from flint import arb, arb_series, fmpq
 from .numbers import charge, read_exact
 from .report import Malformed
 
-__all__ = ["FUNCTIONS", "NARY", "CONSTANTS", "MAX_LENGTH", "MAX_INT_EXPONENT", "IDENT",
+__all__ = ["FUNCTIONS", "NARY", "CONSTANTS", "SPACE", "MAX_LENGTH", "MAX_INT_EXPONENT", "IDENT",
            "Undefined", "Indeterminate", "BinaryOp", "Instr", "Code", "parse", "Algebra", "run",
            "ipow", "constant", "nonzero", "arb_call", "Iv", "point", "interval", "IvAlg", "c0",
            "coeffs", "series_call", "SerAlg"]
@@ -54,8 +54,12 @@ CONSTANTS = ("pi", "e")
 MAX_LENGTH = 100_000
 MAX_INT_EXPONENT = 100_000
 _BITS = 1 << 16  # exact rationals larger than this are dropped to balls
-_TOKEN = re.compile(r"\s*(?:(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+#: the blanks between tokens: ASCII space, tab, CR and LF only, as the certifier's parser
+#: (a Unicode space such as U+3000 or U+00A0 is an unexpected character in both)
+SPACE = " \t\r\n"
+_TOKEN = re.compile(r"[ \t\r\n]*(?:(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
                     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/^(),]))")
+_OPEN = re.compile(r"[ \t\r\n]*\(")
 _BINARY = {"+": (10, False), "-": (10, False), "*": (20, False), "/": (20, False),
            "^": (40, True)}
 _UNARY = 30
@@ -159,8 +163,9 @@ def parse(text: str, variables: list[str], where: str) -> Code:
     while True:
         m = _TOKEN.match(text, pos)
         if m is None:
-            if text[pos:].strip():
-                raise bad(f"unexpected character {text[pos:].lstrip()[0]!r}")
+            rest = text[pos:].lstrip(SPACE)
+            if rest:
+                raise bad(f"unexpected character {rest[0]!r}")
             break
         pos = m.end()
         num, name, op = m.group("num"), m.group("name"), m.group("op")
@@ -173,7 +178,7 @@ def parse(text: str, variables: list[str], where: str) -> Code:
             expect_operand = False
         elif name:
             if name in FUNCTIONS:
-                if not text[pos:].lstrip().startswith("("):
+                if _OPEN.match(text, pos) is None:
                     raise bad(f"function {name} needs '('")
                 ops.append(("call", name))
             elif name in variables:

@@ -100,12 +100,16 @@ def _max_check(s: Sup, ck: Checks) -> tuple[bool | None, str]:
         fs = [s.f_exact(x, i) for i, x in enumerate(pts)]
         cand = _screen(s, P, pts, fs, ck) if P.degree() > 8 and n > SCREEN_KEEP else None
         worst, arg = fmpq(-1), fmpq(0)
+        extremes: list[tuple[fmpq, fmpq]] = []  # (x, f(x) - p(x)) where |f - p| = worst
         for j, i in enumerate(range(n) if cand is None else cand):
             if j % 1024 == 0:
                 ck.tick()
-            e = abs(fs[i] - P(pts[i]))
-            if e > worst:
-                worst, arg = e, pts[i]
+            e = fs[i] - P(pts[i])
+            if abs(e) > worst:
+                worst, arg, extremes = abs(e), pts[i], []
+            if abs(e) == worst:
+                extremes.append((pts[i], e))
+        s.worst, s.extremes = worst, extremes  # every point attaining the maximum
         return worst <= s.upper, f"max |f - p| = {show(worst)} at x = {show(arg)} over {n} points"
     unknown = []
     for i, x in enumerate(s.points()):

@@ -25,9 +25,19 @@ from math import comb
 from flint import arb, arb_mat, arb_series, ctx, fmpq, fmpq_mat, fmpz, fmpz_mat
 
 from .expr import coeffs, ipow
-from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
+from .numbers import (
+    MAX_PREC,
+    decide,
+    expect_keys,
+    read_exact,
+    read_int,
+    read_list,
+    show,
+    shown,
+    working,
+)
 from .poly import read_interval
-from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine
+from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine, say
 
 __all__ = ["ORDER", "MAX_COST", "verify_lebesgue"]
 
@@ -133,8 +143,8 @@ def verify_lebesgue(obj: object, evidence: object, ck: Checks, out: list[str]) -
     pieces = [read_interval(p, "evidence.pieces")
               for p in read_list(ev["pieces"], "evidence.pieces", 0, 2_000_000)]
     out += [f"Iterated Bernstein basis b^(h)_(nu,k) of alda2017 Definition 8, k = {k}, h = {h}.",
-            f"Claim: {show(lower)} <= Lambda = max over y in [0,1] of sum_nu |b^(h)_(nu,k)(y)| "
-            f"<= {show(upper)}."]
+            say("Claim: ", shown(lower), " <= Lambda = max over y in [0,1] of "
+                "sum_nu |b^(h)_(nu,k)(y)| <= ", shown(upper), ".")]
     if basis is not None:
         out.append("Claim: basis[nu][mu] are the Bernstein coefficients of b^(h)_(nu,k).")
     ck.add("lower <= upper", lower <= upper, f"{show(lower)} <= {show(upper)}")

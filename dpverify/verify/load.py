@@ -2,7 +2,8 @@
 
 Guarantees: the bytes are at most 256 MiB of UTF-8; brackets outside strings nest at most
 64 deep (scanned before ``json.loads``); no JSON float, NaN or Infinity anywhere (exact
-numbers are strings); no integer longer than 30 digits; no duplicate key; not a
+numbers are strings); an integer longer than 30 digits is kept as text (:class:`LongInt`,
+which no statement field accepts); no duplicate key; not a
 ``dpverify-data`` file; valid against ``schema/certificate-v1.json`` (draft 2020-12).
 Every failure raises Malformed with a one-line message.
 """
@@ -20,7 +21,8 @@ from .report import Malformed, one_line
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-__all__ = ["DATA_FILE", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
+__all__ = ["DATA_FILE", "MAX_BYTES", "MAX_DEPTH", "LongInt", "check_depth", "parse_bytes",
+           "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
@@ -48,10 +50,23 @@ def _constant(text: str) -> Any:
     raise Malformed(f"{text} is not allowed in a certificate")
 
 
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > 30:
-        raise Malformed("JSON integer with more than 30 digits")
-    return int(text)
+class LongInt:
+    """A JSON integer of more than 30 digits, kept as its text (never converted: ``int``
+    of a long digit string is slow and limited).  No field of a statement or evidence
+    accepts it (the schema's ``integer`` and ``string`` both refuse it); in ``info``,
+    which is only printed, it is shown as written."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _int(text: str) -> int | LongInt:
+    return LongInt(text) if len(text.lstrip("-")) > 30 else int(text)
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

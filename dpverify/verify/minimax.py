@@ -42,6 +42,7 @@ from .numbers import (
     read_int,
     read_list,
     show,
+    shown,
     working,
 )
 from .poly import (
@@ -53,8 +54,8 @@ from .poly import (
     read_poly,
     to_monomial_1d,
 )
-from .report import Checks, Malformed
-from .supnorm import Sup, Target
+from .report import Checks, Malformed, cut_text, say
+from .supnorm import Sup, Target, interval_words, poly_words
 
 __all__ = ["MAX_DEGREE", "MAX_PIECES", "check_alternation", "verify_minimax"]
 
@@ -185,19 +186,18 @@ def verify_minimax(st: object, ev: object, ck: Checks, out: list[str]) -> None:
         q_pts = _points(lev["alternation"], "evidence.least_degree.alternation", n + 1)
 
     out.extend([
-        f"Target: f({target['variables'][0]}) = {target['text'][:200]}.",
-        f"Domain: [{show(ab[0], 20)}, {show(ab[1], 20)}].",
-        f"Polynomial p: {poly.describe()}; degree {poly.degree}; coefficient l1 norm "
-        f"{show(poly.l1)} (log2 {poly.l1_log2}).",
-        f"Claim: {show(lower)} <= E_{n}(f) <= sup |f - p| <= {show(upper)}, where E_{n}(f) is "
-        f"the least max |f - q| over polynomials q of degree <= {n}."])
+        say(f"Target: f({target['variables'][0]}) = ", cut_text(target["text"], 200), "."),
+        say("Domain: ", *interval_words([ab]), "."),
+        say(*poly_words(poly)),
+        say("Claim: ", shown(lower), f" <= E_{n}(f) <= sup |f - p| <= ", shown(upper),
+            f", where E_{n}(f) is the least max |f - q| over polynomials q of degree <= {n}.")])
     if dec is not None:
-        out.append(f"upper rounded up to decimal: {dec[:60]}.")
+        out.append(say("upper rounded up to decimal: ", cut_text(dec, 60), "."))
     if max_error is not None:
-        out.append(f"Claim: sup |f - p| <= max_error = {show(max_error)}.")
+        out.append(say("Claim: sup |f - p| <= max_error = ", shown(max_error), "."))
     if ld_lower is not None:
-        out.append(f"Claim: E_{n - 1}(f) >= {show(ld_lower)} > max_error: no polynomial of "
-                   f"degree < {n} has max |f - q| <= max_error.")
+        out.append(say(f"Claim: E_{n - 1}(f) >= ", shown(ld_lower), " > max_error: no "
+                       f"polynomial of degree < {n} has max |f - q| <= max_error."))
 
     check_poly(ck, poly)
     ck.run("degree of p <= N", lambda: (

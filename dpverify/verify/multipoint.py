@@ -32,6 +32,8 @@ from flint import arb, arb_poly, fmpq, fmpq_poly, fmpz_poly
 
 from .expr import ipow
 from .numbers import working
+from .poly import shift_cost
+from .report import afford
 
 __all__ = ["enclose_at"]
 
@@ -93,6 +95,8 @@ def enclose_at(P: fmpq_poly, xs: list[fmpq], bits: int,
     c = fmpq((lo + hi).p // (2 * (lo + hi).q))
     h = max(c - lo, hi - c)
     num, den = P.numer(), P.denom()
+    afford(f"a Taylor shift of degree {n}", *shift_cost(
+        n + 1, max(int(v.bit_length()) for v in num.coeffs()), int(c.p.bit_length()) + 1))
     ns = num(fmpz_poly([c.p, 1])).coeffs()
     hbits = _log2_upper(h)
     top = max((int(v.bit_length()) + j * hbits for j, v in enumerate(ns) if v != 0), default=0)

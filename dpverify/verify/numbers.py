@@ -18,11 +18,11 @@ from typing import Any
 
 from flint import ctx, fmpq, fmpz
 
-from .report import Malformed
+from .report import Cut, Malformed
 
 __all__ = ["MAX_CHARS", "MAX_EXPONENT", "MAX_PREC", "MIN_DIGIT_BUDGET", "DIGITS_PER_BYTE",
            "digit_budget", "budget_for", "charge", "pow10", "read_exact", "read_int",
-           "short_text", "show", "working", "decide", "floor_log10", "check_rounded_up",
+           "short_text", "show", "shown", "working", "decide", "floor_log10", "check_rounded_up",
            "expect_keys", "read_list", "read_error_claim", "JsonObject"]
 
 #: a parsed JSON object: its values are untyped until read by the functions here
@@ -154,6 +154,13 @@ def show(q: fmpq | int, n: int = 40) -> str:
     if len(text) > n:
         return _approx(q, 20)
     return f"{text} ({_approx(q, 6)})" if q.q != 1 else text
+
+
+def shown(q: fmpq | int, n: int = 40) -> str | Cut:
+    """:func:`show` for a statement line: a :class:`~report.Cut` (display form, exact
+    text) when the display form is shortened (long numbers), else the text itself."""
+    short = show(q, n)
+    return short if len(str(q)) <= n else Cut(short, str(q))
 
 
 @contextmanager

@@ -19,11 +19,11 @@ from math import comb, prod
 from flint import arb, fmpq, fmpq_poly, fmpz
 
 from .numbers import decide, read_exact, read_int, show
-from .report import Checks, Malformed
+from .report import Checks, Malformed, afford
 
 __all__ = ["MAX_UNIVARIATE", "MAX_TENSOR", "Poly", "read_interval", "read_poly",
            "to_monomial_1d", "map_axes", "monomial_form", "monomial_flat", "exponents",
-           "true_degree", "shifted", "evaluate", "check_poly"]
+           "true_degree", "shifted", "evaluate", "check_poly", "height", "shift_cost"]
 
 Tick = Callable[[], None]
 
@@ -46,17 +46,11 @@ class Poly:
     l1_log2: str | None
     mono: fmpq_poly | None = None  # the exact monomial form (d = 1), once computed
     mono_flat: list[fmpq] | None = None  # the same, row-major flat (d >= 2)
+    mono_bits: int | None = None  # the largest height of a coefficient of mono (d = 1)
 
     @property
     def d(self) -> int:
         return len(self.shape)
-
-    def describe(self) -> str:
-        ivs = [iv for iv in self.domains if iv is not None]
-        dom = "" if not ivs else " on " + " x ".join(
-            f"[{show(a, 20)}, {show(b, 20)}]" for a, b in ivs)
-        return (f"{self.basis} basis{dom}, {len(self.coeffs)} coefficients"
-                + ("" if self.d == 1 else f" (shape {list(self.shape)})"))
 
 
 def read_interval(v: object, where: str) -> tuple[fmpq, fmpq]:
@@ -111,14 +105,33 @@ def read_poly(obj: object, where: str) -> Poly:
     return Poly(basis, shape, coeffs, domains, degree, l1, log2)
 
 
+def height(q: fmpq) -> int:
+    """Bits of the numerator plus bits of the denominator."""
+    return int(q.p.bit_length() + q.q.bit_length())
+
+
+def shift_cost(n: int, bits: int, step: int) -> tuple[int, int]:
+    """``(bits, work)`` of a Taylor shift or affine substitution of a polynomial with ``n``
+    coefficients of ``bits`` bits by a map of height ``step``: the result holds about
+    ``n (bits + n step)`` bits, and producing it costs that times ``log2 n`` (the
+    divide-and-conquer shift) -- optimistic estimates for :func:`report.afford`."""
+    out = n * (bits + n * max(step, 1))
+    return out, out * max(1, n.bit_length())
+
+
 def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
                    tick: Tick = _no_tick) -> fmpq_poly:
-    """The exact monomial form of a univariate polynomial in the given basis."""
+    """The exact monomial form of a univariate polynomial in the given basis (the cost
+    is estimated first: :func:`report.afford` may refuse it)."""
     if basis == "monomial":
         return fmpq_poly(cs)
     if dom is None:
         raise Malformed(f"a {basis} polynomial needs a domain [a, b]")
     a, b = dom
+    n = len(cs)
+    step = height(2 / (b - a)) + height((a + b) / (b - a)) + (2 if basis == "bernstein" else 1)
+    afford(f"converting {n} {basis} coefficients to the monomial basis",
+           *shift_cost(n, max(height(c) for c in cs), step))
     if basis == "chebyshev":
         y = fmpq_poly([0, 1])
         b1 = b2 = fmpq_poly([])
@@ -196,7 +209,12 @@ def true_degree(p: Poly, tick: Tick = _no_tick) -> int | list[int]:
 def shifted(p: Poly, m: list[fmpq]) -> list[tuple[tuple[int, ...], fmpq]]:
     """Nonzero coefficients of ``p(m + h)`` in ``h``: (exponent tuple, value)."""
     if p.d == 1:
-        cs = monomial_form(p)(fmpq_poly([m[0], 1])).coeffs()
+        P = monomial_form(p)
+        n = int(P.degree()) + 1
+        if p.mono_bits is None:
+            p.mono_bits = max((height(c) for c in P.coeffs()), default=1)
+        afford(f"a Taylor shift of degree {n - 1}", *shift_cost(n, p.mono_bits, height(m[0])))
+        cs = P(fmpq_poly([m[0], 1])).coeffs()
         return [((j,), c) for j, c in enumerate(cs) if c != 0]
     flat = map_axes(monomial_flat(p), p.shape,
                     lambda ax, cs: fmpq_poly(cs)(fmpq_poly([m[ax], 1])))

@@ -24,12 +24,15 @@ from .numbers import (
     read_int,
     read_list,
     show,
+    shown,
 )
 from .poly import Poly, check_poly, read_interval, read_poly
-from .report import Checks, Malformed
+from .report import Checks, Cut, Malformed, cut_text, say
+from .sherstov import DEFAULT_READING, READING_KEYS, READING_OPTIONS
 
-__all__ = ["MAX_POINTS", "BIG", "NAMES", "Target", "Domain", "LeastDegree", "Construction",
-           "Sup", "read_sup", "words", "common_checks"]
+__all__ = ["MAX_POINTS", "BIG", "NAMES", "OPTIONAL", "METHODS", "Target", "Domain",
+           "LeastDegree", "Construction", "Sup", "read_sup", "words", "interval_words",
+           "poly_words", "common_checks"]
 
 MAX_POINTS = 10_000_000
 BIG = 10**15
@@ -37,6 +40,11 @@ NAMES = {"or/chebyshev": ("k", "gamma"), "and/chebyshev": ("k", "gamma"),
          "or/minimax": ("k", "gamma"), "and/minimax": ("k", "gamma"),
          "rofk/sherstov": ("r", "k", "gamma"), "rofk/minimax": ("r", "k", "gamma"),
          "exact_l/sherstov": ("l", "k", "gamma"), "dlist/h": ("k", "gamma")}
+#: optional parameters: Sherstov's reading of thaler2012 Appendix B (absent: the default
+#: reading) and the OR construction inside ``h_k`` (absent: chebyshev)
+OPTIONAL = {"rofk/sherstov": ("reading",), "exact_l/sherstov": ("reading",),
+            "dlist/h": ("method",)}
+METHODS = ("chebyshev", "minimax")
 
 
 class _Kind(TypedDict):
@@ -68,8 +76,27 @@ class LeastDegree(TypedDict):
     pin: tuple[fmpq, fmpq] | None  # (z, v): only polynomials with q(z) = v compete
 
 
-#: (name, {parameter: value}): ``gamma`` is an fmpq, the others are ints
-Construction = tuple[str, dict[str, fmpq | int]]
+@dataclass
+class Construction:
+    """A named construction as read: ``params`` holds ``k``, ``gamma`` (an fmpq) and ``r``
+    or ``l`` (ints); ``reading`` the complete reading of a Sherstov construction;
+    ``method`` the OR construction inside ``dlist/h``."""
+
+    name: str
+    params: dict[str, fmpq | int]
+    reading: dict[str, str] | None = None
+    method: str | None = None
+
+    def describe(self) -> list[str | Cut]:
+        """The parameters in words (exact numbers shortened for display)."""
+        parts: list[str | Cut] = []
+        for key, value in self.params.items():
+            parts += [", " if parts else "", f"{key} = ", shown(value)]
+        if self.reading is not None:
+            parts.append(", reading " + ", ".join(f"{a}={b}" for a, b in self.reading.items()))
+        if self.method is not None:
+            parts.append(f", g_k by the {self.method} OR construction")
+        return parts
 
 
 @dataclass
@@ -84,6 +111,10 @@ class Sup:
     max_error: fmpq | None
     least_degree: LeastDegree | None
     construction: Construction | None
+    #: set by the exact maximum of a finite statement: ``max |f - p|`` and ``(x, f(x) - p(x))``
+    #: at every point attaining it (the minimax constructions' alternation check)
+    worst: fmpq | None = None
+    extremes: list[tuple[fmpq, fmpq]] | None = None
 
     def size(self) -> int:
         dom = self.domain
@@ -180,6 +211,31 @@ def _read_domain(obj: object, where: str) -> Domain:
     raise Malformed(f"{where}.kind: unknown domain kind")
 
 
+def _read_reading(name: str, raw: object) -> dict[str, str] | None:
+    """The complete reading of a Sherstov construction (absent: the default one)."""
+    if name not in READING_KEYS:
+        return None
+    keys = READING_KEYS[name]
+    if raw is None:
+        return {key: DEFAULT_READING[key] for key in keys}
+    rd = expect_keys(raw, "statement.construction.params.reading", keys)
+    for key in keys:
+        if rd[key] not in READING_OPTIONS[key]:
+            raise Malformed(f"statement.construction.params.reading.{key}: one of "
+                            f"{', '.join(READING_OPTIONS[key])}")
+    return {key: rd[key] for key in keys}
+
+
+def _read_method(name: str, raw: object) -> str | None:
+    if name != "dlist/h":
+        return None
+    if raw is None:
+        return "chebyshev"
+    if raw not in METHODS:
+        raise Malformed("statement.construction.params.method: chebyshev or minimax")
+    return str(raw)
+
+
 def read_sup(obj: object, kind: str) -> Sup:
     opt = ("max_error", "construction") + (("least_degree",) if kind == "supnorm-finite" else ())
     st = expect_keys(obj, "statement", ("polynomial", "target", "domain", "error"), opt)
@@ -201,11 +257,14 @@ def read_sup(obj: object, kind: str) -> Sup:
         if raw["name"] not in NAMES:
             raise Malformed(f"statement.construction.name: unknown construction "
                             f"{str(raw['name'])[:40]!r}")
-        ps = expect_keys(raw["params"], "statement.construction.params", NAMES[raw["name"]])
+        name = raw["name"]
+        ps = expect_keys(raw["params"], "statement.construction.params", NAMES[name],
+                         OPTIONAL.get(name, ()))
         params: dict[str, fmpq | int] = {
-            k: (read_exact(v, f"params.{k}") if k == "gamma"
-                else read_int(v, f"params.{k}", -BIG, BIG)) for k, v in ps.items()}
-        con = (raw["name"], params)
+            k: (read_exact(ps[k], f"params.{k}") if k == "gamma"
+                else read_int(ps[k], f"params.{k}", -BIG, BIG)) for k in NAMES[name]}
+        con = Construction(name, params, _read_reading(name, ps.get("reading")),
+                           _read_method(name, ps.get("method")))
     sup = Sup(kind, poly, target, domain, lower, upper, dec, max_error, ld, con)
     if kind == "supnorm-finite":
         if domain["kind"] == "box" or poly.d != 1:
@@ -223,33 +282,59 @@ def read_sup(obj: object, kind: str) -> Sup:
 
 
 def words(s: Sup) -> list[str]:
+    """The statement in words: :class:`~report.Said` lines (the full text, and a display
+    form whose long numbers and texts are shortened and marked)."""
     t, dom = s.target, s.domain
-    tgt = {"threshold": lambda: f"f(x) = 1 if x >= {t['r']} else 0 (threshold)",
-           "indicator": lambda: f"f(x) = 1 if x == {t['l']} else 0 (indicator)",
-           "values": lambda: f"f given by {len(t['values'])} listed values",
-           "expr": lambda: f"f({', '.join(t['variables'])}) = {t['text'][:200]}"}[t["kind"]]()
-    where = {"integers": lambda: f"the integers {dom['lo']}..{dom['hi']}",
-             "points": lambda: f"{len(dom['points'])} listed points",
-             "box": lambda: " x ".join(f"[{show(a, 20)}, {show(b, 20)}]"
-                                       for a, b in dom["intervals"])}[dom["kind"]]()
-    out = [f"Target: {tgt}.", f"Domain: {where}.",
-           f"Polynomial p: {s.poly.describe()}; degree {s.poly.degree}; coefficient l1 norm "
-           f"{show(s.poly.l1)} (log2 {s.poly.l1_log2}).",
-           f"Claim: {show(s.lower)} <= sup over the domain of |f - p| <= {show(s.upper)}"
-           + (" (exact)." if s.lower == s.upper else ".")]
+    tgt: list[str | Cut]
+    if t["kind"] == "expr":
+        tgt = [f"f({', '.join(t['variables'])}) = ", cut_text(t["text"], 200)]
+    else:
+        tgt = [{"threshold": lambda: f"f(x) = 1 if x >= {t['r']} else 0 (threshold)",
+                "indicator": lambda: f"f(x) = 1 if x == {t['l']} else 0 (indicator)",
+                "values": lambda: f"f given by {len(t['values'])} listed values"}[t["kind"]]()]
+    where: list[str | Cut]
+    if dom["kind"] == "box":
+        where = interval_words(dom["intervals"])
+    else:
+        where = [f"the integers {dom['lo']}..{dom['hi']}" if dom["kind"] == "integers"
+                 else f"{len(dom['points'])} listed points"]
+    out: list[str] = [say("Target: ", *tgt, "."), say("Domain: ", *where, "."),
+           say(*poly_words(s.poly)),
+           say("Claim: ", shown(s.lower), " <= sup over the domain of |f - p| <= ",
+               shown(s.upper), " (exact)." if s.lower == s.upper else ".")]
     if s.upper_decimal is not None:
-        out.append(f"upper rounded up to decimal: {s.upper_decimal[:60]}.")
+        out.append(say("upper rounded up to decimal: ", cut_text(s.upper_decimal, 60), "."))
     if s.max_error is not None:
-        out.append(f"Claim: sup |f - p| <= max_error = {show(s.max_error)}.")
+        out.append(say("Claim: sup |f - p| <= max_error = ", shown(s.max_error), "."))
     if s.least_degree is not None:
         pin = s.least_degree["pin"]
-        with_pin = "" if pin is None else f" with q({show(pin[0])}) = {show(pin[1])}"
-        out.append(f"Claim: no polynomial q of degree < {s.poly.degree}{with_pin} has "
-                   f"max |f - q| <= max_error on the domain.")
+        with_pin: list[str | Cut] = [] if pin is None else [
+            " with q(", shown(pin[0]), ") = ", shown(pin[1])]
+        out.append(say(f"Claim: no polynomial q of degree < {s.poly.degree}", *with_pin,
+                       " has max |f - q| <= max_error on the domain."))
     if s.construction is not None:
-        out.append(f"Claim: this is construction {s.construction[0]} with "
-                   + ", ".join(f"{k} = {show(v)}" for k, v in s.construction[1].items()) + ".")
+        out.append(say(f"Claim: this is construction {s.construction.name} with ",
+                       *s.construction.describe(), ": its target, domain, max_error and "
+                       "polynomial are those of the statement."))
     return out
+
+
+def interval_words(intervals: list[tuple[fmpq, fmpq]]) -> list[str | Cut]:
+    """``[a, b] x [c, d]`` with the end points shortened for display."""
+    out: list[str | Cut] = []
+    for i, (a, b) in enumerate(intervals):
+        out += [" x [" if i else "[", shown(a, 20), ", ", shown(b, 20), "]"]
+    return out
+
+
+def poly_words(p: Poly) -> list[str | Cut]:
+    """``Polynomial p: ...`` (basis, domains, degree, coefficient norm)."""
+    ivs = [iv for iv in p.domains if iv is not None]
+    dom: list[str | Cut] = [] if not ivs else [" on ", *interval_words(ivs)]
+    shape = "" if p.d == 1 else f" (shape {list(p.shape)})"
+    log2: str | Cut = "null" if p.l1_log2 is None else cut_text(p.l1_log2, 40)
+    return ["Polynomial p: ", f"{p.basis} basis", *dom, f", {len(p.coeffs)} coefficients{shape}",
+            f"; degree {p.degree}; coefficient l1 norm ", shown(p.l1), " (log2 ", log2, ")."]
 
 
 def common_checks(s: Sup, ck: Checks) -> None:
