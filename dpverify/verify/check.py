@@ -15,7 +15,9 @@ from numbers import Real
 from typing import Any
 
 from .box import verify_box
+from .evalbound import verify_evalbound
 from .finite import verify_finite
+from .float_error import verify_float_error
 from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
 from .load import MAX_BYTES, parse_bytes, validate
@@ -35,7 +37,8 @@ __all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_fil
 
 KINDS = {"supnorm-finite": verify_finite, "supnorm-box": verify_box,
          "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue,
-         "minimax": verify_minimax}
+         "minimax": verify_minimax, "evalbound": verify_evalbound,
+         "float-error": verify_float_error}
 
 
 def info_lines(info: Any) -> list[str]:

@@ -3,7 +3,8 @@
 Guarantees: the bytes are at most 256 MiB of UTF-8; brackets outside strings nest at most
 64 deep (scanned before ``json.loads``); no JSON float, NaN or Infinity anywhere (exact
 numbers are strings); no integer longer than 30 digits; no duplicate key; not a
-``dpverify-data`` file; valid against ``schema/certificate-v1.json`` (draft 2020-12).
+``dpverify-data`` file; valid against ``schema/certificate-v1.json`` (draft 2020-12), or the
+schema of its kind in :data:`KIND_SCHEMAS`.
 Every failure raises Malformed with a one-line message.
 """
 
@@ -20,7 +21,7 @@ from .report import Malformed, one_line
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-__all__ = ["DATA_FILE", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
+__all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
@@ -86,12 +87,16 @@ def parse_bytes(data: bytes) -> Any:
         raise Malformed(f"JSON nested deeper than {MAX_DEPTH}") from None
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
+#: kinds with a schema file of their own (the other kinds: ``certificate-v1.json``)
+KIND_SCHEMAS = {"evalbound": "evalbound-v1.json", "float-error": "evalbound-v1.json"}
+
+
+@lru_cache(maxsize=4)
+def _validator(name: str = "certificate-v1.json") -> Draft202012Validator:
     # imported here: jsonschema costs ~40 ms at start-up and --help never needs it
     from jsonschema import Draft202012Validator
 
-    text = resources.files("dpverify.verify").joinpath("schema/certificate-v1.json").read_text(
+    text = resources.files("dpverify.verify").joinpath(f"schema/{name}").read_text(
         encoding="utf-8")
     return Draft202012Validator(json.loads(text))
 
@@ -115,7 +120,9 @@ def validate(obj: Any) -> None:
         raise Malformed(DATA_FILE)
     from jsonschema.exceptions import best_match  # see _validator: start-up cost
 
-    err = best_match(_validator().iter_errors(obj))
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    name = KIND_SCHEMAS.get(kind, "certificate-v1.json") if isinstance(kind, str) else None
+    err = best_match(_validator(name or "certificate-v1.json").iter_errors(obj))
     if err is not None:
         msg = err.message if len(err.message) <= 160 else \
             f"fails {err.validator!r} = {json.dumps(err.validator_value)[:60]}"
