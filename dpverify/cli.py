@@ -231,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     data = result.data
     is_cert = isinstance(data, dict) and data.get("format") == CERT_FORMAT
     if not is_cert:
+        from .commands._verification import verification  # deferred: as certificate above
+
         data = data_document(args.command, data)
+        data.setdefault("verification", verification(args.command, data))
     text = json.dumps(data, indent=2, default=_json_default) + "\n"
     if out is not None:
         try:
@@ -240,7 +243,10 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
             return 2
         if not is_cert:
-            sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}\n")
+            parts = data["verification"].get("certificates")
+            more = f"; its certificates: dpverify verify {out} --part NAME ({', '.join(parts)})" \
+                if parts else "; see its \"verification\" field"
+            sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}{more}\n")
     if getattr(args, "json", False):
         sys.stdout.write(text)
     else:

@@ -59,7 +59,7 @@ from .binary64 import (
 )
 
 __all__ = ["Piece", "Rounding", "horner_piece", "clenshaw_piece", "mapping_constants",
-           "taylor_range", "up", "MIN_E"]
+           "taylor_range", "horner_caps", "clenshaw_caps", "up", "MIN_E"]
 
 #: the smallest exponent written as a claim (every smaller magnitude is claimed as this)
 MIN_E = -1100
@@ -133,6 +133,42 @@ def taylor_range(a: list[fmpq], r: fmpq) -> tuple[fmpq, fmpq]:
     return lo - rest, hi + rest
 
 
+def _clamp(lo: fmpq, hi: fmpq, cap: fmpq) -> tuple[fmpq, fmpq]:
+    """``[lo, hi]`` intersected with ``[-cap, cap]`` (both enclose the same values)."""
+    return max(lo, -cap), min(hi, cap)
+
+
+def horner_caps(c: list[fmpq], big_x: fmpq) -> list[fmpq]:
+    """``S_i = sum_{j >= i} |c_j| X^(j-i) >= sup_{|x| <= X} |q_i(x)|`` for i = 0..n: a
+    bound valid on the whole piece, better than a Taylor form of high degree on a wide
+    piece."""
+    out = [abs(c[-1])]
+    for ci in reversed(c[:-1]):
+        out.append(big_x * out[-1] + abs(ci))
+    return out[::-1]
+
+
+def clenshaw_caps(c: list[fmpq], big_t: fmpq) -> tuple[list[fmpq], list[fmpq]]:
+    """``(SU, ST)``: ``SU_k = sum_{j >= k} |c_j| sup |U_(j-k)| >= sup |b_k|`` (since
+    ``b_k = sum_{j >= k} c_j U_(j-k)(t)``) and ``ST_k = sum_{j >= k} |c_j| sup |T_j|``
+    (``P - sum_{j < k} c_j T_j``), over ``|t| <= T``."""
+    n = len(c) - 1
+    uu, tt = _u_bounds(big_t, n), _t_bounds(big_t, n)
+    su = [fmpq(0)] * (n + 2)
+    st = [fmpq(0)] * (n + 2)
+    if big_t <= 1:  # U_m <= m + 1: sum_j |c_j| (j - k + 1) by running sums
+        run = fmpq(0)
+        for k in range(n, -1, -1):
+            run += abs(c[k])
+            su[k] = su[k + 1] + run
+    else:
+        for k in range(n + 1):
+            su[k] = sum((abs(c[j]) * uu[j - k] for j in range(k, n + 1)), fmpq(0))
+    for k in range(n, -1, -1):
+        st[k] = st[k + 1] + abs(c[k]) * tt[k]
+    return su, st
+
+
 @dataclass
 class Piece:
     """The analysis of one piece ``[lo, hi]`` of the interval (x coordinates).
@@ -161,13 +197,16 @@ def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq) -> Piece:
     err, fq = fmpq(0), fix_of(c[n])
     claims: list[_Claim] = []
     top = MIN_E
+    caps = horner_caps(c, big_x)
     for i in range(n - 1, -1, -1):
         a = [m * a[0] + c[i]] + [m * a[k] + a[k - 1] for k in range(1, len(a))] + [a[-1]]
         qlo, qhi = taylor_range(a, r)
         e_in = big_x * err
-        mul = _round(qlo - c[i], qhi - c[i], e_in, fx + fq if fq != ZERO_FIX else ZERO_FIX,
+        tlo, thi = _clamp(qlo - c[i], qhi - c[i], big_x * caps[i + 1])
+        mul = _round(tlo, thi, e_in, fx + fq if fq != ZERO_FIX else ZERO_FIX,
                      zero=fq == ZERO_FIX, scaled=i == n - 1 and power_of_two(c[n]))
         e_in += mul.delta
+        qlo, qhi = _clamp(qlo, qhi, caps[i])
         add = _round(qlo, qhi, e_in, min(mul.fix, fix_of(c[i])), zero=c[i] == 0)
         err, fq = e_in + add.delta, add.fix
         claims += [mul.claim, add.claim]
@@ -214,6 +253,7 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
     top = max(_e(sub.claim), _e(div.claim))
     inside = big_t <= 1
     uu = _u_bounds(big_t, n)
+    su, st = clenshaw_caps(c, big_t)
     b1, b2 = [c[n]], [fmpq(0)]
     err1, err2 = fmpq(0), fmpq(0)
     f1, f2 = fix_of(c[n]), ZERO_FIX
@@ -223,18 +263,20 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
         two = 2 if k else 1  # 2t in the loop, t in the last step
         mm = [two * m * b1[0]] + [two * (m * b1[j] + b1[j - 1]) for j in range(1, len(b1))] \
             + [two * b1[-1]]
-        lo_m, hi_m = taylor_range(mm, r)
+        lo_m, hi_m = _clamp(*taylor_range(mm, r), two * big_t * su[k + 1])
         e_in = two * big_t * err1
         const = k == n - 1  # b_{k+1} is the coefficient c_n itself
         mul = _round(lo_m, hi_m, e_in,
                      ft + (two - 1) + f1 if f1 != ZERO_FIX else ZERO_FIX,
                      zero=f1 == ZERO_FIX, scaled=const and power_of_two(c[n]))
         gg = [x - (b2[j] if j < len(b2) else 0) for j, x in enumerate(mm)]
-        lo_g, hi_g = taylor_range(gg, r)
+        # g_k = b_k - c_k: sum_{j > k} c_j U_(j-k) in the loop, sum_{j >= 1} c_j T_j at the end
+        lo_g, hi_g = _clamp(*taylor_range(gg, r), su[k] - abs(c[k]) if k else st[1])
         e_in += mul.delta + err2
         g = _round(lo_g, hi_g, e_in, min(mul.fix, f2), zero=k == n - 1)
         e_in += g.delta
-        add = _round(lo_g + c[k], hi_g + c[k], e_in, min(g.fix, fix_of(c[k])), zero=c[k] == 0)
+        lo_a, hi_a = _clamp(lo_g + c[k], hi_g + c[k], su[k] if k else st[0])
+        add = _round(lo_a, hi_a, e_in, min(g.fix, fix_of(c[k])), zero=c[k] == 0)
         rk = mul.delta + g.delta + add.delta
         claims += [mul.claim, g.claim, add.claim]
         top = max(top, _e(mul.claim), _e(g.claim), _e(add.claim))

@@ -1,5 +1,6 @@
-"""``python -m dpverify.verify CERT.json [--json] [--progress|--no-progress]``: print the
-verdict; exit 0 / 1 / 2.
+"""``python -m dpverify.verify CERT.json [--part NAME] [--json] [--progress|--no-progress]``:
+print the verdict; exit 0 / 1 / 2.  ``--part NAME`` checks a certificate embedded in the
+file (:mod:`.parts`).
 
 Exit codes: 0 the statement holds; 1 it does not hold or is undecided; 2 malformed
 (one line on stderr); 130 interrupted.  Never a traceback.  A progress line goes to stderr
@@ -13,6 +14,8 @@ import sys
 from typing import Any, TextIO
 
 from .check import verify_file
+from .load import DATA_FILE
+from .parts import data_hint, verify_part
 from .progress import Line
 from .report import Malformed, Report, escape, one_line, reporting
 
@@ -51,12 +54,22 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 def verify_with_progress(path: str, enabled: bool | None,
-                         deadline_seconds: float | None = None) -> Report:
-    """:func:`~dpverify.verify.check.verify_file` with a progress line on stderr
+                         deadline_seconds: float | None = None,
+                         part: str | None = None) -> Report:
+    """:func:`~dpverify.verify.check.verify_file` (or, with ``part``,
+    :func:`~dpverify.verify.parts.verify_part`) with a progress line on stderr
     (``enabled``: True always, False never, None only when stderr is a terminal)."""
     with Line("dpverify verify", enabled=enabled) as line, reporting(line):
         line("checking", 0, None)
-        return verify_file(path, deadline_seconds=deadline_seconds)
+        if part is not None:
+            return verify_part(path, part, deadline_seconds=deadline_seconds)
+        try:
+            return verify_file(path, deadline_seconds=deadline_seconds)
+        except Malformed as exc:
+            hint = data_hint(path) if str(exc) == DATA_FILE else ""
+            if hint:
+                raise Malformed(f"{exc}; {hint}") from None
+            raise
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,15 +78,21 @@ def main(argv: list[str] | None = None) -> int:
     as_json = "--json" in args
     progress = None if "--progress" not in args and "--no-progress" not in args \
         else "--no-progress" not in args
+    part = None
+    if "--part" in args:  # --part NAME: the one flag with a value
+        i = args.index("--part")
+        part = args[i + 1] if i + 1 < len(args) else ""
+        args = args[:i] + args[i + 2:]
     rest = [a for a in args if a not in flags]
     try:
-        if len(rest) != 1 or rest[0].startswith("-") or \
+        if len(rest) != 1 or rest[0].startswith("-") or part == "" or \
                 ("--progress" in args and "--no-progress" in args):
-            raise Malformed("usage: python -m dpverify.verify CERT.json [--json] "
+            raise Malformed("usage: python -m dpverify.verify CERT.json [--part NAME] [--json] "
                             "[--progress | --no-progress]")
-        report = verify_with_progress(rest[0], progress)
-        out = json.dumps(render_json(report, rest[0]), indent=2, ensure_ascii=True) if as_json \
-            else render_text(report, rest[0])
+        report = verify_with_progress(rest[0], progress, part=part)
+        label = rest[0] if part is None else f"{rest[0]} (part {part})"
+        out = json.dumps(render_json(report, label), indent=2, ensure_ascii=True) if as_json \
+            else render_text(report, label)
         _write(sys.stdout, out)
         return report.exit_code
     except Malformed as exc:

@@ -164,19 +164,22 @@ def _range(P: fmpq_poly, lo: fmpq, hi: fmpq) -> tuple[fmpq, fmpq]:
     return min(vals) - rest, max(vals) + rest
 
 
-def _proves(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim,
+def _proves(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, cap: fmpq,
             splits: int = _SPLITS) -> bool:
-    """``|P(z)| + e_in <= 2^E`` and (with ``L``) ``|P(z)| - e_in >= 2^L`` on ``[lo, hi]``."""
+    """``|P(z)| + e_in <= 2^E`` and (with ``L``) ``|P(z)| - e_in >= 2^L`` on ``[lo, hi]``;
+    ``cap >= |P|`` on the whole range is known."""
     e, low = claim
+    if low is None and cap + e_in <= pow2(e):
+        return True
     rlo, rhi = _range(P, lo, hi)
-    ok = max(abs(rlo), abs(rhi)) + e_in <= pow2(e)
+    ok = min(max(abs(rlo), abs(rhi)), cap) + e_in <= pow2(e)
     if ok and low is not None:
         ok = rlo - e_in >= pow2(low) or -(rhi + e_in) >= pow2(low)
     if ok or splits == 0 or lo == hi:
         return ok
     mid = (lo + hi) / 2
-    return _proves(P, lo, mid, e_in, claim, splits - 1) and \
-        _proves(P, mid, hi, e_in, claim, splits - 1)
+    return _proves(P, lo, mid, e_in, claim, cap, splits - 1) and \
+        _proves(P, mid, hi, e_in, claim, cap, splits - 1)
 
 
 def _round(kind: str, fa: int, fb: int, claim: _Claim, scaled: bool) -> tuple[fmpq, int]:
@@ -215,21 +218,27 @@ def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
     c, n = s.coeffs, len(s.coeffs) - 1
     lo, hi = pc.lo, pc.hi
     big_x, fx = max(abs(lo), abs(hi)), fix_range(lo, hi)
+    # |q_i(x)| <= sum_{j >= i} |c_j| X^(j - i) on the whole piece
+    caps = [abs(c[n])]
+    for i in range(n - 1, -1, -1):
+        caps.append(caps[-1] * big_x + abs(c[i]))
+    caps.reverse()
     err, fq = fmpq(0), fix(c[n])
     for j in range(n):
         i = n - 1 - j
         e_in = big_x * err
-        _need(ops.polys[2 * j], lo, hi, e_in, pc.claims[2 * j], 2 * j)
+        _need(ops.polys[2 * j], lo, hi, e_in, pc.claims[2 * j], 2 * j, big_x * caps[i + 1])
         dm, ft = _round("mul", fx, fq, pc.claims[2 * j], i == n - 1 and pow2_abs(c[n]))
         e_in += dm
-        _need(ops.polys[2 * j + 1], lo, hi, e_in, pc.claims[2 * j + 1], 2 * j + 1)
+        _need(ops.polys[2 * j + 1], lo, hi, e_in, pc.claims[2 * j + 1], 2 * j + 1, caps[i])
         da, fq = _round("sum", ft, fix(c[i]), pc.claims[2 * j + 1], False)
         err = e_in + da
     return err
 
 
-def _need(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, k: int) -> None:
-    if not _proves(P, lo, hi, e_in, claim):
+def _need(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, k: int,
+          cap: fmpq) -> None:
+    if not _proves(P, lo, hi, e_in, claim, cap):
         raise _Unproven(f"claim {k} ({_show_claim(claim)}) not proven on "
                         f"[{show(lo, 16)}, {show(hi, 16)}]")
 
@@ -293,6 +302,10 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
     if 2 * big_t > pow2(TOP):
         raise _Unproven("2t may overflow")
     uu, tt = _cheb_sups(big_t, n, True), _cheb_sups(big_t, n, False)
+    # b_k = sum_{j >= k} c_j U_(j-k)(t) and P = sum_j c_j T_j(t): bounds on the whole range
+    bsum = [sum((abs(c[j]) * uu[j - k] for j in range(k, n + 1)), fmpq(0))
+            for k in range(n + 1)] + [fmpq(0)]
+    tsum = [sum((abs(c[j]) * tt[j] for j in range(k, n + 1)), fmpq(0)) for k in range(2)]
     err1 = err2 = fmpq(0)
     f1, f2 = fix(c[n]), ZERO
     rs: list[fmpq] = []  # R_j for j = n-1, n-2, ...
@@ -301,14 +314,16 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
         two = 2 if k else 1
         idx = 2 + 3 * j
         e_in = two * big_t * err1
-        _need(ops.polys[3 * j], tl, tr, e_in, pc.claims[idx], idx)
+        _need(ops.polys[3 * j], tl, tr, e_in, pc.claims[idx], idx, two * big_t * bsum[k + 1])
         dm, fm = _round("mul", ft + two - 1 if ft != ZERO else ZERO, f1, pc.claims[idx],
                         k == n - 1 and pow2_abs(c[n]))
         e_in += dm + err2
-        _need(ops.polys[3 * j + 1], tl, tr, e_in, pc.claims[idx + 1], idx + 1)
+        _need(ops.polys[3 * j + 1], tl, tr, e_in, pc.claims[idx + 1], idx + 1,
+              bsum[k] - abs(c[k]) if k else tsum[1])
         dg, fg = _round("sum", fm, f2, pc.claims[idx + 1], False)
         e_in += dg
-        _need(ops.polys[3 * j + 2], tl, tr, e_in, pc.claims[idx + 2], idx + 2)
+        _need(ops.polys[3 * j + 2], tl, tr, e_in, pc.claims[idx + 2], idx + 2,
+              bsum[k] if k else tsum[0])
         da, fa = _round("sum", fg, fix(c[k]), pc.claims[idx + 2], False)
         rs.append(dm + dg + da)
         usum = sum((r * uu[len(rs) - 1 - i] for i, r in enumerate(rs)), fmpq(0))
