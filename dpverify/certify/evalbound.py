@@ -58,17 +58,19 @@ from flint import fmpq, fmpq_poly
 
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
-from ..numbers import MAX_DEGREE, check_int, fmpq_to_decimal, round_to_float64, to_fmpq
+from ..numbers import check_int, fmpq_to_decimal, round_to_float64, to_fmpq
 from ..progress import ProgressCallback, report
 from .binary64 import binary64_ceil, binary64_floor
 from .rounding_pieces import Piece, clenshaw_piece, horner_piece, up
 
 __all__ = ["EvalBound", "FloatErrorBound", "evalbound", "float_error_bound", "sup_abs_bound",
-           "ASSUMPTIONS", "DEFAULT_PIECES"]
+           "ASSUMPTIONS", "DEFAULT_PIECES", "MAX_EVAL_DEGREE"]
 
 U = fmpq(1, 2**53)  # unit roundoff of binary64, round to nearest
 #: the default cap on the number of pieces of :func:`evalbound`
 DEFAULT_PIECES = 512
+#: the largest degree analysed (the checker's cap: 513 coefficients)
+MAX_EVAL_DEGREE = 512
 _STALE = 6  # bisections of the worst piece without improvement before stopping
 
 ASSUMPTIONS = ("x is a binary64 number in the interval; IEEE 754 binary64, round to nearest "
@@ -250,8 +252,9 @@ def evalbound(
     p = _read_poly(poly, basis, domain)
     check_int(pieces, "pieces", 1, 65536)
     A, B = _read_interval(interval)
-    if p.degree > MAX_DEGREE:
-        raise InvalidParameterError(f"degree must be <= {MAX_DEGREE}")
+    if p.degree > MAX_EVAL_DEGREE:
+        raise InvalidParameterError(f"degree must be <= {MAX_EVAL_DEGREE} (the independent "
+                                    "checker's cap for this kind)")
     lo, hi = binary64_ceil(A), binary64_floor(B)
     if lo > hi:
         raise InvalidParameterError(f"no binary64 number lies in the interval [{A}, {B}]")

@@ -59,8 +59,10 @@ from .binary64 import (
 )
 
 __all__ = ["Piece", "Rounding", "horner_piece", "clenshaw_piece", "mapping_constants",
-           "taylor_range", "horner_caps", "clenshaw_caps", "up", "MIN_E"]
+           "taylor_range", "horner_caps", "clenshaw_caps", "up", "MIN_E", "MAX_T"]
 
+#: Clenshaw: the largest |t| analysed (the checker's cap; sup |T_j| grows like (2|t|)^j)
+MAX_T = 2**16
 #: the smallest exponent written as a claim (every smaller magnitude is claimed as this)
 MIN_E = -1100
 _BITS = 64  # mantissa of the dyadic upper bounds written into the certificate
@@ -245,8 +247,9 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
     n = len(c) - 1
     sub, div, tl, tr, gap, ul, uh = mapping_constants(dom, s, w, lo, hi)
     big_t = max(abs(tl), abs(tr))
-    if 2 * big_t > fmpq(2) ** MAX_EXP:
-        raise DomainError("2t may overflow on this interval")
+    if big_t > MAX_T:
+        raise DomainError(f"the interval reaches |t| > {MAX_T} (t = u(x), the argument on "
+                          "[-1, 1]): too far outside the Chebyshev domain")
     ft = div.fix
     m, r = (tl + tr) / 2, (tr - tl) / 2
     claims: list[_Claim] = [sub.claim, div.claim]

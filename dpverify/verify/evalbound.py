@@ -42,13 +42,15 @@ from .numbers import JsonObject, check_rounded_up, expect_keys, read_exact, read
 from .poly import read_interval
 from .report import Checks, Malformed
 
-__all__ = ["ARITHMETIC", "SCHEMES", "MAX_COEFFS", "MAX_PIECES", "Scheme", "read_scheme",
+__all__ = ["ARITHMETIC", "SCHEMES", "MAX_COEFFS", "MAX_PIECES", "MAX_T", "Scheme", "read_scheme",
            "scheme_words", "check_evalbound", "verify_evalbound"]
 
 ARITHMETIC = "binary64, round to nearest even, no FMA"
 SCHEMES = {"horner": "monomial", "clenshaw": "chebyshev"}
-MAX_COEFFS = 1001
+MAX_COEFFS = 513
 MAX_PIECES = 1_000_000
+#: Clenshaw: the largest |t| (the argument mapped to [-1, 1]) the checker accepts
+MAX_T = 2**16
 MIN_E = -1100
 _SPLITS = 6  # bisections of a piece allowed to prove one claim
 _SAMPLES = 200  # points of the refutation search
@@ -299,8 +301,8 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
     c, n = s.coeffs, len(s.coeffs) - 1
     tl, tr, gap, ft, ul, uh = _mapping(s, pc)
     big_t = max(abs(tl), abs(tr))
-    if 2 * big_t > pow2(TOP):
-        raise _Unproven("2t may overflow")
+    if big_t > MAX_T:  # sup |T_j|, |U_m| grow like (2|t|)^m: a cap on the work
+        raise _Unproven(f"|t| reaches {show(big_t, 20)} > {MAX_T} (the checker's cap)")
     uu, tt = _cheb_sups(big_t, n, True), _cheb_sups(big_t, n, False)
     # b_k = sum_{j >= k} c_j U_(j-k)(t) and P = sum_j c_j T_j(t): bounds on the whole range
     bsum = [sum((abs(c[j]) * uu[j - k] for j in range(k, n + 1)), fmpq(0))
