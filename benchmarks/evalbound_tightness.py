@@ -42,9 +42,9 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from _doc import machine_line, write_section  # noqa: E402
 from flint import fmpq  # noqa: E402
 
-from _doc import machine_line, write_section  # noqa: E402
 from dpverify.certify.evalbound import evalbound  # noqa: E402
 from dpverify.exact import ChebyshevPoly, MonomialPoly  # noqa: E402
 from dpverify.fast.chebyshev import clenshaw  # noqa: E402

@@ -22,6 +22,7 @@ import pytest
 from flint import fmpq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_evalbound import CASES, observed, q, sample
 
 from dpverify import cli
 from dpverify.certify.evalbound import evalbound, float_error_bound
@@ -29,8 +30,6 @@ from dpverify.commands._verification import VERIFICATION
 from dpverify.verify import Malformed, verify_document
 from dpverify.verify import cli as verify_cli
 from dpverify.verify.parts import verify_part
-
-from test_evalbound import CASES, observed, q, sample
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -66,8 +66,10 @@ def _consistent(name: str, part: JsonObject, s: Scheme, target: JsonObject,
                 target["expr"] or t.get("variables") != target["variables"]:
             return False, "its target is not this statement's"
         dom = st.get("domain")
-        ivs = dom.get("intervals") if isinstance(dom, dict) else None
-        if not isinstance(ivs, list) or len(ivs) != 1 or dom.get("kind") != "box" or \
+        if not isinstance(dom, dict) or dom.get("kind") != "box":
+            return False, "its domain is not a box"
+        ivs = dom.get("intervals")
+        if not isinstance(ivs, list) or len(ivs) != 1 or \
                 read_interval(ivs[0], f"{where}.domain") != s.interval:
             return False, "its domain is not this statement's interval"
         err = st.get("error")

@@ -21,7 +21,8 @@ from .report import Malformed, one_line
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-__all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes", "validate"]
+__all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes",
+           "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
