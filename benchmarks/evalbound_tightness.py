@@ -276,8 +276,8 @@ def main() -> None:
         assert obs <= dp, name
         ratio_obs = float(dp / obs) if obs else math.inf
         worst_obs = max(worst_obs, ratio_obs)
-        ratio = "-" if g16 is None else f"{float(dp / g16):.3f}"
-        tratio = "-" if g16 is None else f"{best / tg16:.3f}"
+        ratio = "-" if g16 is None else f"{float(dp / g16):.3g}"
+        tratio = "-" if g16 is None else f"{best / tg16:.3g}"
         if g16 is not None:
             compared += 1
             met_bound += dp <= g16
