@@ -262,3 +262,37 @@ def test_cli(capsys, monkeypatch):
     assert code == 2 and "--poly" in cap.err and "Traceback" not in cap.err
     code, cap = _run(["evalbound", "--poly", "1", "--interval", "1", "0"], capsys, monkeypatch)
     assert code == 2 and "--interval" in cap.err
+
+
+def horner_fma(c: list[float], x: float) -> float:
+    """q_i = fl(x q_{i+1} + c_i) with one rounding: the exact value rounded by Fraction's
+    correctly rounded conversion (Python 3.11 has no math.fma)."""
+    acc = c[-1]
+    for a in reversed(c[:-1]):
+        acc = float(Fraction(x) * Fraction(acc) + Fraction(a))
+    return acc
+
+
+@pytest.mark.parametrize("coeffs,iv,roots", [
+    ([fmpq(1, math.factorial(i)) for i in range(13)], (-1, 1), ()),
+    ([1, -6, 15, -20, 15, -6, 1], (0, 2), (1.0,)),
+    (["0.1", "-0.7", "0.3", "1.9"], ("-0.3", "0.9"), ()),
+])
+def test_fused_multiply_add_horner(coeffs, iv, roots):
+    r = evalbound(coeffs, iv, fma=True)
+    plain = evalbound(coeffs, iv)
+    assert r.algorithm == "horner-fma" and r.evaluation <= plain.evaluation
+    c64 = [to_float(v) for v in coeffs]
+    P = MonomialPoly([q(v) for v in c64])
+    a, b = to_float(r.interval[0]), to_float(r.interval[1])
+    a = a if q(a) >= r.interval[0] else math.nextafter(a, math.inf)
+    b = b if q(b) <= r.interval[1] else math.nextafter(b, -math.inf)
+    xs = sample(a, b, 600, random.Random(3), roots)
+    worst = max(abs(q(horner_fma(c64, x)) - P(q(x))) for x in xs)
+    assert worst <= r.evaluation
+    if worst > 0:
+        assert r.evaluation <= 100 * worst
+    # by hand: fl(x * 1 + 1) on [0, 1] is one rounding of a value in [1, 2]
+    assert evalbound([1, 1], (0, 1), fma=True).bound == U
+    with pytest.raises(InvalidParameterError, match="fma"):
+        evalbound([1, 1], (0, 1), basis="chebyshev", fma=True)

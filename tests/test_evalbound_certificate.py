@@ -204,3 +204,22 @@ def test_a_sampled_violation_makes_the_statement_fail():
     del doc["statement"]["bound_decimal"]
     rep = verify_document(doc)
     assert rep.status == "fails" and any(c[0] == "refutation" for c in rep.checks)
+
+
+def test_the_arithmetic_is_part_of_the_statement():
+    doc = evalbound([1, 1, "1/2", "1/6"], (0, 1), fma=True).certificate().data
+    assert doc["statement"]["scheme"] == "horner-fma"
+    assert "fused multiply-add" in doc["statement"]["arithmetic"]
+    assert verify_document(doc).status == "holds"
+    for scheme, arith in (("horner", doc["statement"]["arithmetic"]),
+                          ("horner-fma", "binary64, round to nearest even, no FMA")):
+        bad = json.loads(json.dumps(doc))
+        bad["statement"]["scheme"], bad["statement"]["arithmetic"] = scheme, arith
+        with pytest.raises(Malformed):
+            verify_document(bad)
+    # the same claims for the plain scheme: the wrong number of operations
+    bad = json.loads(json.dumps(doc))
+    bad["statement"]["scheme"] = "horner"
+    bad["statement"]["arithmetic"] = "binary64, round to nearest even, no FMA"
+    with pytest.raises(Malformed):
+        verify_document(bad)

@@ -8,14 +8,17 @@ binary64 by exactly the operations below, and a checkable certificate of it (kin
 ``f`` on ``[A, B]``" is one verified statement (kind ``float-error``).
 
 Rounding model.  IEEE 754 binary64, rounding to nearest (ties to even), **no fused
-multiply-add**, no extended precision; gradual underflow is covered (the binade bound of
-:mod:`.binary64` never goes below half the subnormal spacing, ``2^-1075``); overflow is
-refused: every intermediate is proven ``<= 2^1023`` in magnitude, else
-:class:`~dpverify.errors.DomainError`.  The operations are those of
+multiply-add** (``fma=True``: Horner with one fused multiply-add per step, as C code
+compiled with ``-ffp-contract=fast`` or calling ``fma`` does), no extended precision;
+gradual underflow is covered (the binade bound of :mod:`.binary64` never goes below half
+the subnormal spacing, ``2^-1075``); overflow is refused: every intermediate is proven
+``<= 2^1023`` in magnitude, else :class:`~dpverify.errors.DomainError`.  The operations
+are those of
 ``numpy.polynomial.polynomial.polyval`` (Horner, monomial basis) and
 :func:`dpverify.fast.chebyshev.clenshaw` (Chebyshev basis on ``(a, b)``)::
 
     Horner:    q_n = c_n;  q_i = fl(fl(x * q_{i+1}) + c_i),  i = n-1 .. 0
+               (fma=True: q_i = fl(x * q_{i+1} + c_i), one rounding)
     Clenshaw:  t = fl(fl(2x - s) / w),  s = fl(a + b),  w = fl(b - a);
                b_n = c_n, b_{n+1} = 0;  b_k = fl(fl(fl(2t * b_{k+1}) - b_{k+2}) + c_k),
                k = n-1 .. 1;  y = fl(fl(fl(t * b_1) - b_2) + c_0)
@@ -74,8 +77,9 @@ MAX_EVAL_DEGREE = 512
 _STALE = 6  # bisections of the worst piece without improvement before stopping
 
 ASSUMPTIONS = ("x is a binary64 number in the interval; IEEE 754 binary64, round to nearest "
-               "even, no FMA, no extended precision; the operations of dpverify.certify."
-               "evalbound; gradual underflow covered; overflow excluded (checked)")
+               "even, no extended precision, FMA only where the scheme says so; the "
+               "operations of dpverify.certify.evalbound; gradual underflow covered; overflow "
+               "excluded (checked)")
 
 
 def sup_abs_bound(P: fmpq_poly, lo: fmpq, hi: fmpq, pieces: int = 32) -> fmpq:
@@ -204,6 +208,7 @@ def evalbound(
     basis: str | None = None,
     domain: Any = None,
     pieces: int = DEFAULT_PIECES,
+    fma: bool = False,
     progress: ProgressCallback | None = None,
 ) -> EvalBound:
     """Certified bound on ``|fl(p(x)) - p(x)|`` over binary64 ``x`` in ``interval``.
@@ -223,6 +228,9 @@ def evalbound(
     pieces : int
         At most this many pieces (1..65536, default 512); the worst piece is bisected
         until that stops lowering the bound (six bisections in a row without gain).
+    fma : bool
+        Horner only: each step is one fused multiply-add ``fl(x * q + c)`` (default False:
+        a rounded product, then a rounded sum, as numpy does).
     progress : callable, optional
         ``progress(stage, done, total)`` (:mod:`dpverify.progress`): pieces analysed.
 
@@ -251,6 +259,11 @@ def evalbound(
     """
     p = _read_poly(poly, basis, domain)
     check_int(pieces, "pieces", 1, 65536)
+    if not isinstance(fma, bool):
+        raise ParameterTypeError(f"fma must be True or False, got {type(fma).__name__}")
+    if fma and p.basis != "monomial":
+        raise InvalidParameterError("fma=True applies to Horner's rule (the monomial basis) "
+                                    "only")
     A, B = _read_interval(interval)
     if p.degree > MAX_EVAL_DEGREE:
         raise InvalidParameterError(f"degree must be <= {MAX_EVAL_DEGREE} (the independent "
@@ -264,7 +277,7 @@ def evalbound(
     analyse: Callable[[fmpq, fmpq], Piece]
     if p.basis == "monomial":
         def analyse(a: fmpq, b: fmpq) -> Piece:
-            return horner_piece(chat, a, b)
+            return horner_piece(chat, a, b, fma)
         diff = fmpq_poly([h - c for h, c in zip(chat, cs)])
         coef_err = sup_abs_bound(diff, A, B) if not diff.is_zero() else fmpq(0)
         dom = None
@@ -295,10 +308,12 @@ def evalbound(
     if p.basis == "monomial":
         X = max(abs(A), abs(B))
         S = fmpq_sum([abs(c) * X**i for i, c in enumerate(chat)])
-        higham = up(2 * n * U / (1 - 2 * n * U) * S) if n > 0 else fmpq(0)
+        steps = n if fma else 2 * n  # roundings on the longest path (Higham eq. (5.3))
+        higham = up(steps * U / (1 - steps * U) * S) if n > 0 else fmpq(0)
     top = max(pc.top for pc in found)
     return EvalBound(
-        "horner" if p.basis == "monomial" else "clenshaw", p.basis, (A, B), n,
+        ("horner-fma" if fma else "horner") if p.basis == "monomial" else "clenshaw", p.basis,
+        (A, B), n,
         up(evaluation + coef_err), evaluation, max(pc.rounding for pc in found), coef_err,
         max(pc.mapping for pc in found), higham, chat, dom,
         fmpq(2) ** top if top >= 0 else fmpq(1, 2 ** (-top)), found,
@@ -364,7 +379,7 @@ class FloatErrorBound:
 
 def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = None,
                       domain: Any = None, rtol: Any = "1e-3", timeout: Any = None,
-                      pieces: int = DEFAULT_PIECES,
+                      pieces: int = DEFAULT_PIECES, fma: bool = False,
                       progress: ProgressCallback | None = None) -> FloatErrorBound:
     """Certified ``sup |f(x) - fl(p(x))|`` over binary64 ``x`` in ``interval``.
 
@@ -386,7 +401,7 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     from ..expr import parse
     from .claims import certify
 
-    ev = evalbound(poly, interval, basis=basis, domain=domain, pieces=pieces,
+    ev = evalbound(poly, interval, basis=basis, domain=domain, pieces=pieces, fma=fma,
                    progress=progress)
     p = _read_poly(poly, basis, domain)
     phat = MonomialPoly(ev.float_coefficients) if p.basis == "monomial" else \

@@ -22,19 +22,21 @@ from ..numbers import fmpq_str, fmpq_to_decimal
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .evalbound import ASSUMPTIONS, EvalBound, FloatErrorBound
 
-__all__ = ["ARITHMETIC", "SCHEMES", "evalbound_certificate", "float_error_certificate"]
+__all__ = ["ARITHMETIC", "ARITHMETIC_FMA", "SCHEMES", "evalbound_certificate",
+           "float_error_certificate"]
 
-#: the arithmetic every ``evalbound`` statement is about (the only one supported)
+#: the arithmetic of the statements; ``horner-fma`` states ARITHMETIC_FMA
 ARITHMETIC = "binary64, round to nearest even, no FMA"
+ARITHMETIC_FMA = "binary64, round to nearest even, fused multiply-add"
 #: scheme -> basis of the polynomial it evaluates
-SCHEMES = {"horner": "monomial", "clenshaw": "chebyshev"}
+SCHEMES = {"horner": "monomial", "horner-fma": "monomial", "clenshaw": "chebyshev"}
 
 
 def _scheme_block(ev: EvalBound) -> dict[str, Any]:
     dom = None if ev.domain is None else [fmpq_str(ev.domain[0]), fmpq_str(ev.domain[1])]
     return {
         "scheme": ev.algorithm,
-        "arithmetic": ARITHMETIC,
+        "arithmetic": ARITHMETIC_FMA if ev.algorithm == "horner-fma" else ARITHMETIC,
         "polynomial": {"basis": ev.basis, "domain": dom,
                        "coefficients": [fmpq_str(c) for c in ev.float_coefficients]},
         "interval": [fmpq_str(ev.interval[0]), fmpq_str(ev.interval[1])],

@@ -13,7 +13,8 @@ ranges on each piece instead of interval arithmetic on the expression.
 for the rounding error of each operation,
 
 * Horner (``q_n = c_n``, ``t_i = fl(x q_{i+1})``, ``q_i = fl(t_i + c_i)``):
-  ``fl(p(x)) - p(x) = sum_i x^i (d_mul_i + d_add_i)`` exactly;
+  ``fl(p(x)) - p(x) = sum_i x^i (d_mul_i + d_add_i)`` exactly; with a fused multiply-add
+  (``q_i = fl(x q_{i+1} + c_i)``, one rounding) ``sum_i x^i d_fma_i``;
 * Clenshaw (``b_n = c_n``, ``b_{n+1} = 0``, for ``k = n-1..1``:
   ``m_k = fl(2t b_{k+1})``, ``g_k = fl(m_k - b_{k+2})``, ``b_k = fl(g_k + c_k)``; then
   ``m_0 = fl(t b_1)``, ``g_0 = fl(m_0 - b_2)``, ``y = fl(g_0 + c_0)``):
@@ -189,8 +190,9 @@ class Piece:
     top: int = MIN_E
 
 
-def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq) -> Piece:
-    """Horner's rule for binary64 ``x`` in ``[lo, hi]`` (module docstring)."""
+def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False) -> Piece:
+    """Horner's rule for binary64 ``x`` in ``[lo, hi]`` (module docstring); with ``fma``,
+    each step is one fused multiply-add ``q_i = fl(x q_{i+1} + c_i)`` (one rounding)."""
     n = len(c) - 1
     m, r = (lo + hi) / 2, (hi - lo) / 2
     big_x = max(abs(lo), abs(hi))
@@ -204,15 +206,22 @@ def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq) -> Piece:
         a = [m * a[0] + c[i]] + [m * a[k] + a[k - 1] for k in range(1, len(a))] + [a[-1]]
         qlo, qhi = taylor_range(a, r)
         e_in = big_x * err
-        tlo, thi = _clamp(qlo - c[i], qhi - c[i], big_x * caps[i + 1])
-        mul = _round(tlo, thi, e_in, fx + fq if fq != ZERO_FIX else ZERO_FIX,
-                     zero=fq == ZERO_FIX, scaled=i == n - 1 and power_of_two(c[n]))
-        e_in += mul.delta
+        f_prod = fx + fq if fq != ZERO_FIX else ZERO_FIX
+        steps: list[Rounding] = []
+        if not fma:
+            tlo, thi = _clamp(qlo - c[i], qhi - c[i], big_x * caps[i + 1])
+            steps.append(_round(tlo, thi, e_in, f_prod, zero=fq == ZERO_FIX,
+                                scaled=i == n - 1 and power_of_two(c[n])))
+            e_in += steps[-1].delta
+            f_prod = steps[-1].fix
         qlo, qhi = _clamp(qlo, qhi, caps[i])
-        add = _round(qlo, qhi, e_in, min(mul.fix, fix_of(c[i])), zero=c[i] == 0)
-        err, fq = e_in + add.delta, add.fix
-        claims += [mul.claim, add.claim]
-        top = max(top, _e(mul.claim), _e(add.claim))
+        # the sum (or the fused x q + c): exact when the other operand is the constant 0 --
+        # for the fused operation only q = 0 makes it exact (x q is not rounded before)
+        steps.append(_round(qlo, qhi, e_in, min(f_prod, fix_of(c[i])),
+                            zero=fq == ZERO_FIX if fma else c[i] == 0))
+        err, fq = e_in + steps[-1].delta, steps[-1].fix
+        claims += [st.claim for st in steps]
+        top = max([top] + [_e(st.claim) for st in steps])
     return Piece(lo, hi, err, err, fmpq(0), claims, None, top)
 
 

@@ -51,6 +51,10 @@ def register(sub: Any) -> None:
                    help="also certify |f(x) - fl(p(x))| for this function of x")
     p.add_argument("--rtol", default="1e-3",
                    help="relative width of the sup |f - p| enclosure (with --f; default 1e-3)")
+    p.add_argument("--fma", action="store_true",
+                   help="Horner with one fused multiply-add per step, fl(x*q + c) (C code "
+                   "calling fma, or compiled with -ffp-contract=fast); default: a rounded "
+                   "product then a rounded sum, as numpy")
     p.add_argument("--pieces", default=DEFAULT_PIECES, type=int, metavar="N",
                    help=f"at most N pieces of the interval (default {DEFAULT_PIECES})")
     timeout_flag(p)
@@ -74,6 +78,8 @@ def run(args: Any) -> CommandResult:
                 raise InvalidParameterError("--domain needs A < B")
     elif args.domain:
         raise InvalidParameterError("--domain only applies to the chebyshev basis")
+    if args.fma and args.basis != "monomial":
+        raise InvalidParameterError("--fma applies to Horner (the monomial basis) only")
     rtol = None
     if args.f is not None:
         rtol = exact(args.rtol, "--rtol")
@@ -82,15 +88,17 @@ def run(args: Any) -> CommandResult:
     with make_progress(args, "dpverify evalbound") as bar:
         if args.f is None:
             ev = evalbound(coeffs, (a, b), basis=args.basis, domain=domain,
-                           pieces=args.pieces, progress=bar)
+                           pieces=args.pieces, fma=args.fma, progress=bar)
             combined = None
         else:
             combined = float_error_bound(
                 args.f, coeffs, (a, b), basis=args.basis, domain=domain, rtol=rtol,
-                timeout=0.9 * read_timeout(args.timeout), pieces=args.pieces, progress=bar)
+                timeout=0.9 * read_timeout(args.timeout), pieces=args.pieces, fma=args.fma,
+                progress=bar)
             ev = combined.evaluation
     rows = [
-        ("algorithm", f"{ev.algorithm} (binary64, round to nearest, no FMA)"),
+        ("algorithm", f"{ev.algorithm} (binary64, round to nearest, "
+                      + ("fused multiply-add)" if args.fma else "no FMA)")),
         ("basis", ev.basis + ("" if domain is None else
                               f" on [{fmpq_str(domain[0])}, {fmpq_str(domain[1])}]")),
         ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}] (binary64 x in it)"),
@@ -103,7 +111,8 @@ def run(args: Any) -> CommandResult:
     if ev.algorithm == "clenshaw":
         rows.append(("  of which computing t = u(x)", fmpq_to_decimal(ev.mapping, 6, "up")))
     if ev.higham is not None:
-        rows.append(("Higham gamma_2n bound", fmpq_to_decimal(ev.higham, 6, "up")
+        rows.append((f"Higham gamma_{'n' if args.fma else '2n'} bound",
+                     fmpq_to_decimal(ev.higham, 6, "up")
                      + " (for comparison)"))
     rows.append(("overflow", "excluded (every intermediate < 2^1023, proven)"))
     if combined is None:

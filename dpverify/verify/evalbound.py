@@ -42,11 +42,12 @@ from .numbers import JsonObject, check_rounded_up, expect_keys, read_exact, read
 from .poly import read_interval
 from .report import Checks, Malformed
 
-__all__ = ["ARITHMETIC", "SCHEMES", "MAX_COEFFS", "MAX_PIECES", "MAX_T", "Scheme", "read_scheme",
-           "scheme_words", "check_evalbound", "verify_evalbound"]
+__all__ = ["ARITHMETIC", "ARITHMETIC_FMA", "SCHEMES", "MAX_COEFFS", "MAX_PIECES", "MAX_T",
+           "Scheme", "read_scheme", "scheme_words", "check_evalbound", "verify_evalbound"]
 
 ARITHMETIC = "binary64, round to nearest even, no FMA"
-SCHEMES = {"horner": "monomial", "clenshaw": "chebyshev"}
+ARITHMETIC_FMA = "binary64, round to nearest even, fused multiply-add"
+SCHEMES = {"horner": "monomial", "horner-fma": "monomial", "clenshaw": "chebyshev"}
 MAX_COEFFS = 513
 MAX_PIECES = 1_000_000
 #: Clenshaw: the largest |t| (the argument mapped to [-1, 1]) the checker accepts
@@ -70,10 +71,11 @@ class Scheme:
 
 def read_scheme(st: JsonObject) -> Scheme:
     name = st["scheme"]
-    if name not in SCHEMES:
-        raise Malformed("statement.scheme: 'horner' or 'clenshaw'")
-    if st["arithmetic"] != ARITHMETIC:
-        raise Malformed(f"statement.arithmetic: only {ARITHMETIC!r} is supported")
+    if not isinstance(name, str) or name not in SCHEMES:
+        raise Malformed("statement.scheme: 'horner', 'horner-fma' or 'clenshaw'")
+    want = ARITHMETIC_FMA if name == "horner-fma" else ARITHMETIC
+    if st["arithmetic"] != want:
+        raise Malformed(f"statement.arithmetic: {name} is about {want!r}")
     pj = expect_keys(st["polynomial"], "statement.polynomial",
                      ("basis", "domain", "coefficients"))
     if pj["basis"] != SCHEMES[name]:
@@ -104,6 +106,9 @@ def scheme_words(s: Scheme) -> list[str]:
     if s.name == "horner":
         how = ("Horner's rule: q_n = c_n, q_i = fl(fl(x * q_(i+1)) + c_i) for i = n-1..0; "
                "p(x) = sum c_i x^i")
+    elif s.name == "horner-fma":
+        how = ("Horner's rule with a fused multiply-add: q_n = c_n, q_i = fl(x * q_(i+1) + "
+               "c_i) (one rounding) for i = n-1..0; p(x) = sum c_i x^i")
     else:
         assert s.domain is not None
         a, b = s.domain
@@ -111,8 +116,9 @@ def scheme_words(s: Scheme) -> list[str]:
                "w), s = fl(a + b), w = fl(b - a); b_k = fl(fl(fl(2t * b_(k+1)) - b_(k+2)) + "
                "c_k); y = fl(fl(fl(t * b_1) - b_2) + c_0); p(x) = sum c_j T_j(u), "
                "u = (2x - a - b)/(b - a)")
+    arith = ARITHMETIC_FMA if s.name == "horner-fma" else ARITHMETIC
     return [f"Float code: {how}; n = {n}, binary64 coefficients c_0..c_n; IEEE 754 "
-            f"{ARITHMETIC}.",
+            f"{arith}.",
             f"Inputs: every binary64 x in [{show(s.interval[0], 20)}, "
             f"{show(s.interval[1], 20)}]."]
 
@@ -132,12 +138,16 @@ def _ops(s: Scheme) -> _Ops:
     c, n = s.coeffs, len(s.coeffs) - 1
     polys: list[fmpq_poly] = []
     kinds: list[str] = []
-    if s.name == "horner":
+    if s.name in ("horner", "horner-fma"):
         q = fmpq_poly([c[n]])
         for i in range(n - 1, -1, -1):
             q = q * fmpq_poly([0, 1]) + c[i]
-            polys += [q - c[i], q]
-            kinds += ["mul", "sum"]
+            if s.name == "horner-fma":
+                polys.append(q)
+                kinds.append("fma")
+            else:
+                polys += [q - c[i], q]
+                kinds += ["mul", "sum"]
         return _Ops(polys, kinds, q)
     b1, b2 = fmpq_poly([c[n]]), fmpq_poly([])
     for k in range(n - 1, -1, -1):
@@ -214,6 +224,28 @@ class _Piece:
 
 class _Unproven(Exception):
     pass
+
+
+def _horner_fma(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
+    """One rounding per step: ``q_i = fl(x q_(i+1) + c_i)``, exact when ``q_(i+1) = 0``."""
+    c, n = s.coeffs, len(s.coeffs) - 1
+    lo, hi = pc.lo, pc.hi
+    big_x, fx = max(abs(lo), abs(hi)), fix_range(lo, hi)
+    caps = [abs(c[n])]
+    for i in range(n - 1, -1, -1):
+        caps.append(caps[-1] * big_x + abs(c[i]))
+    caps.reverse()
+    err, fq = fmpq(0), fix(c[n])
+    for j in range(n):
+        i = n - 1 - j
+        e_in = big_x * err
+        _need(ops.polys[j], lo, hi, e_in, pc.claims[j], j, caps[i])
+        e, low = pc.claims[j]
+        fv = fix(c[i]) if fq == ZERO else min(fx + fq, fix(c[i]))
+        exact = fq == ZERO or (fv >= LOWEST and e <= fv + 53)
+        err = e_in + (fmpq(0) if exact else half_ulp(e))
+        fq = _after(fv, low)
+    return err
 
 
 def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
@@ -357,12 +389,15 @@ def emulate(s: Scheme, x: fmpq) -> tuple[fmpq, fmpq] | None:
     rounded by :func:`fpmodel.nearest`); None when an operation overflows."""
     c, n = s.coeffs, len(s.coeffs) - 1
     rnd: Callable[[fmpq], fmpq | None] = nearest
-    if s.name == "horner":
+    if s.name in ("horner", "horner-fma"):
         y: fmpq | None = c[n]
         exact = c[n]
         for i in range(n - 1, -1, -1):
-            t = rnd(x * y) if y is not None else None
-            y = rnd(t + c[i]) if t is not None else None
+            if s.name == "horner-fma":
+                y = rnd(x * y + c[i]) if y is not None else None
+            else:
+                t = rnd(x * y) if y is not None else None
+                y = rnd(t + c[i]) if t is not None else None
             exact = exact * x + c[i]
         return None if y is None else (y, exact)
     assert s.domain is not None
@@ -411,7 +446,7 @@ def _refute(s: Scheme, pieces: list[_Piece], bound: fmpq, lo: fmpq, hi: fmpq,
 # ------------------------------------------------------------------------ the kind
 def _read_pieces(ev: object, s: Scheme) -> list[_Piece]:
     n = len(s.coeffs) - 1
-    want = 0 if n == 0 else 2 * n if s.name == "horner" else 3 * n + 2
+    want = 0 if n == 0 else {"horner": 2 * n, "horner-fma": n}.get(s.name, 3 * n + 2)
     ev = expect_keys(ev, "evidence", ("pieces",))
     out = []
     for i, raw in enumerate(read_list(ev["pieces"], "evidence.pieces", 1, MAX_PIECES)):
@@ -457,7 +492,7 @@ def check_evalbound(s: Scheme, bound: fmpq, ev: object, ck: Checks) -> None:
 
     def bounds() -> tuple[bool | None, str]:
         worst = fmpq(0)
-        piece_bound = _horner if s.name == "horner" else _clenshaw
+        piece_bound = {"horner": _horner, "horner-fma": _horner_fma}.get(s.name, _clenshaw)
         try:
             for i, pc in enumerate(pieces):
                 ck.tick()

@@ -40,7 +40,7 @@ def _exact_list(v: object, where: str) -> list[fmpq]:
 def _same_poly(mine: Scheme, pj: object, where: str) -> bool:
     pj = expect_keys(pj, where, ("basis", "coefficients"),
                      ("domain", "degree", "coefficient_norm", "shape", "domains"))
-    basis = "monomial" if mine.name == "horner" else "chebyshev"
+    basis = "chebyshev" if mine.name == "clenshaw" else "monomial"
     if pj["basis"] != basis or "shape" in pj:
         return False
     if _exact_list(pj["coefficients"], f"{where}.coefficients") != mine.coeffs:
