@@ -37,9 +37,9 @@ VERIFICATION: dict[str, tuple[bool, str]] = {
     "tuv-answer": (True, "An answer computed from a release summary. " + _ACCURACY
                    + " The summary's polynomial: dpverify verify SUMMARY --part polynomial."),
     "answer": (True, "An answer computed from a release summary. " + _ACCURACY
-               + " A certified sup |f - p| of the query (when computed) is the supnorm "
-               "enclosure shown; re-create it as a certificate with `dpverify supnorm --f F "
-               "--poly ... --interval A B --out c.json && dpverify verify c.json`."),
+               + " wang-summary: the certified sup |f - p| of the query's approximation is "
+               "the embedded certificate `approximation` (absent with --no-certify); "
+               "bernstein and jin-synthetic answers state no bound."),
     "table": (True, "The manifest of the tables written (sha256 of each file). Each entry's "
               "error_exact is exact; re-create one entry's certificate and check it: "
               "`dpverify or|and|rofk|dlist --k K --gamma G [--method M] --out c.json`, "
