@@ -223,3 +223,20 @@ def test_the_arithmetic_is_part_of_the_statement():
     bad["statement"]["arithmetic"] = "binary64, round to nearest even, no FMA"
     with pytest.raises(Malformed):
         verify_document(bad)
+
+
+def test_within_n_ulp_is_one_verified_statement():
+    fe = _float_error()
+    doc = fe.float_certificate().data
+    ulps = doc["statement"]["ulps"]
+    # exp >= exp(-1/2) > 1/2 on [-1/2, 1/2]: ulp(f) >= ulp(1/2) = 2^-53
+    assert ulps["f_lower"] == "1/2" and fe.bound <= fmpq(ulps["ulps"]) / 2**53
+    assert verify_document(doc).status == "holds"
+    for key, value, status in (("ulps", "1", "fails"), ("f_lower", "2", "undecided")):
+        bad = json.loads(json.dumps(doc))
+        bad["statement"]["ulps"][key] = value
+        assert verify_document(bad).status == status, key
+    bad = json.loads(json.dumps(doc))
+    bad["statement"]["ulps"]["f_lower"] = "0"
+    with pytest.raises(Malformed):
+        verify_document(bad)

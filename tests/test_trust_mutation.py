@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from dpverify import Approximation
 from dpverify.certify import certify
 from dpverify.certify.alternation import alternation_lower_bound, approx, minimax
-from dpverify.certify.evalbound import evalbound, float_error_bound
+from dpverify.certify.evalbound import evalbound, float_error_bound, inf_abs_bound, ulp_of
 from dpverify.certify.finite import finite_max_error
 from dpverify.certify.interval import supnorm
 from dpverify.certify.jackson_kernel import jackson_kernel_certificate
@@ -92,6 +92,9 @@ def _fixtures() -> dict[str, dict[str, Any]]:
                                              domain=(0, 3), pieces=8).certificate()),
             ("float-error", float_error_bound("exp(x)", [1, 1, "1/2"], (0, "1/4"), rtol="1e-2",
                                               pieces=4).float_certificate()),
+            ("float-error-cheb", float_error_bound(
+                "log(x)", [q(3767, 10000), q(3431, 10000), q(-295, 10000)], (1, 2),
+                basis="chebyshev", domain=(1, 2), rtol="1e-2", pieces=4).float_certificate()),
         ]
         for name, cert in certs:
             _FIXTURES[name] = json.loads(cert.to_json())
@@ -360,7 +363,22 @@ def _truth_float_error(st: dict[str, Any]) -> bool | None:
     f = parse(tgt["expr"], variables=tgt["variables"])
     iv = [(parse_exact(st["interval"][0]), parse_exact(st["interval"][1]))]
     res = supnorm(f, poly, iv, rtol="1e-12", claim=a_err, timeout=60)
-    return {"claim proven": True, "claim refuted": False}.get(res.status)
+    ok = {"claim proven": True, "claim refuted": False}.get(res.status)
+    if ok is not True or st.get("ulps") is None:
+        return ok
+    # |f| >= f_lower on the interval and bound <= ulps * ulp(f_lower)
+    n_ulps, f_low = parse_exact(st["ulps"]["ulps"]), parse_exact(st["ulps"]["f_lower"])
+    if f_low <= 0 or bound > n_ulps * ulp_of(f_low):
+        return False
+    a, b = iv[0]
+    with ctx.workprec(128):
+        for i in range(65):
+            x = a + (b - a) * i / 64
+            if abs(f.eval_arb(arb(x))) < arb(f_low):
+                return False
+    mono = poly.to_monomial() if pj["basis"] == "chebyshev" else poly
+    low = inf_abs_bound(mono.as_fmpq_poly(), a, b, pieces=256) - res.upper
+    return True if low >= f_low else None
 
 
 _LAMBDA: dict[tuple[int, int], Any] = {}

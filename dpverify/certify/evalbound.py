@@ -63,10 +63,11 @@ from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
 from ..numbers import check_int, fmpq_to_decimal, round_to_float64, to_fmpq
 from ..progress import ProgressCallback, report
-from .binary64 import binary64_ceil, binary64_floor
+from .binary64 import binary64_ceil, binary64_floor, floor_log2
 from .rounding_pieces import Piece, clenshaw_piece, horner_piece, up
 
 __all__ = ["EvalBound", "FloatErrorBound", "evalbound", "float_error_bound", "sup_abs_bound",
+           "inf_abs_bound", "ulp_of",
            "ASSUMPTIONS", "DEFAULT_PIECES", "MAX_EVAL_DEGREE"]
 
 U = fmpq(1, 2**53)  # unit roundoff of binary64, round to nearest
@@ -98,6 +99,21 @@ def sup_abs_bound(P: fmpq_poly, lo: fmpq, hi: fmpq, pieces: int = 32) -> fmpq:
         shifted = P(fmpq_poly([m, r]))
         best = max(best, up(fmpq_sum([abs(c) for c in shifted.coeffs()])))
     return best
+
+
+def inf_abs_bound(P: fmpq_poly, lo: fmpq, hi: fmpq, pieces: int = 64) -> fmpq:
+    """A lower bound of ``min_{lo <= x <= hi} |P(x)|`` (0 when ``P`` may vanish there):
+    on each piece ``|P(m + r s)| >= |a_0| - sum_{k >= 1} |a_k|`` (exact Taylor form)."""
+    best: fmpq | None = None
+    step = (hi - lo) / pieces
+    for i in range(pieces):
+        m = lo + step * i + step / 2
+        a = [fmpq(c) for c in P(fmpq_poly([m, step / 2])).coeffs()] or [fmpq(0)]
+        low = abs(a[0]) - fmpq_sum([abs(c) for c in a[1:]])
+        if low <= 0:
+            return fmpq(0)
+        best = low if best is None else min(best, low)
+    return fmpq(0) if best is None else best
 
 
 @dataclass
@@ -347,6 +363,12 @@ def _refine(analyse: Callable[[fmpq, fmpq], Piece], lo: fmpq, hi: fmpq, cap: int
     return sorted((e[3] for e in heap), key=lambda pc: pc.lo)
 
 
+def ulp_of(y: fmpq) -> fmpq:
+    """``ulp(y) = 2^(max(floor(log2 |y|), -1022) - 52)``, the spacing of binary64 numbers
+    in the binade of ``y != 0`` (monotone in ``|y|``)."""
+    return fmpq(2) ** (max(floor_log2(abs(y)), -1022) - 52)
+
+
 @dataclass
 class FloatErrorBound:
     """``|f(x) - fl(p^(x))| <= sup |f - p^| + evaluation`` for binary64 ``x`` in the
@@ -354,7 +376,10 @@ class FloatErrorBound:
 
     ``supnorm_upper`` is the interval certifier's enclosure of ``sup |f - p^|`` (its
     ``supnorm-box`` certificate is ``certificate``), ``evaluation`` the :class:`EvalBound`;
-    ``bound`` their exact sum.  :meth:`float_certificate` is the ``float-error``
+    ``bound`` their exact sum.  When ``|f| >= f_lower > 0`` on the interval (proven from
+    ``min |p^| - sup |f - p^|``), ``ulps`` is an ``N`` with ``bound <= N ulp(f_lower)``,
+    so ``|f(x) - fl(p^(x))| <= N ulp(f(x))``: the float code is within ``N`` ulp of ``f``
+    (None when ``f`` may vanish).  :meth:`float_certificate` is the ``float-error``
     certificate of the whole statement (both parts embedded, each checkable alone)."""
 
     bound: fmpq
@@ -362,11 +387,15 @@ class FloatErrorBound:
     evaluation: EvalBound
     certificate: Any
     target: str = ""
+    ulps: fmpq | None = None
+    f_lower: fmpq | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"bound": str(self.bound),
                 "bound_decimal": fmpq_to_decimal(self.bound, 6, "up"),
                 "supnorm_upper": str(self.supnorm_upper),
+                "ulps": None if self.ulps is None else str(self.ulps),
+                "f_lower": None if self.f_lower is None else str(self.f_lower),
                 "evaluation": self.evaluation.to_json()}
 
     def float_certificate(self) -> Any:
@@ -414,4 +443,18 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
         domain={"kind": "box", "intervals": [[str(A), str(B)]]}, claims={}),
         rtol=rtol, timeout=timeout, progress=progress)
     upper = to_fmpq(cert.error["upper"])
-    return FloatErrorBound(upper + ev.evaluation, upper, ev, cert, fx.canonical)
+    bound = upper + ev.evaluation
+    # |f| >= min |p^| - sup |f - p^|: a power of two below it fixes ulp(f) from below
+    if p.basis == "monomial":
+        low = inf_abs_bound(fmpq_poly(list(phat.coeffs)), A, B)
+    else:
+        assert p.domain is not None
+        a, b = p.domain
+        ua, ub = sorted(((2 * A - a - b) / (b - a), (2 * B - a - b) / (b - a)))
+        low = inf_abs_bound(fmpq_poly(list(ChebyshevPoly(ev.float_coefficients)
+                                           .to_monomial().coeffs)), ua, ub)
+    ulps = f_lower = None
+    if low > upper:
+        f_lower = fmpq(2) ** floor_log2(low - upper)
+        ulps = to_fmpq(fmpq_to_decimal(bound / ulp_of(f_lower), 4, "up"))
+    return FloatErrorBound(bound, upper, ev, cert, fx.canonical, ulps, f_lower)

@@ -85,6 +85,8 @@ def float_error_certificate(fe: FloatErrorBound) -> Certificate:
     statement["bound_decimal"] = fmpq_to_decimal(fe.bound, 6, "up")
     statement["approximation_error"] = fmpq_str(fe.supnorm_upper)
     statement["evaluation_error"] = fmpq_str(ev.evaluation)
+    if fe.ulps is not None and fe.f_lower is not None:
+        statement["ulps"] = {"ulps": fmpq_str(fe.ulps), "f_lower": fmpq_str(fe.f_lower)}
     return Certificate({
         "schema_version": SCHEMA_VERSION, "format": CERT_FORMAT, "kind": "float-error",
         "statement": statement,

@@ -124,6 +124,10 @@ def run(args: Any) -> CommandResult:
                      + "  (certified, supnorm-box)"))
         rows.append(("|f(x) - fl(p(x))| <=", fmpq_to_decimal(combined.bound, 6, "up")
                      + "  (proven: sum of the two)"))
+        if combined.ulps is not None:
+            rows.append(("|f(x) - fl(p(x))| <= N ulp(f(x))",
+                         f"N = {fmpq_to_decimal(combined.ulps, 6, 'up')}  (proven: |f| >= "
+                         f"{fmpq_str(combined.f_lower)} on the interval)"))
         cert = combined.float_certificate()
         rows.append(("certificate", "kind float-error: dpverify verify FILE; its parts alone: "
                      "dpverify verify FILE --part approximation|evaluation"))

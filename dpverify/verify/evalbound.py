@@ -43,7 +43,8 @@ from .poly import read_interval
 from .report import Checks, Malformed
 
 __all__ = ["ARITHMETIC", "ARITHMETIC_FMA", "SCHEMES", "MAX_COEFFS", "MAX_PIECES", "MAX_T",
-           "Scheme", "read_scheme", "scheme_words", "check_evalbound", "verify_evalbound"]
+           "Scheme", "read_scheme", "scheme_words", "check_evalbound", "verify_evalbound",
+           "exact_form", "min_abs_at_least", "emulate"]
 
 ARITHMETIC = "binary64, round to nearest even, no FMA"
 ARITHMETIC_FMA = "binary64, round to nearest even, fused multiply-add"
@@ -157,6 +158,30 @@ def _ops(s: Scheme) -> _Ops:
         polys += [m, g, b1]
         kinds += ["mul", "sum", "sum"]
     return _Ops(polys, kinds, b1)
+
+
+def exact_form(s: Scheme) -> tuple[fmpq_poly, fmpq, fmpq]:
+    """``(P, lo, hi)``: ``p`` on ``[A, B]`` is ``P`` on ``[lo, hi]`` (Horner: ``P = p``;
+    Clenshaw: ``P(u) = sum c_j T_j(u)`` and ``[lo, hi] = u([A, B])``)."""
+    a, b = s.interval
+    if s.name != "clenshaw":
+        return fmpq_poly(s.coeffs), a, b
+    assert s.domain is not None
+    da, db = s.domain
+    ua, ub = sorted(((2 * a - da - db) / (db - da), (2 * b - da - db) / (db - da)))
+    return _ops(s).final, ua, ub
+
+
+def min_abs_at_least(P: fmpq_poly, lo: fmpq, hi: fmpq, bound: fmpq, splits: int = 12) -> bool:
+    """``|P| >= bound`` on ``[lo, hi]`` (Taylor ranges, bisecting up to ``splits`` times)."""
+    rlo, rhi = _range(P, lo, hi)
+    if rlo >= bound or -rhi >= bound:
+        return True
+    if splits == 0 or lo == hi or rlo <= 0 <= rhi and _range(P, lo, lo)[0] == 0:
+        return False
+    mid = (lo + hi) / 2
+    return min_abs_at_least(P, lo, mid, bound, splits - 1) and \
+        min_abs_at_least(P, mid, hi, bound, splits - 1)
 
 
 def _range(P: fmpq_poly, lo: fmpq, hi: fmpq) -> tuple[fmpq, fmpq]:

@@ -19,7 +19,15 @@ from typing import Any
 from flint import fmpq
 
 from .box import verify_box
-from .evalbound import Scheme, read_scheme, scheme_words, verify_evalbound
+from .evalbound import (
+    Scheme,
+    exact_form,
+    min_abs_at_least,
+    read_scheme,
+    scheme_words,
+    verify_evalbound,
+)
+from .fpmodel import flog2, pow2
 from .load import validate
 from .numbers import JsonObject, check_rounded_up, expect_keys, read_exact, read_list, show
 from .poly import read_interval
@@ -95,7 +103,7 @@ def _run_part(name: str, part: JsonObject, ck: Checks, words: list[str]) -> None
 
 
 def verify_float_error(st: object, evidence: object, ck: Checks, out: list[str]) -> None:
-    st = expect_keys(st, "statement", _OWN, ("bound_decimal",))
+    st = expect_keys(st, "statement", _OWN, ("bound_decimal", "ulps"))
     s = read_scheme(st)
     target = expect_keys(st["target"], "statement.target", ("kind", "expr", "variables"))
     if target["kind"] != "expr" or not isinstance(target["expr"], str) or \
@@ -107,6 +115,13 @@ def verify_float_error(st: object, evidence: object, ck: Checks, out: list[str])
     dec = st.get("bound_decimal")
     if dec is not None:
         read_exact(dec, "statement.bound_decimal")
+    ulps = None
+    if st.get("ulps") is not None:
+        uj = expect_keys(st["ulps"], "statement.ulps", ("ulps", "f_lower"))
+        ulps = (read_exact(uj["ulps"], "statement.ulps.ulps"),
+                read_exact(uj["f_lower"], "statement.ulps.f_lower"))
+        if ulps[1] <= 0:
+            raise Malformed("statement.ulps.f_lower: must be > 0")
     parts = expect_keys(expect_keys(evidence, "evidence", ("parts",))["parts"],
                         "evidence.parts", tuple(PARTS))
     docs: dict[str, Any] = {}
@@ -123,11 +138,28 @@ def verify_float_error(st: object, evidence: object, ck: Checks, out: list[str])
     out.extend(scheme_words(s))
     out.append(f"Claim: |f(x) - fl(p(x))| <= {show(bound)} for every such x (parts: "
                "approximation, sup |f - p|; evaluation, |fl(p(x)) - p(x)|).")
+    if ulps is not None:
+        out.append(f"Claim: |f(x)| >= {show(ulps[1])} there, so |f(x) - fl(p(x))| <= "
+                   f"{show(ulps[0])} ulp(f(x)) (ulp(y) = 2^(max(floor(log2 |y|), -1022) - 52)).")
     if dec is not None:
         ck.run("bound_decimal", lambda: check_rounded_up(dec, bound, "bound_decimal"))
     ck.run("approximation_error + evaluation_error <= bound",
            lambda: (approx + evalerr <= bound, f"{show(approx)} + {show(evalerr)} vs "
                     f"{show(bound)}"))
+    if ulps is not None:
+        n_ulps, f_low = ulps
+        unit = pow2(max(flog2(f_low), -1022) - 52)
+        ck.run("bound <= ulps x ulp(f_lower)",
+               lambda: (bound <= n_ulps * unit, f"{show(bound)} vs {show(n_ulps)} x {show(unit)}"))
+
+        def f_lower_holds() -> tuple[bool | None, str]:
+            P, lo, hi = exact_form(s)
+            ok = min_abs_at_least(P, lo, hi, f_low + approx)
+            return (True if ok else None), (
+                f"min |p| >= f_lower + approximation_error = {show(f_low + approx)} on the "
+                f"interval: {'proven' if ok else 'not proven'}")
+
+        ck.run("|f| >= f_lower (from min |p| - approximation_error)", f_lower_holds)
     for name, claim in (("approximation", approx), ("evaluation", evalerr)):
         def consistent(n: str = name, c: fmpq = claim) -> tuple[bool, str]:
             return _consistent(n, docs[n], s, target, c)
