@@ -21,6 +21,7 @@ import pytest
 from flint import arb, ctx, fmpq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_evalbound import clenshaw_float, horner_float
 
 from dpverify import Approximation
 from dpverify.certify import certify
@@ -287,18 +288,9 @@ def _float_code(st: dict[str, Any], x: float) -> float:
     """The statement's float code in Python floats (IEEE binary64, round to nearest)."""
     c = [float(parse_exact(v)) for v in st["polynomial"]["coefficients"]]
     if st["scheme"] == "horner":
-        acc = c[-1]
-        for ci in reversed(c[:-1]):
-            acc = acc * x + ci
-        return acc
+        return horner_float(c, x)
     a, b = (float(parse_exact(v)) for v in st["polynomial"]["domain"])
-    t = (2.0 * x - (a + b)) / (b - a)
-    if len(c) == 1:
-        return c[0]
-    b1, b2 = c[-1], 0.0
-    for ck in c[-2:0:-1]:
-        b1, b2 = 2.0 * t * b1 - b2 + ck, b1
-    return t * b1 - b2 + c[0]
+    return clenshaw_float(c, x, (a, b))
 
 
 def _evaluation_truth(st: dict[str, Any], bound: fmpq) -> bool | None:

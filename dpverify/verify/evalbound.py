@@ -251,46 +251,39 @@ class _Unproven(Exception):
     pass
 
 
-def _horner_fma(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
-    """One rounding per step: ``q_i = fl(x q_(i+1) + c_i)``, exact when ``q_(i+1) = 0``."""
-    c, n = s.coeffs, len(s.coeffs) - 1
-    lo, hi = pc.lo, pc.hi
-    big_x, fx = max(abs(lo), abs(hi)), fix_range(lo, hi)
-    caps = [abs(c[n])]
-    for i in range(n - 1, -1, -1):
-        caps.append(caps[-1] * big_x + abs(c[i]))
-    caps.reverse()
-    err, fq = fmpq(0), fix(c[n])
-    for j in range(n):
-        i = n - 1 - j
-        e_in = big_x * err
-        _need(ops.polys[j], lo, hi, e_in, pc.claims[j], j, caps[i])
-        e, low = pc.claims[j]
-        fv = fix(c[i]) if fq == ZERO else min(fx + fq, fix(c[i]))
-        exact = fq == ZERO or (fv >= LOWEST and e <= fv + 53)
-        err = e_in + (fmpq(0) if exact else half_ulp(e))
-        fq = _after(fv, low)
-    return err
+def _horner_caps(c: list[fmpq], big_x: fmpq) -> list[fmpq]:
+    """``|q_i(x)| <= sum_{j >= i} |c_j| X^(j - i)`` on the whole piece, i = 0..n."""
+    caps = [abs(c[-1])]
+    for ci in reversed(c[:-1]):
+        caps.append(caps[-1] * big_x + abs(ci))
+    return caps[::-1]
 
 
 def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
+    """Horner's rule on the piece: a rounded product and a rounded sum per step, or with a
+    fused multiply-add one rounding ``q_i = fl(x q_(i+1) + c_i)`` (exact when
+    ``q_(i+1) = 0``; with ``c_i = 0`` it is a rounded product)."""
+    fma = s.name == "horner-fma"
     c, n = s.coeffs, len(s.coeffs) - 1
     lo, hi = pc.lo, pc.hi
     big_x, fx = max(abs(lo), abs(hi)), fix_range(lo, hi)
-    # |q_i(x)| <= sum_{j >= i} |c_j| X^(j - i) on the whole piece
-    caps = [abs(c[n])]
-    for i in range(n - 1, -1, -1):
-        caps.append(caps[-1] * big_x + abs(c[i]))
-    caps.reverse()
+    caps = _horner_caps(c, big_x)
     err, fq = fmpq(0), fix(c[n])
     for j in range(n):
         i = n - 1 - j
         e_in = big_x * err
-        _need(ops.polys[2 * j], lo, hi, e_in, pc.claims[2 * j], 2 * j, big_x * caps[i + 1])
-        dm, ft = _round("mul", fx, fq, pc.claims[2 * j], i == n - 1 and pow2_abs(c[n]))
-        e_in += dm
-        _need(ops.polys[2 * j + 1], lo, hi, e_in, pc.claims[2 * j + 1], 2 * j + 1, caps[i])
-        da, fq = _round("sum", ft, fix(c[i]), pc.claims[2 * j + 1], False)
+        k = j if fma else 2 * j
+        f_prod = ZERO if fq == ZERO else fx + fq
+        if not fma:
+            _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, big_x * caps[i + 1])
+            dm, f_prod = _round("mul", fx, fq, pc.claims[k], i == n - 1 and pow2_abs(c[n]))
+            e_in += dm
+            k += 1
+        _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, caps[i])
+        if fma and c[i] == 0:
+            da, fq = _round("mul", fx, fq, pc.claims[k], False)
+        else:
+            da, fq = _round("sum", f_prod, fix(c[i]), pc.claims[k], False)
         err = e_in + da
     return err
 
@@ -517,7 +510,7 @@ def check_evalbound(s: Scheme, bound: fmpq, ev: object, ck: Checks) -> None:
 
     def bounds() -> tuple[bool | None, str]:
         worst = fmpq(0)
-        piece_bound = {"horner": _horner, "horner-fma": _horner_fma}.get(s.name, _clenshaw)
+        piece_bound = _clenshaw if s.name == "clenshaw" else _horner
         try:
             for i, pc in enumerate(pieces):
                 ck.tick()

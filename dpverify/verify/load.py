@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
 __all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_DEPTH", "check_depth", "parse_bytes",
-           "validate"]
+           "unique_keys", "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
@@ -56,7 +56,8 @@ def _int(text: str) -> int:
     return int(text)
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of ``json.loads``: a JSON object, Malformed on a duplicate key."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
@@ -75,7 +76,7 @@ def parse_bytes(data: bytes) -> Any:
         raise Malformed(f"not UTF-8 text (byte {exc.start})") from None
     try:
         return json.loads(text, parse_float=_float, parse_constant=_constant, parse_int=_int,
-                          object_pairs_hook=_pairs)
+                          object_pairs_hook=unique_keys)
     except Malformed:
         # a data file (crosscheck, tables) may hold floats: say what the file is rather
         # than which number is not allowed in a certificate

@@ -16,19 +16,10 @@ import os
 from typing import Any
 
 from .check import verify_document
-from .load import MAX_BYTES, check_depth
+from .load import MAX_BYTES, check_depth, unique_keys
 from .report import Malformed, Report, one_line
 
 __all__ = ["parts_of", "read_any", "verify_part", "data_hint"]
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise Malformed(f"duplicate key {one_line(key, 60)!r}")
-        out[key] = value
-    return out
 
 
 def read_any(path: str | os.PathLike[str]) -> Any:
@@ -44,7 +35,7 @@ def read_any(path: str | os.PathLike[str]) -> Any:
         raise Malformed(f"file larger than {MAX_BYTES} bytes")
     check_depth(data)
     try:
-        return json.loads(data.decode("utf-8"), object_pairs_hook=_pairs)
+        return json.loads(data.decode("utf-8"), object_pairs_hook=unique_keys)
     except UnicodeDecodeError as exc:
         raise Malformed(f"not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
