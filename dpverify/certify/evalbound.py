@@ -317,7 +317,7 @@ def evalbound(
     if len(chat) == 1:  # a constant is returned as stored: no operation
         found = [Piece(lo, hi, fmpq(0), fmpq(0), fmpq(0), [])]
     else:
-        found = _refine(analyse, lo, hi, pieces, progress)
+        found = _refine(analyse, lo, hi, pieces, len(chat) - 1, progress)
     evaluation = up(max(pc.bound for pc in found))
     n = len(chat) - 1
     higham = None
@@ -338,29 +338,33 @@ def evalbound(
 
 
 def _refine(analyse: Callable[[fmpq, fmpq], Piece], lo: fmpq, hi: fmpq, cap: int,
-            progress: ProgressCallback | None) -> list[Piece]:
+            degree: int, progress: ProgressCallback | None) -> list[Piece]:
     """Bisect the piece with the largest bound until the cap, or until the worst piece has
-    been bisected ``_STALE`` times in a row without lowering its bound."""
+    been bisected ``_STALE`` times in a row without lowering its bound.  Bisections above
+    depth ``log2(degree)`` never count as fruitless: on wider pieces the Taylor forms of
+    a high-degree polynomial lose to the whole-piece coefficient bounds, so the bound only
+    starts to fall once the pieces are about ``1/degree`` of the interval."""
     first = analyse(lo, hi)
-    heap: list[tuple[fmpq, int, int, Piece]] = [(-first.bound, 0, 0, first)]
+    free = degree.bit_length()
+    heap: list[tuple[fmpq, int, int, int, Piece]] = [(-first.bound, 0, 0, 0, first)]
     tick = 1
     while len(heap) < cap:
-        _, _, stale, worst = heap[0]
+        _, _, stale, depth, worst = heap[0]
         if stale >= _STALE or worst.bound == 0 or worst.lo == worst.hi:
             break
         heapq.heappop(heap)
         mid = (worst.lo + worst.hi) / 2
         halves = [analyse(worst.lo, mid), analyse(mid, worst.hi)]
-        gain = max(h.bound for h in halves) < worst.bound
+        gain = max(h.bound for h in halves) < worst.bound or depth < free
         for h in halves:
             # ties go to the newest piece: one lineage is followed to the end, so a bound
             # that many pieces share does not make the search breadth-first
-            heapq.heappush(heap, (-h.bound, -tick, 0 if gain else stale + 1, h))
+            heapq.heappush(heap, (-h.bound, -tick, 0 if gain else stale + 1, depth + 1, h))
             tick += 1
         if progress is not None and not tick & 15:
             progress("evaluation error: pieces", len(heap), cap)
     report(progress, "evaluation error: pieces", len(heap), len(heap))
-    return sorted((e[3] for e in heap), key=lambda pc: pc.lo)
+    return sorted((e[4] for e in heap), key=lambda pc: pc.lo)
 
 
 def ulp_of(y: fmpq) -> fmpq:

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from flint import fmpq, fmpz
 
 from ..errors import DomainError
+from ..exact import fmpq_sum
 from .binary64 import (
     MAX_EXP,
     MIN_FIX,
@@ -116,23 +117,19 @@ def _round(lo: fmpq, hi: fmpq, e_in: fmpq, f: int | None, *, zero: bool = False,
     return Rounding(delta, fix, claim)
 
 
-def taylor_range(a: list[fmpq], r: fmpq) -> tuple[fmpq, fmpq]:
-    """An enclosure of ``sum_k a_k s^k`` over ``|s| <= r``: the linear term exactly, the
-    quadratic one by its sign, the others by ``|a_k| r^k``."""
+def taylor_range(a: list[fmpq]) -> tuple[fmpq, fmpq]:
+    """An enclosure of ``sum_k a_k s^k`` over ``|s| <= 1`` (the expansion at the piece's
+    centre in the scaled variable ``s = (z - m)/r``): the linear term exactly, the
+    quadratic one by its sign, the others by ``|a_k|``."""
     lo = hi = a[0]
     if len(a) > 1:
-        lin = abs(a[1]) * r
-        lo, hi = lo - lin, hi + lin
+        lo, hi = lo - abs(a[1]), hi + abs(a[1])
     if len(a) > 2:
-        quad = a[2] * r * r
-        if quad > 0:
-            hi += quad
+        if a[2] > 0:
+            hi += a[2]
         else:
-            lo += quad
-    rest, rk = fmpq(0), r * r
-    for c in a[3:]:
-        rk *= r
-        rest += abs(c) * rk
+            lo += a[2]
+    rest = fmpq_sum([abs(c) for c in a[3:]]) if len(a) > 3 else fmpq(0)
     return lo - rest, hi + rest
 
 
@@ -197,14 +194,16 @@ def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False) -> Piece:
     m, r = (lo + hi) / 2, (hi - lo) / 2
     big_x = max(abs(lo), abs(hi))
     fx = fix_of_range(lo, hi)
-    a = [c[n]]  # Taylor coefficients at m of the exact partial sum q_{i+1}
+    a = [c[n]]  # Taylor coefficients of the exact partial sum q_{i+1}(m + r s) in s
     err, fq = fmpq(0), fix_of(c[n])
     claims: list[_Claim] = []
     top = MIN_E
     caps = horner_caps(c, big_x)
     for i in range(n - 1, -1, -1):
-        a = [m * a[0] + c[i]] + [m * a[k] + a[k - 1] for k in range(1, len(a))] + [a[-1]]
-        qlo, qhi = taylor_range(a, r)
+        # q_i(m + r s) = (m + r s) q_{i+1}(m + r s) + c_i, coefficients in s
+        a = [m * a[0] + c[i]] + [m * a[k] + r * a[k - 1] for k in range(1, len(a))] \
+            + [r * a[-1]]
+        qlo, qhi = taylor_range(a)
         e_in = big_x * err
         f_prod = fx + fq if fq != ZERO_FIX else ZERO_FIX
         steps: list[Rounding] = []
@@ -273,9 +272,9 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
     cum = sweep = fmpq(0)  # sum R_j and sum R_j (j - k + 1), |t| <= 1
     for k in range(n - 1, -1, -1):
         two = 2 if k else 1  # 2t in the loop, t in the last step
-        mm = [two * m * b1[0]] + [two * (m * b1[j] + b1[j - 1]) for j in range(1, len(b1))] \
-            + [two * b1[-1]]
-        lo_m, hi_m = _clamp(*taylor_range(mm, r), two * big_t * su[k + 1])
+        mm = [two * m * b1[0]] + [two * (m * b1[j] + r * b1[j - 1])
+                                  for j in range(1, len(b1))] + [two * r * b1[-1]]
+        lo_m, hi_m = _clamp(*taylor_range(mm), two * big_t * su[k + 1])
         e_in = two * big_t * err1
         const = k == n - 1  # b_{k+1} is the coefficient c_n itself
         mul = _round(lo_m, hi_m, e_in,
@@ -283,7 +282,7 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
                      zero=f1 == ZERO_FIX, scaled=const and power_of_two(c[n]))
         gg = [x - (b2[j] if j < len(b2) else 0) for j, x in enumerate(mm)]
         # g_k = b_k - c_k: sum_{j > k} c_j U_(j-k) in the loop, sum_{j >= 1} c_j T_j at the end
-        lo_g, hi_g = _clamp(*taylor_range(gg, r), su[k] - abs(c[k]) if k else st[1])
+        lo_g, hi_g = _clamp(*taylor_range(gg), su[k] - abs(c[k]) if k else st[1])
         e_in += mul.delta + err2
         g = _round(lo_g, hi_g, e_in, min(mul.fix, f2), zero=k == n - 1)
         e_in += g.delta
