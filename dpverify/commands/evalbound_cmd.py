@@ -63,7 +63,15 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
+def _show(q: Any) -> str:
+    """An exact number as typed when short, else its decimal value (17 digits)."""
+    text = fmpq_str(q)
+    return text if len(text) <= 40 else "~" + fmpq_to_decimal(q, 17)
+
+
 def run(args: Any) -> CommandResult:
+    if not 1 <= args.pieces <= 65536:
+        raise InvalidParameterError(f"--pieces must be in 1..65536, got {args.pieces}")
     a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
     if not a < b:
         raise InvalidParameterError(
@@ -100,8 +108,8 @@ def run(args: Any) -> CommandResult:
         ("algorithm", f"{ev.algorithm} (binary64, round to nearest, "
                       + ("fused multiply-add)" if args.fma else "no FMA)")),
         ("basis", ev.basis + ("" if domain is None else
-                              f" on [{fmpq_str(domain[0])}, {fmpq_str(domain[1])}]")),
-        ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}] (binary64 x in it)"),
+                              f" on [{_show(domain[0])}, {_show(domain[1])}]")),
+        ("interval", f"[{_show(a)}, {_show(b)}] (binary64 x in it)"),
         ("degree", str(ev.degree)),
         ("|fl(p(x)) - p(x)| <=", fmpq_to_decimal(ev.bound, 6, "up") + "  (proven)"),
         ("  with binary64 coefficients", fmpq_to_decimal(ev.evaluation, 6, "up")
@@ -127,7 +135,7 @@ def run(args: Any) -> CommandResult:
         if combined.ulps is not None:
             rows.append(("|f(x) - fl(p(x))| <= N ulp(f(x))",
                          f"N = {fmpq_to_decimal(combined.ulps, 6, 'up')}  (proven: |f| >= "
-                         f"{fmpq_str(combined.f_lower)} on the interval)"))
+                         f"{_show(combined.f_lower)} on the interval)"))
         cert = combined.float_certificate()
         rows.append(("certificate", "kind float-error: dpverify verify FILE; its parts alone: "
                      "dpverify verify FILE --part approximation|evaluation"))
