@@ -123,21 +123,38 @@ def approx(f: Any, interval: Any, gamma: Any, **options: Any) -> Certificate:
 
 def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
     """Rigorous bound on ``|fl(p(x)) - p(x)|`` for binary64 Horner (monomial) or Clenshaw
-    (Chebyshev) evaluation over ``interval``; ``poly`` may be a numpy polynomial.  See
-    :func:`dpverify.certify.evalbound.evalbound`."""
+    (Chebyshev) evaluation over the binary64 ``x`` in ``interval`` (round to nearest, no
+    FMA); ``poly`` may be a numpy polynomial.  ``.certificate()`` is the checkable
+    ``evalbound`` certificate.  See :func:`dpverify.certify.evalbound.evalbound`.
+
+    ``fl(fl(x * 1) + 1)`` on ``[0, 1]``: the product is exact and ``x + 1`` rounds by at
+    most half an ulp of ``[1, 2)``:
+
+    >>> e = evalbound([1, 1], (0, 1))
+    >>> str(e.bound)
+    '1/9007199254740992'
+    >>> from dpverify.verify import verify_document
+    >>> verify_document(e.certificate().data).status
+    'holds'
+    """
     return _evalbound(as_poly(poly), interval, **options)
 
 
 def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> FloatErrorBound:
     """Certified ``sup |f(x) - fl(p(x))|`` over the binary64 ``x`` in ``interval``: the
-    certified ``sup |f - p|`` (a ``supnorm-box`` certificate) plus the :func:`evalbound` of
-    binary64 Horner / Clenshaw; ``poly`` may be a numpy polynomial.  See
+    certified ``sup |f - p|`` (a ``supnorm-box`` certificate, ``p`` with the binary64
+    coefficients float code stores) plus the :func:`evalbound` of binary64 Horner /
+    Clenshaw; ``poly`` may be a numpy polynomial.  ``.float_certificate()`` is the whole
+    statement as one ``float-error`` certificate.  See
     :func:`dpverify.certify.evalbound.float_error_bound`.
 
     >>> from numpy.polynomial import Polynomial
     >>> b = float_error_bound("1 + x + x^2/2", Polynomial([1, 1, 0.5]), (0, 1))
-    >>> b.bound == b.evaluation.bound      # p = f exactly: only rounding remains
+    >>> b.bound == b.evaluation.evaluation      # p = f exactly: only rounding remains
     True
+    >>> from dpverify.verify import verify_document
+    >>> verify_document(b.float_certificate().data).status
+    'holds'
     """
     return _float_error_bound(f, as_poly(poly), interval, **options)
 

@@ -325,9 +325,13 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
     data = result.data
     is_cert = isinstance(data, dict) and data.get("format") == CERT_FORMAT
     if not is_cert:
+        from .commands._verification import verification  # deferred: as certificate above
+
         data = data_document(args.command, data)
+        data.setdefault("verification", verification(args.command, data))
     text = json.dumps(data, indent=2, default=_json_default) + "\n"
-    return {"json": text, "is_cert": is_cert, "text": result.text,
+    parts = None if is_cert else data["verification"].get("certificates")
+    return {"json": text, "is_cert": is_cert, "text": result.text, "parts": parts,
             "extra": list(result.extra_lines), "code": result.exit_code}
 
 
@@ -352,7 +356,10 @@ def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
             sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
             return 2
         if not outcome["is_cert"] and out != "-":
-            sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}\n")
+            parts = outcome["parts"]
+            more = f"; its certificates: dpverify verify {out} --part NAME ({', '.join(parts)})" \
+                if parts else "; see its \"verification\" field"
+            sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}{more}\n")
     if out == "-":
         pass  # stdout holds the JSON document alone (a pipe reads one JSON value)
     elif getattr(args, "json", False):

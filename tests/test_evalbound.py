@@ -128,22 +128,49 @@ def test_observed_error_within_bound(basis, coeffs, iv, dom, roots):
 
 
 def test_hand_cases():
-    # fl(fl(x * 1) + 1) for binary64 x in [0, 1]: the model charges u |x| for the product
-    # and u |result| <= 2u (1 + u) for the sum, so by hand the bound is about 3u (the true
-    # error, one rounding of 1 + x, is at most 2u)
+    # fl(fl(x * 1) + 1) for binary64 x in [0, 1]: x * 1 is exact (a power-of-two factor) and
+    # x + 1 lies in [1, 2], where half an ulp is 2^-53 = U: by hand the bound is U, and it
+    # is attained (x = U: 1 + U is a tie, rounded to the even 1)
     r = evalbound([1, 1], (0, 1))
-    assert 2 * U <= r.bound <= 3 * U * (1 + 4 * U)
+    assert r.bound == U and r.coefficients == 0
+    assert horner_float([1.0, 1.0], 2.0**-53) == 1.0
     gamma2 = 2 * U / (1 - 2 * U)  # Higham's gamma_{2n}, n = 1, times sum |c_i| = 2
-    assert r.coefficients == 0 and gamma2 * 2 <= r.higham <= gamma2 * 2 * (1 + U)
+    assert gamma2 * 2 <= r.higham <= gamma2 * 2 * (1 + U)
     # a constant is returned as stored: the only error is the coefficient's rounding
     assert evalbound([3], (0, 1)).bound == 0
     r = evalbound(["0.1"], (0, 1))
     d = abs(q(0.1) - fmpq(1, 10))  # bounds are rounded up to 64-bit dyadics
     assert d <= r.bound <= d * (1 + fmpq(1, 2**60))
-    # T_0 + T_1 on (-1, 1): y = fl(fl(fl(t * 1) - 0) + 1), |y| <= 2: by hand the model
-    # charges u (|t| + |0 - t x 1| ... ) = u ((2 + u) 2 + 1 + 1) ~ 6u
+    # T_0 + T_1 on (-1, 1): t = (2x - 0) / 2 = x exactly, t * 1 exact, t - 0 exact, and
+    # t + 1 in [0, 2] rounds by at most U: by hand U again
     r = evalbound([1, 1], (-1, 1), basis="chebyshev")
-    assert 2 * U <= r.bound <= 6 * U * (1 + 4 * U) and r.mapping == 0
+    assert r.bound == U and r.mapping == 0
+    # x^2 on [1/2, 1] by Horner: x * 1 exact, 0 + x exact (zero coefficient), x * x in
+    # [1/4, 1] rounds by at most half an ulp of [1/2, 1), 2^-54, and 0 + v is exact
+    r = evalbound([0, 0, 1], ("1/2", 1))
+    assert r.bound == U / 2
+
+
+def test_binary64_model_facts():
+    # the helpers behind the analysis, against their definitions
+    from dpverify.certify.binary64 import (
+        binary64_ceil,
+        binary64_floor,
+        ceil_log2,
+        fix_of,
+        half_ulp,
+        is_binary64,
+    )
+
+    assert ceil_log2(fmpq(1)) == 0 and ceil_log2(fmpq(3, 2)) == 1 and ceil_log2(fmpq(1, 3)) == -1
+    assert half_ulp(1) == U and half_ulp(-2000) == fmpq(1, 2**1075)
+    assert fix_of(fmpq(3, 4)) == -2 and fix_of(fmpq(12)) == 2
+    assert is_binary64(q(0.1)) and not is_binary64(fmpq(1, 10))
+    assert is_binary64(fmpq(1, 2**1074)) and not is_binary64(fmpq(1, 2**1075))
+    for v in (fmpq(1, 10), fmpq(-1, 3), fmpq(7, 3) * fmpq(1, 2**1070)):
+        lo, hi = binary64_floor(v), binary64_ceil(v)
+        assert is_binary64(lo) and is_binary64(hi) and lo < v < hi
+        assert q(math.nextafter(float(lo), math.inf)) == hi  # adjacent binary64 numbers
 
 
 def test_sharper_than_higham_for_decaying_coefficients():
@@ -180,6 +207,8 @@ def test_input_validation():
         evalbound("1,2", (0, 1))
     with pytest.raises(InvalidParameterError, match="pieces"):
         evalbound([1, 2], (0, 1), pieces=0)
+    with pytest.raises(InvalidParameterError, match="no binary64"):
+        evalbound([1, 2], ("1/3", fmpq(1, 3) + fmpq(1, 10**30)))
 
 
 @settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
@@ -203,7 +232,8 @@ def test_sup_abs_bound_encloses_the_max():
 def test_combined_bound_covers_f_minus_float_p():
     cs = [fmpq(1, math.factorial(i)) for i in range(7)]
     res = float_error_bound("exp(x)", cs, (-1, 1))
-    assert res.bound == res.supnorm_upper + res.evaluation.bound
+    # sup |f - p^| (p^: the binary64 coefficients) plus |fl(p^) - p^|
+    assert res.bound == res.supnorm_upper + res.evaluation.evaluation
     c64 = [to_float(c) for c in cs]
     worst = arb(0)
     with ctx.workprec(200):
@@ -223,7 +253,7 @@ def test_cli(capsys, monkeypatch):
     code, cap = _run(["evalbound", "--poly", "1,1,1/2", "--interval", "-1", "1", "--json"],
                      capsys, monkeypatch)
     assert code == 0
-    assert '"format": "dpverify-data"' in cap.out and '"algorithm": "horner"' in cap.out
+    assert '"format": "dpverify-certificate"' in cap.out and '"scheme": "horner"' in cap.out
     code, cap = _run(["evalbound", "--poly", "1,2", "--basis", "chebyshev", "--interval", "0",
                       "1", "--f", "1+2*(2*x-1)"], capsys, monkeypatch)
     assert code == 0 and "|f(x) - fl(p(x))| <=" in cap.out
@@ -232,3 +262,37 @@ def test_cli(capsys, monkeypatch):
     assert code == 2 and "--poly" in cap.err and "Traceback" not in cap.err
     code, cap = _run(["evalbound", "--poly", "1", "--interval", "1", "0"], capsys, monkeypatch)
     assert code == 2 and "--interval" in cap.err
+
+
+def horner_fma(c: list[float], x: float) -> float:
+    """q_i = fl(x q_{i+1} + c_i) with one rounding: the exact value rounded by Fraction's
+    correctly rounded conversion (Python 3.11 has no math.fma)."""
+    acc = c[-1]
+    for a in reversed(c[:-1]):
+        acc = float(Fraction(x) * Fraction(acc) + Fraction(a))
+    return acc
+
+
+@pytest.mark.parametrize("coeffs,iv,roots", [
+    ([fmpq(1, math.factorial(i)) for i in range(13)], (-1, 1), ()),
+    ([1, -6, 15, -20, 15, -6, 1], (0, 2), (1.0,)),
+    (["0.1", "-0.7", "0.3", "1.9"], ("-0.3", "0.9"), ()),
+])
+def test_fused_multiply_add_horner(coeffs, iv, roots):
+    r = evalbound(coeffs, iv, fma=True)
+    plain = evalbound(coeffs, iv)
+    assert r.algorithm == "horner-fma" and r.evaluation <= plain.evaluation
+    c64 = [to_float(v) for v in coeffs]
+    P = MonomialPoly([q(v) for v in c64])
+    a, b = to_float(r.interval[0]), to_float(r.interval[1])
+    a = a if q(a) >= r.interval[0] else math.nextafter(a, math.inf)
+    b = b if q(b) <= r.interval[1] else math.nextafter(b, -math.inf)
+    xs = sample(a, b, 600, random.Random(3), roots)
+    worst = max(abs(q(horner_fma(c64, x)) - P(q(x))) for x in xs)
+    assert worst <= r.evaluation
+    if worst > 0:
+        assert r.evaluation <= 100 * worst
+    # by hand: fl(x * 1 + 1) on [0, 1] is one rounding of a value in [1, 2]
+    assert evalbound([1, 1], (0, 1), fma=True).bound == U
+    with pytest.raises(InvalidParameterError, match="fma"):
+        evalbound([1, 1], (0, 1), basis="chebyshev", fma=True)

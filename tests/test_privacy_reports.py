@@ -25,7 +25,7 @@ from dpverify.mechanisms.tuv_dlist import dlist_privacy_report
 from dpverify.mechanisms.wang_summary import wang_privacy
 from dpverify.numbers import parse_fmpq_str
 
-_ENVELOPE = ("format", "kind", "note", "schema_version")  # added by the CLI's JSON output
+_ENVELOPE = ("format", "kind", "note", "schema_version", "verification")  # added by the CLI
 
 
 def _cli_json(capsys, argv):

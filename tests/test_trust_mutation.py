@@ -1,6 +1,6 @@
 """Single-field edits of genuine certificates of every kind (supnorm-finite, supnorm-box,
-jackson-kernel, lebesgue-constant, minimax): the verifier either rejects the edited file or
-the edited statement is true.
+jackson-kernel, lebesgue-constant, minimax, evalbound, float-error): the verifier either
+rejects the edited file or the edited statement is true.
 
 The oracle that decides truth uses the certifier's side of dpverify (dpverify.exact, the
 exact finite maximum of dpverify.certify.finite, the interval certifier with a claim,
@@ -21,10 +21,12 @@ import pytest
 from flint import arb, ctx, fmpq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_evalbound import clenshaw_float, horner_float
 
 from dpverify import Approximation
 from dpverify.certify import certify
 from dpverify.certify.alternation import alternation_lower_bound, approx, minimax
+from dpverify.certify.evalbound import evalbound, float_error_bound, inf_abs_bound, ulp_of
 from dpverify.certify.finite import finite_max_error
 from dpverify.certify.interval import supnorm
 from dpverify.certify.jackson_kernel import jackson_kernel_certificate
@@ -85,6 +87,15 @@ def _fixtures() -> dict[str, dict[str, Any]]:
             ("lebesgue-4-3", lebesgue_certificate(lebesgue_constant(4, 3), None)),
             ("minimax-approx", approx("exp(x)", ("0", "1"), "1e-3", search=remez, rtol="1e-4")),
             ("minimax-sin", minimax("sin(3*x)", 3, ("-1/2", "1"), search=remez, rtol="1e-4")),
+            ("evalbound-horner", evalbound([1, "1/3", "-1/7", "1/11"], ("-1/2", 1),
+                                           pieces=8).certificate()),
+            ("evalbound-clenshaw", evalbound(["1/2", "-1/5", "1/9"], (0, 3), basis="chebyshev",
+                                             domain=(0, 3), pieces=8).certificate()),
+            ("float-error", float_error_bound("exp(x)", [1, 1, "1/2"], (0, "1/4"), rtol="1e-2",
+                                              pieces=4).float_certificate()),
+            ("float-error-cheb", float_error_bound(
+                "log(x)", [q(3767, 10000), q(3431, 10000), q(-295, 10000)], (1, 2),
+                basis="chebyshev", domain=(1, 2), rtol="1e-2", pieces=4).float_certificate()),
         ]
         for name, cert in certs:
             _FIXTURES[name] = json.loads(cert.to_json())
@@ -128,6 +139,7 @@ def _truth(doc: dict[str, Any]) -> bool | None:
             return _truth_minimax(doc["statement"], doc["evidence"])
         return {"supnorm-finite": _truth_finite, "supnorm-box": _truth_box,
                 "jackson-kernel": _truth_jackson, "lebesgue-constant": _truth_lebesgue,
+                "evalbound": _truth_evalbound, "float-error": _truth_float_error,
                 }[doc["kind"]](doc["statement"])
     except Exception:  # noqa: BLE001 - an edit the oracle cannot read: undecided
         return None
@@ -275,6 +287,95 @@ def _truth_minimax(st: dict[str, Any], ev: dict[str, Any]) -> bool | None:
     return True
 
 
+def _float_code(st: dict[str, Any], x: float) -> float:
+    """The statement's float code in Python floats (IEEE binary64, round to nearest)."""
+    c = [float(parse_exact(v)) for v in st["polynomial"]["coefficients"]]
+    if st["scheme"] == "horner":
+        return horner_float(c, x)
+    a, b = (float(parse_exact(v)) for v in st["polynomial"]["domain"])
+    return clenshaw_float(c, x, (a, b))
+
+
+def _evaluation_truth(st: dict[str, Any], bound: fmpq) -> bool | None:
+    """``|fl(p(x)) - p(x)| <= bound`` for the binary64 x of the interval: True when the
+    certifier's bound is below it, False when the float code exceeds it at a sample."""
+    if st["arithmetic"] != "binary64, round to nearest even, no FMA":
+        return None
+    pj = st["polynomial"]
+    coeffs = [parse_exact(v) for v in pj["coefficients"]]
+    basis = {"horner": "monomial", "clenshaw": "chebyshev"}[st["scheme"]]
+    if pj["basis"] != basis:
+        return None
+    iv = tuple(parse_exact(v) for v in st["interval"])
+    dom = None if pj["domain"] is None else tuple(parse_exact(v) for v in pj["domain"])
+    ev = evalbound(coeffs, iv, basis=basis, domain=dom)
+    if ev.coefficients != 0:
+        return None  # not binary64 coefficients: not a statement of this kind
+    if ev.evaluation <= bound:
+        return True
+    poly = (MonomialPoly(coeffs) if basis == "monomial" else ChebyshevPoly(coeffs, domain=dom))
+    lo, hi = float(iv[0]), float(iv[1])
+    for i in range(201):
+        x = lo + (hi - lo) * i / 200
+        if iv[0] <= fmpq(*x.as_integer_ratio()) <= iv[1]:
+            y = fmpq(*_float_code(st, x).as_integer_ratio())
+            if abs(y - poly(fmpq(*x.as_integer_ratio()))) > bound:
+                return False
+    return None
+
+
+def _decimal_ok(st: dict[str, Any], value: fmpq) -> bool | None:
+    d = st.get("bound_decimal")
+    if d is None:
+        return True
+    digits = len(d.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+    if digits == 0 or fmpq_to_decimal(value, digits, "up") != d:
+        return None if parse_exact(d) >= value else False
+    return True
+
+
+def _truth_evalbound(st: dict[str, Any]) -> bool | None:
+    bound = parse_exact(st["bound"])
+    ok = _decimal_ok(st, bound)
+    return ok if ok is not True else _evaluation_truth(st, bound)
+
+
+def _truth_float_error(st: dict[str, Any]) -> bool | None:
+    """The three inequalities of the statement: the sum, the approximation share (interval
+    certifier with a claim), the evaluation share (as for evalbound)."""
+    bound = parse_exact(st["bound"])
+    a_err, e_err = parse_exact(st["approximation_error"]), parse_exact(st["evaluation_error"])
+    if a_err + e_err > bound:
+        return False
+    ok = _decimal_ok(st, bound)
+    if ok is not True:
+        return ok
+    ev = _evaluation_truth(st, e_err)
+    if ev is not True:
+        return ev
+    pj, tgt = st["polynomial"], st["target"]
+    poly = poly_from_json({k: pj[k] for k in ("basis", "coefficients", "domain")})
+    f = parse(tgt["expr"], variables=tgt["variables"])
+    iv = [(parse_exact(st["interval"][0]), parse_exact(st["interval"][1]))]
+    res = supnorm(f, poly, iv, rtol="1e-12", claim=a_err, timeout=60)
+    ok = {"claim proven": True, "claim refuted": False}.get(res.status)
+    if ok is not True or st.get("ulps") is None:
+        return ok
+    # |f| >= f_lower on the interval and bound <= ulps * ulp(f_lower)
+    n_ulps, f_low = parse_exact(st["ulps"]["ulps"]), parse_exact(st["ulps"]["f_lower"])
+    if f_low <= 0 or bound > n_ulps * ulp_of(f_low):
+        return False
+    a, b = iv[0]
+    with ctx.workprec(128):
+        for i in range(65):
+            x = a + (b - a) * i / 64
+            if abs(f.eval_arb(arb(x))) < arb(f_low):
+                return False
+    mono = poly.to_monomial() if pj["basis"] == "chebyshev" else poly
+    low = inf_abs_bound(mono.as_fmpq_poly(), a, b, pieces=256) - res.upper
+    return True if low >= f_low else None
+
+
 _LAMBDA: dict[tuple[int, int], Any] = {}
 
 
@@ -385,7 +486,7 @@ def _run(limit_per_leaf: int | None, evidence_stride: int = 1) -> dict[str, dict
 def test_representative_mutants():
     counts = _run(limit_per_leaf=1, evidence_stride=7)
     assert set(counts) == {"supnorm-finite", "supnorm-box", "jackson-kernel",
-                           "lebesgue-constant", "minimax"}
+                           "lebesgue-constant", "minimax", "evalbound", "float-error"}
     for kind, c in counts.items():
         assert c["rejected"] + c["malformed"] >= 5, (kind, c)
 

@@ -399,3 +399,138 @@ def test_docs_list_min_max_and_the_caps():
     limits = text.split("## Limits of the verifier", 1)[1].split("\n## ", 1)[0]
     assert "4 x file size" in limits and "h^2 k^4" in limits
     assert f"{MAX_FINITE_WORK:,}" in limits and f"{MAX_COST:,}" in limits
+
+
+# ---------------------------------------------------------------- evalbound, float-error, parts
+
+
+def _evalbound_doc(basis="monomial"):
+    from dpverify.certify.evalbound import evalbound
+
+    if basis == "monomial":
+        return evalbound([1, "1/3", "-1/7", "1/11"], ("-1/2", 1), pieces=8).certificate().data
+    return evalbound(["1/2", "-1/5", "1/9"], (0, 3), basis="chebyshev", domain=(0, 3),
+                     pieces=8).certificate().data
+
+
+def _worst_claim(doc):
+    """(piece, index) of the claim with the largest E (its rounding bound dominates)."""
+    best = None
+    for i, pc in enumerate(doc["evidence"]["pieces"]):
+        for j, cl in enumerate(pc[2]):
+            e = cl if isinstance(cl, int) else cl[0]
+            if best is None or e > best[0]:
+                best = (e, i, j)
+    return best[1], best[2]
+
+
+@pytest.mark.parametrize("basis", ["monomial", "chebyshev"])
+def test_evalbound_claims_cannot_be_forged(basis):
+    doc = _evalbound_doc(basis)
+    assert verify_document(doc).status == "holds"
+    i, j = _worst_claim(doc)
+    # a smaller magnitude claim would lower the rounding bound: it must be proven
+    forged = copy.deepcopy(doc)
+    cl = forged["evidence"]["pieces"][i][2][j]
+    forged["evidence"]["pieces"][i][2][j] = (cl if isinstance(cl, int) else cl[0]) - 1
+    assert verify_document(forged).status != "holds"
+    # a false lower claim |v| >= 2^L would make the FIX argument call the operation exact
+    forged = copy.deepcopy(doc)
+    cl = forged["evidence"]["pieces"][i][2][j]
+    e = cl if isinstance(cl, int) else cl[0]
+    forged["evidence"]["pieces"][i][2][j] = [e, e]
+    assert verify_document(forged).status != "holds"
+
+
+def test_evalbound_statement_and_pieces_edits():
+    doc = _evalbound_doc()
+    for edit, want in [
+        (lambda d: d["statement"].__setitem__("bound", "0"), ("fails", "undecided")),
+        (lambda d: d["statement"].__setitem__("bound", "-1/2"), ("fails", "undecided")),
+        (lambda d: d["evidence"]["pieces"].pop(1), ("fails",)),
+        (lambda d: d["evidence"]["pieces"][0].__setitem__(0, "-1/4"), ("fails",)),
+        (lambda d: d["statement"].__setitem__("interval", ["-1", "1"]), ("fails",)),
+    ]:
+        m = copy.deepcopy(doc)
+        edit(m)
+        m["statement"].pop("bound_decimal", None)
+        assert verify_document(m).status in want, edit
+
+
+@pytest.mark.parametrize("edit", [
+    lambda d: d["statement"]["polynomial"]["coefficients"].__setitem__(1, "1/3"),
+    lambda d: d["statement"].__setitem__("arithmetic", "binary64 with FMA"),
+    lambda d: d["statement"].__setitem__("scheme", "clenshaw"),
+    lambda d: d["statement"]["polynomial"].__setitem__("coefficients", ["0"] * 514),
+    lambda d: d["statement"].__setitem__("interval", ["1", "-1/2"]),
+    lambda d: d["statement"].__setitem__("interval", ["0", "1e400"]),
+    lambda d: d["evidence"]["pieces"][0][2].pop(),
+    lambda d: d["evidence"]["pieces"][0][2].__setitem__(0, 1024),
+    lambda d: d["evidence"]["pieces"][0][2].__setitem__(0, [0, 0, 0]),
+    lambda d: d["evidence"]["pieces"][0][2].__setitem__(0, True),
+    lambda d: d["evidence"]["pieces"][0].__setitem__(1, "-1"),
+    lambda d: d["evidence"].__setitem__("pieces", []),
+])
+def test_evalbound_malformed_edits(edit):
+    doc = _evalbound_doc()
+    edit(doc)
+    with pytest.raises(Malformed):
+        verify_document(doc)
+
+
+def test_evalbound_tiny_files_of_large_work_are_capped():
+    # 513 coefficients is the cap (degree 512; one more is malformed before any work): at
+    # the cap, claims that hold but need every exact intermediate polynomial stay quick
+    doc = _evalbound_doc("chebyshev")
+    doc["statement"]["polynomial"]["coefficients"] = ["-0.75", "0.5"] * 256 + ["1"]
+    doc["evidence"]["pieces"] = [["0", "3", [1023] * (2 + 3 * 512)]]
+    t0 = time.monotonic()
+    rep = verify_document(doc, deadline_seconds=2)
+    assert rep.status != "holds" and time.monotonic() - t0 < 30
+
+
+def test_float_error_parts_are_certificates_of_their_kind():
+    from dpverify.certify.evalbound import float_error_bound
+
+    doc = float_error_bound("exp(x)", [1, 1, "1/2"], (0, "1/4"), rtol="1e-2",
+                            pieces=4).float_certificate().data
+    assert verify_document(doc).status == "holds"
+    for edit in [
+        lambda d: d["evidence"]["parts"]["approximation"].__setitem__("kind", "minimax"),
+        lambda d: d["evidence"]["parts"]["evaluation"].__setitem__("format", "dpverify-data"),
+        lambda d: d["evidence"]["parts"]["evaluation"]["statement"].__setitem__("bound", 1e-16),
+        lambda d: d["evidence"]["parts"].__setitem__("extra", {}),
+        lambda d: d["statement"]["target"].__setitem__("variables", ["y"]),
+    ]:
+        m = copy.deepcopy(doc)
+        edit(m)
+        with pytest.raises(Malformed):
+            verify_document(m)
+    # a part about another target: not about this statement
+    m = copy.deepcopy(doc)
+    m["evidence"]["parts"]["approximation"]["statement"]["target"]["expr"] = "exp(x) + 1/1000"
+    assert verify_document(m).status == "fails"
+
+
+def test_parts_of_hostile_files(tmp_path, capsys):
+    from dpverify.verify.parts import verify_part
+
+    bad = tmp_path / "d.json"
+    bad.write_text('{"format": "dpverify-data", "parts": {"p": {"schema_version": 1.0}}}')
+    with pytest.raises(Malformed):  # a part holds no JSON float
+        verify_part(bad, "p")
+    bad.write_text('{"format": "dpverify-data", "parts": {"p": 1, "p": 2}}')
+    with pytest.raises(Malformed, match="duplicate"):
+        verify_part(bad, "p")
+    bad.write_text('{"format": "dpverify-data", "parts": [1]}')
+    with pytest.raises(Malformed, match="its parts: none"):
+        verify_part(bad, "p")
+    bad.write_text("[" * 100 + "]" * 100)
+    with pytest.raises(Malformed, match="nested"):
+        verify_part(bad, "p")
+    with pytest.raises(Malformed, match="cannot read"):
+        verify_part(tmp_path / "missing.json", "p")
+    # the part name is escaped in the message like any other text
+    bad.write_text('{"format": "dpverify-data", "parts": {}}')
+    assert verify_cli.main([str(bad), "--part", "\x1b[31mred"]) == 2
+    assert "\x1b" not in capsys.readouterr().err

@@ -299,6 +299,10 @@ def _summary(data: dict[str, Any], complete: bool) -> dict[str, str]:
     elif kind == "jackson-kernel":
         bound = "n/a"  # exact coefficients, no error bound
         domain = "[-pi, pi]"
+    elif kind in ("evalbound", "float-error"):  # a bound on binary64 evaluation
+        bound = _dec_up(st["bound"])
+        degree = len(poly.get("coefficients") or []) - 1
+        domain = _short_domain({"kind": "box", "intervals": [st.get("interval")]})
     else:
         err = st.get("error") or {}
         bound = f"{_dec_up(err['upper'])}" if "upper" in err else "?"

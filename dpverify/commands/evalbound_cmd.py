@@ -1,12 +1,15 @@
 """``dpverify evalbound``: certified bound on the binary64 evaluation error of a polynomial
-(Horner or Clenshaw), optionally combined with a certified ``sup |f - p|``."""
+(Horner or Clenshaw), optionally combined with a certified ``sup |f - p|``.
+
+The JSON (``--json``, ``--out``) is a certificate: kind ``evalbound``, or with ``--f`` kind
+``float-error`` (its two parts, ``approximation`` and ``evaluation``, are complete
+certificates too: ``dpverify verify FILE --part NAME``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..certify.certificate import data_document
-from ..certify.evalbound import evalbound, float_error_bound
+from ..certify.evalbound import DEFAULT_PIECES, evalbound, float_error_bound
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import read_timeout, timeout_flag
@@ -31,8 +34,10 @@ def register(sub: Any) -> None:
         "in IEEE binary64 (round to nearest, no FMA) over every binary64 x in [A, B]: Horner "
         "for the monomial basis, Clenshaw for the Chebyshev basis (operations and proof in "
         "dpverify.certify.evalbound). Coefficients are read exactly; rounding them to "
-        "binary64 is included in the bound. With --f, also certifies sup |f - p| and prints "
-        "the combined bound on |f(x) - fl(p(x))|.",
+        "binary64 is included in the printed bound. With --f, also certifies sup |f - p| "
+        "(p with the binary64 coefficients float code stores) and prints the combined bound "
+        "on |f(x) - fl(p(x))|. The JSON (--json, --out) is a certificate for dpverify verify: "
+        "kind evalbound, or float-error with --f.",
     )
     p.add_argument("--poly", required=True,
                    help="coefficients, lowest degree first, comma-separated exact numbers "
@@ -46,13 +51,27 @@ def register(sub: Any) -> None:
                    help="also certify |f(x) - fl(p(x))| for this function of x")
     p.add_argument("--rtol", default="1e-3",
                    help="relative width of the sup |f - p| enclosure (with --f; default 1e-3)")
+    p.add_argument("--fma", action="store_true",
+                   help="Horner with one fused multiply-add per step, fl(x*q + c) (C code "
+                   "calling fma, or compiled with -ffp-contract=fast); default: a rounded "
+                   "product then a rounded sum, as numpy")
+    p.add_argument("--pieces", default=DEFAULT_PIECES, type=int, metavar="N",
+                   help=f"at most N pieces of the interval (default {DEFAULT_PIECES})")
     timeout_flag(p)
     progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
 
+def _show(q: Any) -> str:
+    """An exact number as typed when short, else its decimal value (17 digits)."""
+    text = fmpq_str(q)
+    return text if len(text) <= 40 else "~" + fmpq_to_decimal(q, 17)
+
+
 def run(args: Any) -> CommandResult:
+    if not 1 <= args.pieces <= 65536:
+        raise InvalidParameterError(f"--pieces must be in 1..65536, got {args.pieces}")
     a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
     if not a < b:
         raise InvalidParameterError(
@@ -67,6 +86,8 @@ def run(args: Any) -> CommandResult:
                 raise InvalidParameterError("--domain needs A < B")
     elif args.domain:
         raise InvalidParameterError("--domain only applies to the chebyshev basis")
+    if args.fma and args.basis != "monomial":
+        raise InvalidParameterError("--fma applies to Horner (the monomial basis) only")
     rtol = None
     if args.f is not None:
         rtol = exact(args.rtol, "--rtol")
@@ -74,38 +95,48 @@ def run(args: Any) -> CommandResult:
             raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
     with make_progress(args, "dpverify evalbound") as bar:
         if args.f is None:
-            ev = evalbound(coeffs, (a, b), basis=args.basis, domain=domain, progress=bar)
+            ev = evalbound(coeffs, (a, b), basis=args.basis, domain=domain,
+                           pieces=args.pieces, fma=args.fma, progress=bar)
             combined = None
         else:
             combined = float_error_bound(
                 args.f, coeffs, (a, b), basis=args.basis, domain=domain, rtol=rtol,
-                timeout=0.9 * read_timeout(args.timeout), progress=bar)
+                timeout=0.9 * read_timeout(args.timeout), pieces=args.pieces, fma=args.fma,
+                progress=bar)
             ev = combined.evaluation
     rows = [
-        ("algorithm", f"{ev.algorithm} (binary64, round to nearest, no FMA)"),
+        ("algorithm", f"{ev.algorithm} (binary64, round to nearest, "
+                      + ("fused multiply-add)" if args.fma else "no FMA)")),
         ("basis", ev.basis + ("" if domain is None else
-                              f" on [{fmpq_str(domain[0])}, {fmpq_str(domain[1])}]")),
-        ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}] (binary64 x in it)"),
+                              f" on [{_show(domain[0])}, {_show(domain[1])}]")),
+        ("interval", f"[{_show(a)}, {_show(b)}] (binary64 x in it)"),
         ("degree", str(ev.degree)),
         ("|fl(p(x)) - p(x)| <=", fmpq_to_decimal(ev.bound, 6, "up") + "  (proven)"),
-        ("  rounding in the algorithm", fmpq_to_decimal(ev.rounding, 6, "up")),
+        ("  with binary64 coefficients", fmpq_to_decimal(ev.evaluation, 6, "up")
+         + f"  (certified; {len(ev.pieces)} pieces)"),
         ("  coefficients to binary64", fmpq_to_decimal(ev.coefficients, 6, "up")),
     ]
     if ev.algorithm == "clenshaw":
-        rows.append(("  computing t = u(x)", fmpq_to_decimal(ev.mapping, 6, "up")))
+        rows.append(("  of which computing t = u(x)", fmpq_to_decimal(ev.mapping, 6, "up")))
     if ev.higham is not None:
-        rows.append(("Higham gamma_2n bound", fmpq_to_decimal(ev.higham, 6, "up")
+        rows.append((f"Higham gamma_{'n' if args.fma else '2n'} bound",
+                     fmpq_to_decimal(ev.higham, 6, "up")
                      + " (for comparison)"))
     rows.append(("overflow", "excluded (every intermediate < 2^1023, proven)"))
-    body: dict[str, Any] = {"evalbound": ev.to_json()}
-    if combined is not None:
+    if combined is None:
+        cert = ev.certificate()
+        rows.append(("certificate", "kind evalbound, about the binary64 coefficients: "
+                     "dpverify verify FILE"))
+    else:
         rows.append(("sup |f - p| <=", fmpq_to_decimal(combined.supnorm_upper, 6, "up")
                      + "  (certified, supnorm-box)"))
         rows.append(("|f(x) - fl(p(x))| <=", fmpq_to_decimal(combined.bound, 6, "up")
                      + "  (proven: sum of the two)"))
-        body["combined"] = combined.to_json()
-        body["supnorm_certificate"] = combined.certificate.data
-    rows.append(("note", "data, not a certificate: the float model is not re-checked by "
-                 "dpverify verify" + (" (the embedded supnorm certificate can be)"
-                                      if combined is not None else "")))
-    return CommandResult(data=data_document("evalbound", body), text=format_table(rows))
+        if combined.ulps is not None:
+            rows.append(("|f(x) - fl(p(x))| <= N ulp(f(x))",
+                         f"N = {fmpq_to_decimal(combined.ulps, 6, 'up')}  (proven: |f| >= "
+                         f"{_show(combined.f_lower)} on the interval)"))
+        cert = combined.float_certificate()
+        rows.append(("certificate", "kind float-error: dpverify verify FILE; its parts alone: "
+                     "dpverify verify FILE --part approximation|evaluation"))
+    return CommandResult(data=cert.data, text=format_table(rows))

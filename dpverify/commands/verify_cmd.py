@@ -28,6 +28,10 @@ def register(sub: _Subparsers) -> None:
         "it does not or cannot be decided, 2 if the file is malformed.",
     )
     p.add_argument("certificate", metavar="CERT.json")
+    p.add_argument("--part", default=None, metavar="NAME",
+                   help="check the certificate embedded in the file under this name (the "
+                   "parts of a float-error certificate, or of a data file: the error names "
+                   "them)")
     p.add_argument("--timeout", default="600", metavar="SECONDS",
                    help="give up after this many seconds: 'undecided', exit 1 (default 600)")
     p.add_argument("--max-memory", default=None, metavar="SIZE",
@@ -68,9 +72,9 @@ def run(args: argparse.Namespace) -> CommandResult:
         # inside --timeout (the command's own alarm) so the report is still printed
         report = verify_with_progress(args.certificate, getattr(args, "progress", None),
                                       deadline_seconds=deadline_within(0.95 * seconds),
-                                      max_memory=memory)
+                                      max_memory=memory, part=args.part)
     except Malformed as exc:
         raise MalformedCertificate(str(exc)) from None
-    return CommandResult(data=render_json(report, args.certificate),
-                         text=render_text(report, args.certificate),
+    label = args.certificate if args.part is None else f"{args.certificate} (part {args.part})"
+    return CommandResult(data=render_json(report, label), text=render_text(report, label),
                          exit_code=report.exit_code)

@@ -607,6 +607,8 @@ def tuv_release(
             "certified": cert.complete,
         },
         "privacy": privacy,
+        # the certificate of g itself: `dpverify verify FILE --part polynomial` checks it
+        "parts": {"polynomial": cert.data},
         "accuracy": {
             "beta": fmpq_str(beta_q),
             "alpha": fmpq_str(alpha),
@@ -733,6 +735,8 @@ def tuv_privacy_report(
     res = priv.to_json()
     res["polynomial"] = {"construction": approx.construction, "degree": approx.poly.degree,
                          "error_exact": cert.error["upper"], "certified": cert.complete}
+    # the certificate of g itself: `dpverify verify FILE --part polynomial` checks it
+    res["parts"] = {"polynomial": cert.data}
     # the plan uses only n-free parts of the record (scale * n), as tuv_release does
     res["accuracy_plan"] = _plan(d, k, r, eps, beta_q, delta, cert, cs, priv,
                                  representation, universe, truncate, al)

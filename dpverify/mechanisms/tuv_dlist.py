@@ -288,9 +288,11 @@ def dlist_privacy_report(m: IntLike, k: IntLike, gamma: ExactLike, epsilon: Exac
     """
     eps = check_epsilon(epsilon)
     n = None if n is None else check_int(n, "n", minimum=1)
-    hc, gamma_rel, _ = dlist_release_polynomial(k, gamma, m)
+    hc, gamma_rel, cert = dlist_release_polynomial(k, gamma, m)
     res = dlist_privacy(hc, check_int(k, "k"), check_int(m, "m"), eps, n=n).to_json()
     res["gamma_release"] = fmpq_str(gamma_rel)
+    # the certificate of h_k itself: `dpverify verify FILE --part polynomial` checks it
+    res["parts"] = {"polynomial": cert.data}
     return res
 
 
@@ -511,6 +513,8 @@ def tuv_dlist_release(
         },
         "coordinate_sizes": sizes,
         "privacy": privacy,
+        # the certificate of h_k itself: `dpverify verify FILE --part polynomial` checks it
+        "parts": {"polynomial": cert.data},
         "accuracy": {
             "beta": fmpq_str(beta_q),
             "alpha": fmpq_str(alpha),

@@ -583,6 +583,8 @@ class WangSummary:
             up = parse_exact(cert.error["upper"], "error.upper")
             out["approximation_error"] = cert.error["upper"]
             out["approximation_certified"] = True
+            # its certificate: `dpverify verify FILE --part approximation` checks it
+            out["parts"] = {"approximation": cert.data}
             alpha = up + noise
         else:
             out["approximation_error"] = None

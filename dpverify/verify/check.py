@@ -21,7 +21,9 @@ from typing import Any
 
 from .bounded import available, run_bounded
 from .box import verify_box
+from .evalbound import verify_evalbound
 from .finite import verify_finite
+from .float_error import verify_float_error
 from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
 from .load import MAX_BYTES, LongInt, parse_bytes, validate
@@ -44,7 +46,8 @@ __all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_fil
 
 KINDS = {"supnorm-finite": verify_finite, "supnorm-box": verify_box,
          "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue,
-         "minimax": verify_minimax}
+         "minimax": verify_minimax, "evalbound": verify_evalbound,
+         "float-error": verify_float_error}
 
 
 def _info_text(value: Any) -> str:

@@ -1,5 +1,6 @@
-"""``python -m dpverify.verify CERT.json [--json] [--progress|--no-progress] [--timeout
-SECONDS] [--max-memory SIZE]``: print the verdict; exit 0 / 1 / 2.
+"""``python -m dpverify.verify CERT.json [--part NAME] [--json] [--progress|--no-progress]
+[--timeout SECONDS] [--max-memory SIZE]``: print the verdict; exit 0 / 1 / 2.
+``--part NAME`` checks a certificate embedded in the file (:mod:`.parts`).
 
 Exit codes: 0 the statement holds; 1 it does not hold or is undecided; 2 malformed
 (one line on stderr); 130 interrupted.  Never a traceback.  A progress line goes to stderr
@@ -14,6 +15,8 @@ from typing import Any, TextIO
 
 from .bounded import deadline_within
 from .check import verify_file
+from .load import DATA_FILE
+from .parts import data_hint, verify_part
 from .progress import Line
 from .report import ArgumentValueError, Malformed, Report, escape, one_line, reporting
 
@@ -67,12 +70,22 @@ def _write(stream: TextIO, text: str) -> None:
 
 def verify_with_progress(path: str, enabled: bool | None,
                          deadline_seconds: float | None = None,
-                         max_memory: int | None = None) -> Report:
-    """:func:`~dpverify.verify.check.verify_file` with a progress line on stderr
+                         max_memory: int | None = None, part: str | None = None) -> Report:
+    """:func:`~dpverify.verify.check.verify_file` (or, with ``part``,
+    :func:`~dpverify.verify.parts.verify_part`) with a progress line on stderr
     (``enabled``: True always, False never, None only when stderr is a terminal)."""
     with Line("dpverify verify", enabled=enabled) as line, reporting(line):
         line("checking", 0, None)
-        return verify_file(path, deadline_seconds=deadline_seconds, max_memory=max_memory)
+        if part is not None:
+            return verify_part(path, part, deadline_seconds=deadline_seconds,
+                               max_memory=max_memory)
+        try:
+            return verify_file(path, deadline_seconds=deadline_seconds, max_memory=max_memory)
+        except Malformed as exc:
+            hint = data_hint(path) if str(exc) == DATA_FILE else ""
+            if hint:
+                raise Malformed(f"{exc}; {hint}") from None
+            raise
 
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -93,8 +106,8 @@ def parse_memory(text: str) -> int:
     return size
 
 
-_USAGE = ("usage: python -m dpverify.verify CERT.json [--json] [--progress | --no-progress] "
-          "[--timeout SECONDS] [--max-memory SIZE]")
+_USAGE = ("usage: python -m dpverify.verify CERT.json [--part NAME] [--json] "
+          "[--progress | --no-progress] [--timeout SECONDS] [--max-memory SIZE]")
 
 
 def _take(args: list[str], flag: str) -> str | None:
@@ -120,8 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         else "--no-progress" not in args
     try:
         timeout, memory = _take(args, "--timeout"), _take(args, "--max-memory")
+        part = _take(args, "--part")
         rest = [a for a in args if a not in flags]
-        if len(rest) != 1 or rest[0].startswith("-") or \
+        if len(rest) != 1 or rest[0].startswith("-") or part == "" or \
                 ("--progress" in args and "--no-progress" in args):
             raise Malformed(_USAGE)
         seconds = None if timeout is None else _seconds(timeout)
@@ -129,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
             max_memory = None if memory is None else parse_memory(memory)
         except ArgumentValueError as exc:
             raise Malformed(f"--max-memory: {exc}") from None
-        report = verify_with_progress(rest[0], progress, seconds, max_memory)
-        out = json.dumps(render_json(report, rest[0]), indent=2, ensure_ascii=True) if as_json \
-            else render_text(report, rest[0])
+        report = verify_with_progress(rest[0], progress, seconds, max_memory, part=part)
+        label = rest[0] if part is None else f"{rest[0]} (part {part})"
+        out = json.dumps(render_json(report, label), indent=2, ensure_ascii=True) if as_json \
+            else render_text(report, label)
         _write(sys.stdout, out)
         return report.exit_code
     except Malformed as exc:

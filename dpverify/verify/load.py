@@ -3,8 +3,9 @@
 Guarantees: the bytes are at most 256 MiB of UTF-8; brackets outside strings nest at most
 64 deep (scanned before ``json.loads``); no JSON float, NaN or Infinity anywhere (exact
 numbers are strings); an integer longer than 30 digits is kept as text (:class:`LongInt`,
-which no statement field accepts); no duplicate key; not a
-``dpverify-data`` file; valid against ``schema/certificate-v1.json`` (draft 2020-12).
+which no statement field accepts); no duplicate key; not a ``dpverify-data`` file; valid
+against ``schema/certificate-v1.json`` (draft 2020-12), or the schema of its kind in
+:data:`KIND_SCHEMAS`.
 Every failure raises Malformed with a one-line message.
 """
 
@@ -21,8 +22,8 @@ from .report import Malformed, one_line
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-__all__ = ["DATA_FILE", "MAX_BYTES", "MAX_DEPTH", "LongInt", "check_depth", "parse_bytes",
-           "validate"]
+__all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_DEPTH", "LongInt", "check_depth",
+           "parse_bytes", "unique_keys", "validate"]
 
 MAX_BYTES = 256 * 2**20
 MAX_DEPTH = 64
@@ -69,7 +70,8 @@ def _int(text: str) -> int | LongInt:
     return LongInt(text) if len(text.lstrip("-")) > 30 else int(text)
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of ``json.loads``: a JSON object, Malformed on a duplicate key."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
@@ -88,7 +90,7 @@ def parse_bytes(data: bytes) -> Any:
         raise Malformed(f"not UTF-8 text (byte {exc.start})") from None
     try:
         return json.loads(text, parse_float=_float, parse_constant=_constant, parse_int=_int,
-                          object_pairs_hook=_pairs)
+                          object_pairs_hook=unique_keys)
     except Malformed:
         # a data file (crosscheck, tables) may hold floats: say what the file is rather
         # than which number is not allowed in a certificate
@@ -101,12 +103,16 @@ def parse_bytes(data: bytes) -> Any:
         raise Malformed(f"JSON nested deeper than {MAX_DEPTH}") from None
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
+#: kinds with a schema file of their own (the other kinds: ``certificate-v1.json``)
+KIND_SCHEMAS = {"evalbound": "evalbound-v1.json", "float-error": "evalbound-v1.json"}
+
+
+@lru_cache(maxsize=4)
+def _validator(name: str = "certificate-v1.json") -> Draft202012Validator:
     # imported here: jsonschema costs ~40 ms at start-up and --help never needs it
     from jsonschema import Draft202012Validator
 
-    text = resources.files("dpverify.verify").joinpath("schema/certificate-v1.json").read_text(
+    text = resources.files("dpverify.verify").joinpath(f"schema/{name}").read_text(
         encoding="utf-8")
     return Draft202012Validator(json.loads(text))
 
@@ -130,7 +136,9 @@ def validate(obj: Any) -> None:
         raise Malformed(DATA_FILE)
     from jsonschema.exceptions import best_match  # see _validator: start-up cost
 
-    err = best_match(_validator().iter_errors(obj))
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    name = KIND_SCHEMAS.get(kind, "certificate-v1.json") if isinstance(kind, str) else None
+    err = best_match(_validator(name or "certificate-v1.json").iter_errors(obj))
     if err is not None:
         msg = err.message if len(err.message) <= 160 else \
             f"fails {err.validator!r} = {json.dumps(err.validator_value)[:60]}"
