@@ -10,12 +10,12 @@ local sampling and refinement, full exchange; as Chebfun's ``minimax``), run at 
 precision the answer needs:
 
 * **working precision from the target.**  ``E_N(f)`` is estimated from the Chebyshev
-  coefficients ``|c_{N+1}|, |c_{N+2}|`` of ``f`` (interpolation at ``2N + 32`` Chebyshev
-  points, in float64, then in mpmath at doubling precision while the coefficients are
-  below the rounding level).  The error ``e = f - p`` must be resolved to a fraction
-  ``tol`` of ``E_N``: float64 is used when ``E_N / max |f| >= 2^-52 * 64 / tol``,
-  otherwise mpmath with ``log10(max |f| / E_N) + log10(1 / tol) + log10(N) + 8`` digits
-  (degree 30 for ``exp`` on ``[-1, 1]``, ``E_30 ~ 1e-43``: about 60 digits).
+  coefficients ``sum_{k > N} |c_k|`` of ``f`` (interpolation at ``2N + 32`` Chebyshev
+  points, in float64, then in binary floating point at doubling precision while the
+  coefficients are below the rounding level).  The error ``e = f - p`` must be resolved
+  to a fraction ``tol`` of ``E_N``: float64 is used when ``E_N / max |f| >= 2^-46 / tol``,
+  otherwise FLINT ``arf`` numbers with ``log2(max |f| / E_N) + log2(1 / tol) + log2(N) +
+  27`` bits (degree 30 for ``exp`` on ``[-1, 1]``, ``E_30 ~ 1e-43``: about 200 bits).
 * **exact conversion inside that precision.**  The Chebyshev coefficients of ``p`` are
   computed from its values at ``N + 1`` Chebyshev points (a DCT), read exactly (their
   binary values, while the working precision is in force) and rounded to multiples of a
@@ -54,9 +54,8 @@ import math
 import time
 from typing import Any
 
-import mpmath
 import numpy as np
-from flint import fmpq, fmpz
+from flint import ctx, fmpq, fmpz
 
 from ..approximation import Approximation
 from ..errors import (
@@ -67,7 +66,7 @@ from ..errors import (
 from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import breakpoints
-from ..numbers import check_int, fmpq_str, to_fmpq
+from ..numbers import check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
 from .barycentric import (
     Arith,
@@ -87,8 +86,8 @@ MAX_REMEZ_DEGREE = 20_000
 #: the reason, quoted by error messages
 DEGREE_LIMIT_REASON = ("the Remez search costs O(degree^2) work per exchange step, about a "
                        "minute per step at degree 20000 in float64")
-#: largest mpmath precision the search will use (digits)
-_MAX_DPS = 20_000
+#: largest working precision of the search (bits)
+_MAX_BITS = 66_000
 #: float64 is enough when E_N / max|f| >= _FLOAT_OK / tol
 _FLOAT_OK = 64 * 2.0**-52
 
@@ -112,36 +111,39 @@ def _read(f: Any, degree: Any, interval: Any) -> tuple[Expr, int, fmpq, fmpq]:
     return f, n, a, b
 
 
-def step_seconds(n: int, dps: int | None) -> float:
+def step_seconds(n: int, bits: int | None) -> float:
     """A rough estimate of the seconds of one exchange step at degree ``n`` (float64 when
-    ``dps`` is None, else mpmath at ``dps`` digits): about ``12 N^2`` barycentric terms."""
+    ``bits`` is None, else ``arf`` at ``bits`` bits): about ``12 N^2`` barycentric terms."""
     terms = 12.0 * (n + 2) ** 2
-    if dps is None:
+    if bits is None:
         return terms * 4e-9
-    return terms * 1.5e-6 * (1 + dps / 300)
+    return terms * 2e-7 * (1 + bits / 1000)
 
 
 def _tail(vals: np.ndarray, n: int, ar: Arith) -> tuple[float, float]:
-    """(max |f| on the samples, the Chebyshev tail max(|c_{N+1}|, |c_{N+2}|))."""
+    """(max |f| on the samples, an estimate of E_N: the Chebyshev tail ``sum_{k > N}
+    |c_k|`` (an upper bound of ``E_N`` up to aliasing, within a small factor of it for
+    analytic ``f``, and of the right order ``1/N`` for ``|x|`` where ``|c_{N+1}|`` is
+    ``1/N^2``); in ``arf`` the first four terms only)."""
     M = len(vals)
     scale = max(abs(float(v)) for v in vals)
     if ar.is_float:
         c = chebyshev_coefficients_from_values(vals, ar)
-        return scale, max(abs(c[k]) for k in (n + 1, n + 2) if k < M)
+        return scale, float(sum(abs(t) for t in c[n + 1:]))
     out = 0.0
-    for k in (n + 1, n + 2):
+    for k in range(n + 1, n + 5):
         if k >= M:
             continue
-        acc = mpmath.mpf(0)
+        acc = ar.num(0)
         for j in range(M):
-            acc += vals[j] * mpmath.cos(mpmath.pi * k * (2 * j + 1) / (2 * M))
-        out = max(out, abs(float(2 * acc / M)))
+            acc += vals[j] * ar.cos_pi(fmpq(k * (2 * j + 1), 2 * M))
+        out += abs(float(2 * acc / M))
     return scale, out
 
 
 def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
                       deadline: float | None = None) -> tuple[int | None, float, float]:
-    """``(dps or None for float64, max |f| estimate, E_N estimate)`` (module docstring)."""
+    """``(bits or None for float64, max |f| estimate, E_N estimate)`` (module docstring)."""
     M = max(2 * n + 32, 64)
     ar = Arith(None)
     mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
@@ -151,30 +153,30 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
         scale = 1.0
     if tail >= scale * _FLOAT_OK / tol:
         return None, scale, tail
-    dps = 30
+    bits = 128
     while True:
         if deadline is not None and time.monotonic() > deadline:
             raise TimeLimitExceeded("time limit reached while choosing the working precision "
-                                    f"of the Remez search (at {dps} digits)")
-        if dps > 30 and deadline is not None and \
-                time.monotonic() + 2 * M * M * 2e-6 * (1 + dps / 300) > deadline:
+                                    f"of the Remez search (at {bits} bits)")
+        if deadline is not None and time.monotonic() + 8 * M * 2e-6 * (1 + bits / 1000) \
+                + M * 2e-5 > deadline:
             raise TimeLimitExceeded(
-                f"time limit: estimating E_{n}(f) at {dps} digits would take longer than "
+                f"time limit: estimating E_{n}(f) at {bits} bits would take longer than "
                 "the time left")
-        with mpmath.workdps(dps):
-            am = Arith(dps)
+        with ctx.workprec(bits):
+            am = Arith(bits)
             xm = chebyshev_points_first_kind(M, am.num((a + b) / 2), am.num((b - a) / 2), am)
             s_m, t_m = _tail(am.evaluator(f)(xm), n, am)
         if s_m > 0:
             scale = s_m
-        if t_m > scale * 10.0 ** (-dps + 8) or dps >= _MAX_DPS:
+        if t_m > scale * 2.0 ** (-bits + 24) or bits >= _MAX_BITS:
             tail = t_m
             break
-        dps = min(2 * dps, _MAX_DPS)
+        bits = min(2 * bits, _MAX_BITS)
     if tail == 0:  # below every precision tried: f is (nearly) a polynomial of degree <= N
-        return dps, scale, 0.0
-    digits = math.log10(scale / tail) + math.log10(1 / tol) + math.log10(n + 2) + 8
-    return max(20, min(_MAX_DPS, math.ceil(digits))), scale, tail
+        return bits, scale, 0.0
+    need = math.log2(scale / tail) + math.log2(1 / tol) + math.log2(n + 2) + 27
+    return max(64, min(_MAX_BITS, math.ceil(need))), scale, tail
 
 
 def _round_to_grid(q: fmpq, k: int) -> fmpq:
@@ -223,7 +225,8 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     max_iter : int
         Exchange steps at most.
     dps : int, optional
-        mpmath digits; default: chosen from the target (module docstring).
+        Working precision in decimal digits (the search then uses binary floating point
+        at ``ceil(3.33 dps)`` bits); default: chosen from the target (module docstring).
     timeout : seconds, optional
         Wall-clock limit of the search (or ``deadline``: a ``time.monotonic()`` instant).
     decide : exact number, optional
@@ -256,7 +259,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
         raise InvalidParameterError(f"tol must be in (0, 1), got {tol}")
     check_int(max_iter, "max_iter", 1, 1000)
     if dps is not None:
-        check_int(dps, "dps", 15, _MAX_DPS)
+        check_int(dps, "dps", 15, _MAX_BITS * 3 // 10)
     t0 = time.monotonic()
     if timeout is not None:
         tq = to_fmpq(timeout, "timeout")
@@ -272,55 +275,61 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
             f"degree {n} needs about {step_seconds(n, None):.0f} s per exchange step "
             f"(estimated) but the time limit is {deadline - t0:.1f} s")
     if dps is None:
-        dps, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
+        bits, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
     else:
-        scale, tail = 1.0, 0.0
-    if dps is not None and deadline is not None and \
-            time.monotonic() + step_seconds(n, dps) > deadline:
+        bits, scale, tail = math.ceil(dps * 3.33), 1.0, 0.0
+    if bits is not None and deadline is not None and \
+            time.monotonic() + step_seconds(n, bits) > deadline:
         raise TimeLimitExceeded(
-            f"degree {n} at {dps} digits needs about {step_seconds(n, dps):.0f} s per "
+            f"degree {n} at {bits} bits needs about {step_seconds(n, bits):.0f} s per "
             f"exchange step (estimated), more than the time left")
     kinks = [bp.x for bp in breakpoints(fx, a, b) if a < bp.x < b]
-    res, ar = _run(fx, n, a, b, dps, kinks, ftol, max_iter, deadline, decide, progress, stage)
-    # a levelled error near the rounding level of the arithmetic: redo with more digits
-    if res.h != 0 and not ar.is_float and float(abs(res.h)) > 0:
-        need = math.log10(max(scale, 1e-300) / float(abs(res.h))) + math.log10(1 / ftol) + 6
-        if ar.dps is not None and need > ar.dps and ar.dps < _MAX_DPS:
-            dps = min(_MAX_DPS, math.ceil(need) + 10)
-            res, ar = _run(fx, n, a, b, dps, kinks, ftol, max_iter, deadline, decide,
+    res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide, progress, stage)
+    # a levelled error near the rounding level of the arithmetic: redo with more bits
+    if res.h != 0 and float(abs(res.h)) > 0:
+        need = math.log2(max(scale, 1e-300) / float(abs(res.h))) + math.log2(1 / ftol) + 6
+        have = 52 if ar.bits is None else ar.bits
+        if need > have and have < _MAX_BITS:
+            bits = min(_MAX_BITS, math.ceil(need + math.log2(n + 2)) + 21)
+            res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide,
                            progress, stage)
     return _approximation(fx, n, a, b, res, ar, ftol, time.monotonic() - t0, tail)
 
 
-def _run(fx: Expr, n: int, a: fmpq, b: fmpq, dps: int | None, kinks: list[fmpq], tol: float,
+def _run(fx: Expr, n: int, a: fmpq, b: fmpq, bits: int | None, kinks: list[fmpq], tol: float,
          max_iter: int, deadline: float | None, decide: Any,
          progress: ProgressCallback | None, stage: str) -> tuple[ExchangeResult, Arith]:
-    ar = Arith(dps)
-    if dps is None:
-        return _exchange(fx, n, a, b, ar, kinks, tol, max_iter, deadline, decide, progress,
-                         stage), ar
-    with mpmath.workdps(dps):
-        return _exchange(fx, n, a, b, ar, kinks, tol, max_iter, deadline, decide, progress,
-                         stage), ar
+    args = (fx, n, a, b, kinks, tol, max_iter, deadline, decide, progress, stage)
+    if bits is None:
+        try:
+            return _run_in(Arith(None), *args)
+        except ArithmeticError:  # weights out of the float64 range: 64-bit arf instead
+            bits = 64
+    with ctx.workprec(bits):
+        return _run_in(Arith(bits), *args)
 
 
-def _exchange(fx: Expr, n: int, a: fmpq, b: fmpq, ar: Arith, kinks: list[fmpq], tol: float,
-              max_iter: int, deadline: float | None, decide: Any,
-              progress: ProgressCallback | None, stage: str) -> ExchangeResult:
+def _run_in(ar: Arith, fx: Expr, n: int, a: fmpq, b: fmpq, kinks: list[fmpq], tol: float,
+            max_iter: int, deadline: float | None, decide: Any,
+            progress: ProgressCallback | None, stage: str) -> tuple[ExchangeResult, Arith]:
     dec = None if decide is None else ar.num(to_fmpq(decide, "decide"))
     return exchange_search(ar.evaluator(fx), n, ar.num(a), ar.num(b), ar,
                            fixed=[ar.num(k) for k in kinks], tol=tol, max_iter=max_iter,
-                           deadline=deadline, decide=dec, progress=progress, stage=stage)
+                           deadline=deadline, decide=dec, progress=progress,
+                           stage=stage), ar
+
+
+def _precision(bits: int | None) -> Any:
+    return ctx.workprec(bits) if bits is not None else contextlib.nullcontext()
 
 
 def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: Arith,
                    tol: float, seconds: float, tail: float) -> Approximation:
     """Exact polynomial and points from the search's numbers (inside its precision)."""
-    ctx = mpmath.workdps(ar.dps) if ar.dps is not None else contextlib.nullcontext()
-    with ctx:
+    with _precision(ar.bits):
         mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
         xc = chebyshev_points_first_kind(n + 1, mid, rad, ar)
-        vals = bary_eval(xc, res.ref, res.w, res.values, ar)
+        vals = bary_eval(xc, res.ref, res.w, res.values, 4 / (ar.num(b) - ar.num(a)), ar)
         coeffs = chebyshev_coefficients_from_values(vals, ar)
         exact = [ar.to_fmpq(c) for c in coeffs]
         h = ar.to_fmpq(abs(res.h))
@@ -329,12 +338,10 @@ def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: 
             k = int(quantum.q).bit_length() - int(quantum.p).bit_length() + 1
             exact = [_round_to_grid(c, k) for c in exact]
         alt = sorted(ar.to_fmpq(x) for x in res.alternation)
-        ext = sorted({ar.to_fmpq(x) for x in res.extrema})
+        ext = sorted(set(ar.to_fmpq(x) for x in res.extrema))
         stats = {
-            "levelled_error": mpmath.nstr(abs(res.h), 12) if not ar.is_float
-            else f"{float(abs(res.h)):.12g}",
-            "max_error_estimate": mpmath.nstr(res.max_error, 12) if not ar.is_float
-            else f"{float(res.max_error):.12g}",
+            "levelled_error": fmpq_to_decimal(h, 12),
+            "max_error_estimate": fmpq_to_decimal(ar.to_fmpq(res.max_error), 12),
         }
     alt = _short_points([min(max(x, a), b) for x in alt], a, b, 24)
     ext = _short_points([min(max(x, a), b) for x in ext], a, b, 16)

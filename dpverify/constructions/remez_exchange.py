@@ -25,8 +25,8 @@ spread ``(max |e| - min_i |e(x_i)|) / max |e|``).
 The start is the extrema of ``T_{N+2}`` without the right end: a reference symmetric about
 the centre would make ``h = 0`` for an even or odd ``f``.
 
-Arithmetic: :class:`~dpverify.constructions.barycentric.Arith` (float64, or mpmath at the
-precision the caller chose from the target accuracy).
+Arithmetic: :class:`~dpverify.constructions.barycentric.Arith` (float64, or FLINT ``arf`` at
+the precision the caller chose from the target accuracy).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from flint import fmpq
 
 from ..errors import TimeLimitExceeded
 from ..progress import ProgressCallback, report
@@ -47,8 +48,10 @@ __all__ = ["ExchangeResult", "exchange_search", "SAMPLES_PER_GAP"]
 #: samples of e per gap between reference points (interior Chebyshev points)
 SAMPLES_PER_GAP = 7
 #: largest number of refinement steps of one extremum
-_REFINE_STEPS = 40
+_REFINE_STEPS = 60
 _GOLD = 0.3819660112501051
+#: exchange steps without a better spread before the search calls itself stalled
+_PATIENCE = 4
 
 
 @dataclass
@@ -80,8 +83,7 @@ class ExchangeResult:
 
 def _initial_reference(n: int, mid: Any, rad: Any, ar: Arith) -> np.ndarray:
     m = n + 2
-    i = ar.array(list(range(m)))
-    return np.asarray(mid - rad * ar.cos(i * ar.pi() / m))
+    return np.asarray(mid - rad * ar.array([ar.cos_pi(fmpq(i, m)) for i in range(m)]))
 
 
 def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: Any,
@@ -99,15 +101,15 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
     """
     mid, rad = (a + b) / 2, (b - a) / 2
     scale = 4 / (b - a)
-    ends = sorted(set([a, b] + list(fixed or [])))
+    ends = _unique_sorted([a, b] + list(fixed or []))
     ends_arr = ar.array(ends)
     f_ends = fv(ends_arr)
     ref = _initial_reference(n, mid, rad, ar)
     m = n + 2
     sigma = ar.array([1 if i % 2 == 0 else -1 for i in range(m)])
     best: ExchangeResult | None = None
+    best_it = 0
     history: list[float] = []
-    last_ref: np.ndarray | None = None
 
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
@@ -123,20 +125,22 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
         y = fk - h * sigma
 
         def err(t: np.ndarray, y: np.ndarray = y, w: np.ndarray = w) -> np.ndarray:
-            return np.asarray(fv(t) - bary_eval(t, ref, w, y, ar))
+            return np.asarray(fv(t) - bary_eval(t, ref, w, y, scale, ar))
 
         ext_x, ext_e = _extrema(err, ref, h * sigma, ends_arr, f_ends - bary_eval(
-            ends_arr, ref, w, y, ar), tol, ar, late)
+            ends_arr, ref, w, y, scale, ar), tol, ar, late)
         emax = max(abs(e) for e in ext_e) if len(ext_e) else abs(h)
         new = _exchange(ext_x, ext_e, ref, h * sigma, abs(h), m)
         if emax == 0:
             return ExchangeResult(ref, y, w, h, list(ref), list(ext_x), emax, emax, it,
                                   "exact", history)
         if new is None:
-            stop = "no_alternation"
-            res = ExchangeResult(ref, y, w, h, list(ref), list(ext_x), emax, abs(h), it, stop,
-                                 history)
-            return best if best is not None else res
+            res = ExchangeResult(ref, y, w, h, list(ref), list(ext_x), emax, abs(h), it,
+                                 "no_alternation", history)
+            if best is not None:
+                best.stop = "no_alternation"
+                return best
+            return res
         alt_x, alt_e = new
         emin = min(abs(e) for e in alt_e)
         spread = float((emax - emin) / emax)
@@ -144,7 +148,7 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
         res = ExchangeResult(ref, y, w, h, alt_x, list(ext_x), emax, emin, it, "max_iter",
                              history)
         if best is None or spread < best.spread:
-            best = res
+            best, best_it = res, it
         if spread <= tol:
             res.stop = "converged"
             return res
@@ -152,15 +156,24 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
             res.stop = "decided"
             return res
         new_ref = ar.array(alt_x)
-        if last_ref is not None and len(last_ref) == len(new_ref) and all(
-                u == v for u, v in zip(new_ref, ref)):
-            res.stop = "stalled"
+        # no progress: the same reference again, or no better step for a while (a
+        # reference cycling between two choices of the dropped end, where the rounding
+        # of the arithmetic is reached)
+        if all(u == v for u, v in zip(new_ref, ref)) or it - best_it >= _PATIENCE:
+            best.stop = "stalled"
             return best
-        last_ref = ref
         ref = new_ref
     assert best is not None
     best.stop = "max_iter"
     return best
+
+
+def _unique_sorted(xs: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in sorted(xs):
+        if not out or x != out[-1]:
+            out.append(x)
+    return out
 
 
 def _late_message(stage: str, steps: int, best: ExchangeResult | None) -> str:
@@ -175,27 +188,39 @@ def _extrema(err: Callable[[np.ndarray], np.ndarray], ref: np.ndarray, e_ref: np
              ends: np.ndarray, e_ends: np.ndarray, tol: float, ar: Arith,
              late: Callable[[], bool]) -> tuple[list[Any], list[Any]]:
     """Local extrema of ``|e|``: sampled per gap, refined, plus the ends/breakpoints."""
-    nodes = sorted(set(list(ref)) | set(list(ends)))
-    known = dict(zip(list(ref), list(e_ref)))
-    known.update(zip(list(ends), list(e_ends)))
-    fixed = set(list(ends))
+    merged = sorted([(x, e, False) for x, e in zip(ref, e_ref)]
+                    + [(x, e, True) for x, e in zip(ends, e_ends)], key=lambda t: t[0])
+    nodes: list[Any] = []
+    node_e: list[Any] = []
+    node_fixed: list[bool] = []
+    for x, e, fx in merged:
+        if nodes and x == nodes[-1]:
+            if fx:  # an end/breakpoint: its value was computed, and it stays fixed
+                node_e[-1], node_fixed[-1] = e, True
+            continue
+        nodes.append(x)
+        node_e.append(e)
+        node_fixed.append(fx)
     K = SAMPLES_PER_GAP
     # interior Chebyshev points of each gap
-    frac = [(1 - np.cos(np.pi * (j + 1) / (K + 1))) / 2 for j in range(K)]
-    fr = ar.array(frac) if ar.is_float else ar.array([_mp_frac(j, K) for j in range(K)])
+    fr = ar.array([(1 - ar.cos_pi(fmpq(j + 1, K + 1))) / 2 for j in range(K)])
     lo = ar.array(nodes[:-1])
     hi = ar.array(nodes[1:])
     pts = (lo[:, None] + (hi - lo)[:, None] * fr[None, :]).reshape(-1)
     ev = err(pts)
     seq_x: list[Any] = []
     seq_e: list[Any] = []
+    seq_fixed: list[bool] = []
     for g in range(len(nodes) - 1):
         seq_x.append(nodes[g])
-        seq_e.append(known[nodes[g]])
+        seq_e.append(node_e[g])
+        seq_fixed.append(node_fixed[g])
         seq_x.extend(pts[g * K:(g + 1) * K])
         seq_e.extend(ev[g * K:(g + 1) * K])
+        seq_fixed.extend([False] * K)
     seq_x.append(nodes[-1])
-    seq_e.append(known[nodes[-1]])
+    seq_e.append(node_e[-1])
+    seq_fixed.append(node_fixed[-1])
     ab = [abs(e) for e in seq_e]
     out_x: list[Any] = []
     out_e: list[Any] = []
@@ -206,7 +231,7 @@ def _extrema(err: Callable[[np.ndarray], np.ndarray], ref: np.ndarray, e_ref: np
         right = ab[i + 1] if i < last else -1
         if not (ab[i] >= left and ab[i] >= right) or ab[i] == 0:
             continue
-        if i in (0, last) or seq_x[i] in fixed:
+        if i in (0, last) or seq_fixed[i]:
             out_x.append(seq_x[i])
             out_e.append(seq_e[i])
         else:
@@ -231,25 +256,20 @@ def _extrema(err: Callable[[np.ndarray], np.ndarray], ref: np.ndarray, e_ref: np
     return dx, de
 
 
-def _mp_frac(j: int, K: int) -> Any:
-    import mpmath  # deferred: only the mpmath number system needs it (module is numpy-level)
-
-    return (1 - mpmath.cos(mpmath.pi * (j + 1) / (K + 1))) / 2
-
-
 def _refine(err: Callable[[np.ndarray], np.ndarray],
             brackets: list[tuple[Any, Any, Any, Any, Any, Any]], tol: float, ar: Arith,
             late: Callable[[], bool]) -> tuple[list[Any], list[Any]]:
     """Maximise ``|e|`` in every bracket ``x0 < x1 < x2`` with ``g1 >= g0, g2``
-    (safeguarded successive parabolic interpolation, golden-section fallback)."""
+    (successive parabolic interpolation, a golden-section step where the parabola is
+    unusable or the bracket stops shrinking), all brackets at once.
+
+    ``|e|`` is flat to second order at a maximum, so a value accurate to ``tol/64`` needs
+    the point to about ``sqrt(tol)/8`` of the bracket: a bracket stops when the parabola's
+    step is below that."""
     x0, x1, x2, g0, g1, g2 = (ar.array([b[i] for b in brackets]) for i in range(6))
-    e1 = None
-    width0 = x2 - x0
-    # |e| is flat to second order at a maximum: a relative accuracy tol/16 of the value
-    # needs the point to about sqrt(tol)/4 of the bracket
-    target = max(float(tol) ** 0.5 / 8, 64 * ar.eps ** 0.5)
+    tolx = (x2 - x0) * max(float(tol) ** 0.5 / 8, 64 * ar.eps ** 0.5)
     active = np.ones(len(brackets), dtype=bool)
-    shrink_ok = np.ones(len(brackets), dtype=bool)
+    slow = np.zeros(len(brackets), dtype=bool)
     for _ in range(_REFINE_STEPS):
         if late():
             break
@@ -258,18 +278,23 @@ def _refine(err: Callable[[np.ndarray], np.ndarray],
             break
         a0, a1, a2 = x0[idx], x1[idx], x2[idx]
         b0, b1, b2 = g0[idx], g1[idx], g2[idx]
-        p = (a1 - a0) ** 2 * (b1 - b2) - (a1 - a2) ** 2 * (b1 - b0)
-        q = (a1 - a0) * (b1 - b2) - (a1 - a2) * (b1 - b0)
-        safe_q = np.where(q == 0, 1, q)
-        u = a1 - p / (2 * safe_q)
+        d0, d2 = a1 - a0, a1 - a2
+        p = d0 * d0 * (b1 - b2) - d2 * d2 * (b1 - b0)
+        q = d0 * (b1 - b2) - d2 * (b1 - b0)
+        u = a1 - p / (2 * np.where(q == 0, 1, q))
+        usable = (q != 0) & (u > a0) & (u < a2) & ~slow[idx]
+        step = np.abs(u - a1)
+        done = usable & (step <= tolx[idx])
+        active[idx[done]] = False
+        go = ~done
+        if not go.any():
+            break
+        idx, a0, a1, a2, b0, b1, b2 = (v[go] for v in (idx, a0, a1, a2, b0, b1, b2))
+        usable, u = usable[go], u[go]
         left_big = (a1 - a0) > (a2 - a1)
-        gold = np.where(left_big, a1 - _GOLD * (a1 - a0), a1 + _GOLD * (a2 - a1))
-        minstep = (a2 - a0) * 1e-3
-        bad = (q == 0) | ~(u > a0) | ~(u < a2) | (abs(u - a1) < minstep) | ~shrink_ok[idx]
-        u = np.where(bad, gold, u)
-        gu_e = err(u)
-        gu = np.asarray([abs(v) for v in gu_e], dtype=ar.dtype) if not ar.is_float \
-            else np.abs(gu_e)
+        gold = np.where(left_big, a1 - (a1 - a0) * _GOLD, a1 + (a2 - a1) * _GOLD)
+        u = np.where(usable, u, gold)
+        gu = np.abs(err(u))
         better = gu > b1
         right = u > a1
         n0 = np.where(better, np.where(right, a1, a0), np.where(right, a0, u))
@@ -278,13 +303,11 @@ def _refine(err: Callable[[np.ndarray], np.ndarray],
         m0 = np.where(better, np.where(right, b1, b0), np.where(right, b0, gu))
         m1 = np.where(better, gu, b1)
         m2 = np.where(better, np.where(right, b2, b1), np.where(right, gu, b2))
-        shrink_ok[idx] = (n2 - n0) <= 0.7 * (a2 - a0)
+        slow[idx] = (n2 - n0) > (a2 - a0) * 0.8
         x0[idx], x1[idx], x2[idx] = n0, n1, n2
         g0[idx], g1[idx], g2[idx] = m0, m1, m2
-        done = (n2 - n0) <= width0[idx] * target
-        active[idx[done]] = False
-    e1 = err(x1)
-    return list(x1), list(e1)
+        active[idx[(n2 - n0) <= tolx[idx]]] = False
+    return list(x1), list(err(x1))
 
 
 def _exchange(ext_x: list[Any], ext_e: list[Any], ref: np.ndarray, e_ref: np.ndarray,
