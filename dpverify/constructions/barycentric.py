@@ -17,9 +17,9 @@ system is solved and nothing is converted to a basis until the end.
   of ``4 (N + 1)`` entries otherwise).
 
 :class:`Arith` is the number system: numpy float64 arrays, or numpy object arrays of
-FLINT ``arf`` numbers at the precision of the enclosing ``flint.ctx.workprec``.  Every number here is a search value with no guarantee; exact
-values are taken from it with :meth:`Arith.to_fmpq` (the exact binary value, read inside
-the working precision).
+FLINT ``arf`` numbers at the precision of the enclosing ``flint.ctx.workprec``.  Every
+number here is a search value with no guarantee; exact values are taken from it with
+:meth:`Arith.to_fmpq` (the exact binary value, read inside the working precision).
 """
 
 from __future__ import annotations

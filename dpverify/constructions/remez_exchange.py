@@ -124,7 +124,8 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
         h = (w * fk).sum() / den
         y = fk - h * sigma
 
-        def err(t: np.ndarray, y: np.ndarray = y, w: np.ndarray = w) -> np.ndarray:
+        def err(t: np.ndarray, y: np.ndarray = y, w: np.ndarray = w,
+                ref: np.ndarray = ref) -> np.ndarray:
             return np.asarray(fv(t) - bary_eval(t, ref, w, y, scale, ar))
 
         ext_x, ext_e = _extrema(err, ref, h * sigma, ends_arr, f_ends - bary_eval(
