@@ -126,17 +126,21 @@ def _mid(v: arb) -> arf:
     return arf((man, exp))
 
 
-def weights(x: np.ndarray, scale: Any, ar: Arith) -> np.ndarray:
+def weights(x: np.ndarray, scale: Any, ar: Arith,
+            check: Callable[[], None] | None = None) -> np.ndarray:
     """Barycentric weights ``w_k = 1 / prod_{j != k} scale (x_k - x_j)`` of the distinct
     sorted points ``x`` (``scale`` the capacity ``4/(b - a)`` of the interval keeps the
     products near 1 for points distributed like Chebyshev points).  Direct products: ten
     times more accurate than sums of logarithms.  A non-finite or zero weight (points far
-    from that distribution) raises :class:`ArithmeticError`."""
+    from that distribution) raises :class:`ArithmeticError`.  ``check`` is called between
+    chunks (a time limit raises there)."""
     n = len(x)
     if ar.is_float:
         w = np.empty(n)
         step = max(1, _CHUNK // max(n, 1))
         for s in range(0, n, step):
+            if check is not None:
+                check()
             d = (x[s:s + step, None] - x[None, :]) * scale
             d[np.arange(d.shape[0]), np.arange(s, s + d.shape[0])] = 1.0
             with np.errstate(all="ignore"):
@@ -146,6 +150,8 @@ def weights(x: np.ndarray, scale: Any, ar: Arith) -> np.ndarray:
         return w
     w = np.empty(n, dtype=object)
     for k in range(n):
+        if check is not None and k % 64 == 0:
+            check()
         prod = arf(1)
         xk = x[k]
         for j in range(n):
@@ -156,17 +162,21 @@ def weights(x: np.ndarray, scale: Any, ar: Arith) -> np.ndarray:
 
 
 def bary_eval(t: np.ndarray, x: np.ndarray, w: np.ndarray, y: np.ndarray, scale: Any,
-              ar: Arith) -> np.ndarray:
+              ar: Arith, check: Callable[[], None] | None = None) -> np.ndarray:
     """The polynomial through ``(x_k, y_k)`` at the points ``t``, by the first
     ("modified Lagrange") barycentric formula ``l(t) sum_k w_k y_k / (scale (t - x_k))``
     with ``l(t) = prod_j scale (t - x_j)`` and the weights of :func:`weights` (same
     ``scale``).  It is backward stable everywhere (Higham, IMA J. Numer. Anal. 24 (2004)):
     the second ("true") formula, whose denominator cancels near the ends of the interval,
-    lost 1e-11 there at degree 256 and made the exchange cycle."""
+    lost 1e-11 there at degree 256 and made the exchange cycle.  ``check`` is called
+    between chunks."""
     out = np.empty(len(t), dtype=ar.dtype)
     n = len(x)
-    step = max(1, _CHUNK // max(n, 1))
+    # float64: chunks of about a million matrix entries; arf: of 2^14 (each a Python object)
+    step = max(1, (_CHUNK if ar.is_float else 1 << 14) // max(n, 1))
     for s in range(0, len(t), step):
+        if check is not None:
+            check()
         tt = t[s:s + step]
         d = (tt[:, None] - x[None, :]) * scale
         hit = d == 0

@@ -120,62 +120,76 @@ def step_seconds(n: int, bits: int | None) -> float:
     return terms * 2e-7 * (1 + bits / 1000)
 
 
+def _log2(v: Any, ar: Arith) -> float:
+    """``log2 |v|`` of a search number (``-inf`` at 0; no float underflow in ``arf``)."""
+    if ar.is_float:
+        return math.log2(abs(float(v))) if v != 0 else -math.inf
+    man, exp = v.man_exp()
+    m = abs(int(man))
+    return -math.inf if m == 0 else int(exp) + math.log2(m) if m < 2**1000 else \
+        int(exp) + m.bit_length()
+
+
 def _tail(vals: np.ndarray, n: int, ar: Arith) -> tuple[float, float]:
-    """(max |f| on the samples, an estimate of E_N: the Chebyshev tail ``sum_{k > N}
-    |c_k|`` (an upper bound of ``E_N`` up to aliasing, within a small factor of it for
-    analytic ``f``, and of the right order ``1/N`` for ``|x|`` where ``|c_{N+1}|`` is
-    ``1/N^2``); in ``arf`` the first four terms only)."""
+    """``(log2 max |f|`` on the samples, ``log2`` of an estimate of ``E_N``): the
+    Chebyshev tail ``sum_{k > N} |c_k|`` (an upper bound of ``E_N`` up to aliasing, within
+    a small factor of it for analytic ``f``, and of the right order ``1/N`` for ``|x|``
+    where ``|c_{N+1}|`` is ``1/N^2``); in ``arf`` the largest of the first four terms,
+    times four."""
     M = len(vals)
-    scale = max(abs(float(v)) for v in vals)
+    scale = max(_log2(v, ar) for v in vals)
     if ar.is_float:
         c = chebyshev_coefficients_from_values(vals, ar)
-        return scale, float(sum(abs(t) for t in c[n + 1:]))
-    out = 0.0
+        t = float(sum(abs(v) for v in c[n + 1:]))
+        return scale, math.log2(t) if t > 0 else -math.inf
+    out = -math.inf
     for k in range(n + 1, n + 5):
         if k >= M:
             continue
         acc = ar.num(0)
         for j in range(M):
             acc += vals[j] * ar.cos_pi(fmpq(k * (2 * j + 1), 2 * M))
-        out += abs(float(2 * acc / M))
+        out = max(out, _log2(2 * acc / M, ar) + 2)
     return scale, out
 
 
 def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
                       deadline: float | None = None) -> tuple[int | None, float, float]:
-    """``(bits or None for float64, max |f| estimate, E_N estimate)`` (module docstring)."""
+    """``(bits or None for float64, log2 max |f|, log2 of the E_N estimate)`` (module
+    docstring)."""
     M = max(2 * n + 32, 64)
     ar = Arith(None)
     mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
     x = chebyshev_points_first_kind(M, mid, rad, ar)
     scale, tail = _tail(ar.evaluator(f)(x), n, ar)
-    if scale == 0:
-        scale = 1.0
-    if tail >= scale * _FLOAT_OK / tol:
+    if scale == -math.inf:
+        scale = 0.0
+    if tail >= scale + math.log2(_FLOAT_OK / tol):
         return None, scale, tail
     bits = 128
+    spent = 0.0
     while True:
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeLimitExceeded("time limit reached while choosing the working precision "
-                                    f"of the Remez search (at {bits} bits)")
-        if deadline is not None and time.monotonic() + 8 * M * 2e-6 * (1 + bits / 1000) \
-                + M * 2e-5 > deadline:
+        now = time.monotonic()
+        # the next precision costs at least three times the last one (longer numbers, and
+        # elementary functions slower than linearly)
+        if deadline is not None and now + 3 * spent > deadline:
             raise TimeLimitExceeded(
                 f"time limit: estimating E_{n}(f) at {bits} bits would take longer than "
-                "the time left")
+                "the time left (while choosing the working precision of the Remez search)")
         with ctx.workprec(bits):
             am = Arith(bits)
             xm = chebyshev_points_first_kind(M, am.num((a + b) / 2), am.num((b - a) / 2), am)
             s_m, t_m = _tail(am.evaluator(f)(xm), n, am)
-        if s_m > 0:
+        spent = time.monotonic() - now
+        if s_m > -math.inf:
             scale = s_m
-        if t_m > scale * 2.0 ** (-bits + 24) or bits >= _MAX_BITS:
+        if t_m > scale - bits + 24 or bits >= _MAX_BITS:
             tail = t_m
             break
         bits = min(2 * bits, _MAX_BITS)
-    if tail == 0:  # below every precision tried: f is (nearly) a polynomial of degree <= N
-        return bits, scale, 0.0
-    need = math.log2(scale / tail) + math.log2(1 / tol) + math.log2(n + 2) + 27
+    if tail == -math.inf:  # below every precision tried: f is (nearly) a polynomial
+        return bits, scale, tail
+    need = scale - tail + math.log2(1 / tol) + math.log2(n + 2) + 27
     return max(64, min(_MAX_BITS, math.ceil(need))), scale, tail
 
 
@@ -270,24 +284,20 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     ftol = float(tol_q)
     stage = f"remez degree {n}"
     report(progress, f"{stage}: working precision", 0, None)
-    if deadline is not None and t0 + step_seconds(n, None) > deadline:
-        raise TimeLimitExceeded(
-            f"degree {n} needs about {step_seconds(n, None):.0f} s per exchange step "
-            f"(estimated) but the time limit is {deadline - t0:.1f} s")
     if dps is None:
         bits, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
     else:
-        bits, scale, tail = math.ceil(dps * 3.33), 1.0, 0.0
-    if bits is not None and deadline is not None and \
-            time.monotonic() + step_seconds(n, bits) > deadline:
+        bits, scale, tail = math.ceil(dps * 3.33), 0.0, -math.inf
+    if deadline is not None and time.monotonic() + step_seconds(n, bits) > deadline:
         raise TimeLimitExceeded(
-            f"degree {n} at {bits} bits needs about {step_seconds(n, bits):.0f} s per "
-            f"exchange step (estimated), more than the time left")
+            f"degree {n} at {'float64' if bits is None else f'{bits} bits'} needs about "
+            f"{step_seconds(n, bits):.1f} s per exchange step (estimated), more than the "
+            f"{max(deadline - time.monotonic(), 0):.1f} s left")
     kinks = [bp.x for bp in breakpoints(fx, a, b) if a < bp.x < b]
     res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide, progress, stage)
     # a levelled error near the rounding level of the arithmetic: redo with more bits
-    if res.h != 0 and float(abs(res.h)) > 0:
-        need = math.log2(max(scale, 1e-300) / float(abs(res.h))) + math.log2(1 / ftol) + 6
+    if res.h != 0:
+        need = scale - _log2(res.h, ar) + math.log2(1 / ftol) + 6
         have = 52 if ar.bits is None else ar.bits
         if need > have and have < _MAX_BITS:
             bits = min(_MAX_BITS, math.ceil(need + math.log2(n + 2)) + 21)
@@ -359,6 +369,6 @@ def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: 
                "spread": f"{res.spread:.3g}",
                "iterations": res.iterations, "converged": res.converged,
                "stop": res.stop, "precision": repr(ar),
-               "chebyshev_tail_estimate": f"{tail:.3g}",
+               "log2_chebyshev_tail": "-inf" if tail == -math.inf else f"{tail:.1f}",
                "seconds": round(seconds, 3)},
     )

@@ -40,6 +40,7 @@ import numpy as np
 from flint import fmpq
 
 from ..errors import TimeLimitExceeded
+from ..numbers import fmpq_to_decimal
 from ..progress import ProgressCallback, report
 from .barycentric import Arith, bary_eval, weights
 
@@ -76,7 +77,7 @@ class ExchangeResult:
 
     @property
     def spread(self) -> float:
-        if float(self.max_error) == 0:
+        if self.max_error == 0:  # compared as search numbers: a float of 1e-400 is 0
             return 0.0
         return float((self.max_error - self.min_alternation) / self.max_error)
 
@@ -114,19 +115,25 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
 
-    for it in range(1, max_iter + 1):
-        report(progress, f"{stage}: exchange steps", it - 1, None)
+    step = 0
+
+    def check() -> None:
         if late():
-            raise TimeLimitExceeded(_late_message(stage, it - 1, best))
+            raise TimeLimitExceeded(_late_message(stage, step, best, ar))
+
+    for it in range(1, max_iter + 1):
+        step = it - 1
+        report(progress, f"{stage}: exchange steps", it - 1, None)
+        check()
         fk = fv(ref)
-        w = weights(ref, scale, ar)
+        w = weights(ref, scale, ar, check)
         den = (w * sigma).sum()
         h = (w * fk).sum() / den
         y = fk - h * sigma
 
         def err(t: np.ndarray, y: np.ndarray = y, w: np.ndarray = w,
                 ref: np.ndarray = ref) -> np.ndarray:
-            return np.asarray(fv(t) - bary_eval(t, ref, w, y, scale, ar))
+            return np.asarray(fv(t) - bary_eval(t, ref, w, y, scale, ar, check))
 
         ext_x, ext_e = _extrema(err, ref, h * sigma, ends_arr, f_ends - bary_eval(
             ends_arr, ref, w, y, scale, ar), tol, ar, late)
@@ -177,11 +184,11 @@ def _unique_sorted(xs: list[Any]) -> list[Any]:
     return out
 
 
-def _late_message(stage: str, steps: int, best: ExchangeResult | None) -> str:
+def _late_message(stage: str, steps: int, best: ExchangeResult | None, ar: Arith) -> str:
     where = f"after {steps} exchange step(s)"
     if best is not None:
-        where += (f", levelled error {float(abs(best.h)):.3e}, relative spread of the "
-                  f"extrema {best.spread:.2e}")
+        h = fmpq_to_decimal(ar.to_fmpq(abs(best.h)), 4)
+        where += f", levelled error {h}, relative spread of the extrema {best.spread:.2e}"
     return f"time limit reached during the Remez search ({stage}) {where}"
 
 
