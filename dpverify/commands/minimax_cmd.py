@@ -87,15 +87,14 @@ def bracket_rows(cert: Any) -> list[tuple[str, str]]:
                        f"degree {poly['degree']}"),
         (f"E_{n}(f) >=", fmpq_to_decimal(lo, 12, "down") + "  (proven: de la Vallee Poussin, "
          f"{n + 2} alternation points)"),
-        (f"E_{n}(f) <= sup |f - p| <=", fmpq_to_decimal(up, 12, "up") + "  (proven: interval "
-         "certifier)"),
+        (f"E_{n}(f) <= sup |f - p| <=", fmpq_to_decimal(up, 12, "up") + "  (proven: Taylor "
+         "forms and monotonicity, piece by piece)"),
         ("upper / lower", cert.info.get("ratio_upper_lower") or "-"),
     ]
     search = cert.info.get("search", {})
     if search.get("stop") is not None:
         rows.append(("search (not checked)", f"{search.get('stop')} after "
-                     f"{search.get('iterations')} exchange steps, {search.get('precision')}, "
-                     f"{search.get('seconds')} s"))
+                     f"{search.get('iterations')} exchange steps, {search.get('precision')}"))
     return rows
 
 

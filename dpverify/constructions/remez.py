@@ -200,12 +200,15 @@ def _round_to_grid(q: fmpq, k: int) -> fmpq:
     return fmpq(m) / fmpz(2) ** k if k >= 0 else fmpq(m * fmpz(2) ** (-k))
 
 
-def _short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int) -> list[fmpq]:
+def _short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int,
+                  keep: set[fmpq]) -> list[fmpq]:
     """Dyadics near ``xs`` (sorted), about ``extra_bits`` bits finer than the gap to the
-    neighbours, strictly increasing and inside ``[a, b]`` (``a``, ``b`` kept exactly)."""
+    neighbours, strictly increasing and inside ``[a, b]`` (``a``, ``b`` and the points of
+    ``keep`` -- breakpoints, where ``e`` has a corner and rounding would cost first order --
+    kept exactly)."""
     out: list[fmpq] = []
     for i, x in enumerate(xs):
-        if x == a or x == b:
+        if x == a or x == b or x in keep:
             out.append(x)
             continue
         gaps = [abs(x - y) for y in (xs[i - 1] if i else a, xs[i + 1] if i + 1 < len(xs) else b)
@@ -303,7 +306,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
             bits = min(_MAX_BITS, math.ceil(need + math.log2(n + 2)) + 21)
             res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide,
                            progress, stage)
-    return _approximation(fx, n, a, b, res, ar, ftol, time.monotonic() - t0, tail)
+    return _approximation(fx, n, a, b, res, ar, ftol, time.monotonic() - t0, tail, kinks)
 
 
 def _run(fx: Expr, n: int, a: fmpq, b: fmpq, bits: int | None, kinks: list[fmpq], tol: float,
@@ -334,7 +337,8 @@ def _precision(bits: int | None) -> Any:
 
 
 def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: Arith,
-                   tol: float, seconds: float, tail: float) -> Approximation:
+                   tol: float, seconds: float, tail: float,
+                   kinks: list[fmpq]) -> Approximation:
     """Exact polynomial and points from the search's numbers (inside its precision)."""
     with _precision(ar.bits):
         mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
@@ -347,14 +351,17 @@ def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: 
             quantum = h * to_fmpq(tol, "tol") / (8 * (n + 1))
             k = int(quantum.q).bit_length() - int(quantum.p).bit_length() + 1
             exact = [_round_to_grid(c, k) for c in exact]
-        alt = sorted(ar.to_fmpq(x) for x in res.alternation)
-        ext = sorted(set(ar.to_fmpq(x) for x in res.extrema))
+        # the search's copies of the ends and breakpoints stand for the exact points
+        exact_of = {ar.to_fmpq(ar.num(k)): k for k in [a, b] + kinks}
+        alt = sorted(exact_of.get(q, q) for q in (ar.to_fmpq(x) for x in res.alternation))
+        ext = sorted(set(exact_of.get(q, q) for q in (ar.to_fmpq(x) for x in res.extrema)))
         stats = {
             "levelled_error": fmpq_to_decimal(h, 12),
             "max_error_estimate": fmpq_to_decimal(ar.to_fmpq(res.max_error), 12),
         }
-    alt = _short_points([min(max(x, a), b) for x in alt], a, b, 24)
-    ext = _short_points([min(max(x, a), b) for x in ext], a, b, 16)
+    keep = set(kinks)
+    alt = _short_points([min(max(x, a), b) for x in alt], a, b, 24, keep)
+    ext = _short_points([min(max(x, a), b) for x in ext], a, b, 16, keep)
     poly = ChebyshevPoly(exact or [fmpq(0)], domain=(a, b))
     text = fmpq_str
     return Approximation(

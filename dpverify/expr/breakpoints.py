@@ -62,6 +62,19 @@ def _critical(node: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
     """``(u, c, kind)``: ``f`` may fail to be analytic where ``u = c`` (``u`` a pair
     ``(v, w)`` means ``v - w``)."""
     out: list[tuple[Node | tuple[Node, Node], int, str]] = []
+
+    def zero_set(u: Node) -> Node:
+        # abs(v), -v, sqrt(v) and v^k (k a positive integer) vanish exactly where v does
+        while True:
+            if u.kind == "call" and u.args[0] in ("abs", "sqrt"):
+                u = u.args[1]
+            elif u.kind == "neg":
+                u = u.args[0]
+            elif u.kind == "pow" and u.args[1].kind == "num" and u.args[1].args[0] > 0:
+                u = u.args[0]
+            else:
+                return u
+
     stack = [node]
     while stack:
         nd = stack.pop()
@@ -71,9 +84,9 @@ def _critical(node: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
         if k == "call":
             name, arg = nd.args
             if name == "abs":
-                out.append((arg, 0, "kink"))
+                out.append((zero_set(arg), 0, "kink"))
             elif name in ("sqrt", "log"):
-                out.append((arg, 0, "singular"))
+                out.append((zero_set(arg), 0, "singular"))
             elif name == "log1p":
                 out.append((arg, -1, "singular"))
             elif name in ("asin", "acos"):
@@ -88,13 +101,13 @@ def _critical(node: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
         elif k == "pow":
             base, ex = nd.args
             if not (ex.kind == "num" and is_int(ex.args[0]) and ex.args[0] >= 0):
-                out.append((base, 0, "pole" if ex.kind == "num" and is_int(ex.args[0])
+                out.append((zero_set(base), 0, "pole" if ex.kind == "num" and is_int(ex.args[0])
                             else "singular"))
             stack.extend([base, ex])
         elif k == "prod":
             for p, fac in nd.args:
                 if p < 0:
-                    out.append((fac, 0, "pole"))
+                    out.append((zero_set(fac), 0, "pole"))
                 stack.append(fac)
         elif k == "sum":
             stack.extend(t for _, t in nd.args)
