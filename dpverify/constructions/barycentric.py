@@ -205,8 +205,8 @@ def chebyshev_coefficients_from_values(v: np.ndarray, ar: Arith) -> list[Any]:
     if ar.is_float:
         y = np.concatenate([v, v[::-1]])
         Y = np.fft.fft(y)[:n]
-        k = np.arange(n)
-        X = (Y * np.exp(-1j * np.pi * k / (2 * n))).real / 2
+        ks = np.arange(n)
+        X = (Y * np.exp(-1j * np.pi * ks / (2 * n))).real / 2
         c = X * (2.0 / n)
         c[0] /= 2
         return [float(t) for t in c]

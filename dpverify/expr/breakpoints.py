@@ -26,6 +26,7 @@ interval evaluation like any other).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 from flint import fmpq, fmpq_poly
@@ -173,9 +174,13 @@ def _poly_zeros(P: fmpq_poly, a: fmpq, b: fmpq) -> list[tuple[fmpq, bool]]:
             if a <= r <= b:
                 out.append((r, True))
             continue
-        for z, _m in fac.complex_roots():
-            if z.imag.contains(0) and abs(z.imag.mid()) <= abs(z.real.mid()) * 2**-40 + 2**-60:
-                x = _dyadic(mpmath.mpf(z.real.mid().str(30, radius=False)))
+        # FLINT's isolation returns real roots with an exactly zero imaginary part
+        roots: Any = fac.complex_roots()  # [(acb, multiplicity)] (the stub says list[acb])
+        for z, _m in roots:
+            if z.imag.is_zero():
+                man, exp = z.real.mid().man_exp()
+                m_, e_ = int(man), int(exp)
+                x = fmpq(m_ * 2**e_) if e_ >= 0 else fmpq(m_, 2 ** (-e_))
                 if a <= x <= b:
                     out.append((x, False))
     return out
@@ -202,7 +207,8 @@ def _numeric_zeros(u: Expr, c: int, a: fmpq, b: fmpq) -> list[tuple[fmpq, bool]]
             if v == 0:
                 out.append((_dyadic(xs[i]), False))
                 continue
-            if i == _SAMPLES or vs[i + 1] is None or vs[i + 1] == 0 or (v > 0) == (vs[i + 1] > 0):
+            nxt = vs[i + 1] if i < _SAMPLES else None
+            if nxt is None or nxt == 0 or (v > 0) == (nxt > 0):
                 continue
             lo, hi, vlo = xs[i], xs[i + 1], v
             for _ in range(_BISECT):
@@ -230,20 +236,14 @@ def breakpoints(f: Expr, a: fmpq, b: fmpq) -> list[Breakpoint]:
         if isinstance(u, tuple):
             pu = _as_poly(u[0]), _as_poly(u[1])
             P = None if pu[0] is None or pu[1] is None else pu[0] - pu[1]
-            nodes = u
+            target = _difference(u[0], u[1])
         else:
             P = _as_poly(u) if is_polynomial_node(u) else None
-            nodes = (u,)
+            target = u
         if P is not None:
             zeros = _poly_zeros(P - c, a, b)
         else:
-            exprs = [Expr(canonical_text(n), (var,), n) for n in nodes]
-            if len(exprs) == 2:
-                diff = Expr(f"({exprs[0].canonical}) - ({exprs[1].canonical})", (var,),
-                            _difference(nodes[0], nodes[1]))
-                zeros = _numeric_zeros(diff, c, a, b)
-            else:
-                zeros = _numeric_zeros(exprs[0], c, a, b)
+            zeros = _numeric_zeros(Expr(canonical_text(target), (var,), target), c, a, b)
         for x, exact in zeros:
             old = found.get(x)
             if old is not None:  # the stronger kind, and exactness if either had it
