@@ -52,6 +52,7 @@ from ..errors import (
 )
 from ..exact import MonomialPoly
 from ..expr import Expr, parse
+from ..expr.breakpoints import as_polynomial
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
@@ -399,6 +400,11 @@ def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "
     f = _expr(f)
     n = check_int(degree, "degree", 0, MAX_DEGREE)
     a, b = _interval(interval)
+    P = as_polynomial(f)
+    if P is not None and P.degree() <= n:
+        raise InvalidParameterError(
+            f"f is a polynomial of degree {max(P.degree(), 0)} <= {n}: E_{n}(f) = 0 and the "
+            "best approximation is f itself (nothing to certify)")
     rtol_q = to_fmpq(rtol, "rtol")
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
@@ -463,6 +469,13 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
     end = _deadline(timeout, None)
     tol = _search_tol(rtol_q)
     probes: dict[int, Probe] = {}
+    P = as_polynomial(f)
+    exact_at = None if P is None else max(P.degree(), 0)
+    if exact_at is not None and exact_at <= top:
+        # degree d = deg f represents f exactly (E_d = 0): search below it only
+        if exact_at == 0:
+            raise InvalidParameterError("f is a constant: degree 0 represents it exactly")
+        top = exact_at - 1
 
     def search_at(n: int, decide: fmpq | None) -> Approximation:
         try:
@@ -483,6 +496,10 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
     while probe(hi).side == "above":
         lo = hi
         if hi == top:
+            if exact_at is not None and exact_at == top + 1:
+                raise CertificationFailed(
+                    f"{_none_reaches(f, probes[top], a, b, g, top, end)}; degree "
+                    f"{exact_at} represents f exactly (f is a polynomial)")
             raise CertificationFailed(_none_reaches(f, probes[top], a, b, g, top, end))
         hi = min(max(1, 2 * hi), top)
     while hi - lo > 1:
@@ -513,6 +530,10 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
                 cert.info["undecided_degrees"] = {str(k): v.why for k, v in failed.items()}
             return cert
         n += 1
+    if exact_at is not None and exact_at == top + 1:
+        raise CertificationFailed(
+            f"no degree <= {top} was certified within gamma; f is a polynomial of degree "
+            f"{exact_at}, which represents it exactly (E_{exact_at} = 0)")
     if failed:
         raise CertificationFailed(
             f"no degree <= {top} was certified within gamma, and the search could not "

@@ -59,13 +59,14 @@ from flint import ctx, fmpq, fmpz
 
 from ..approximation import Approximation
 from ..errors import (
+    DomainError,
     InvalidParameterError,
     ParameterTypeError,
     TimeLimitExceeded,
 )
 from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
-from ..expr.breakpoints import breakpoints
+from ..expr.breakpoints import as_polynomial, breakpoints
 from ..numbers import check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
 from .barycentric import (
@@ -77,7 +78,7 @@ from .barycentric import (
 from .remez_exchange import ExchangeResult, exchange_search
 
 __all__ = ["remez", "MAX_REMEZ_DEGREE", "DEGREE_LIMIT_REASON", "working_precision",
-           "step_seconds"]
+           "step_seconds", "exact_poly"]
 
 #: Largest degree the search accepts.  What limits it is time: one exchange step costs
 #: O(N^2) barycentric evaluations (about a minute per step at this degree in float64),
@@ -161,11 +162,17 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
     ar = Arith(None)
     mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
     x = chebyshev_points_first_kind(M, mid, rad, ar)
-    scale, tail = _tail(ar.evaluator(f)(x), n, ar)
-    if scale == -math.inf:
-        scale = 0.0
-    if tail >= scale + math.log2(_FLOAT_OK / tol):
-        return None, scale, tail
+    try:
+        scale, tail = _tail(ar.evaluator(f)(x), n, ar)
+    except DomainError:
+        # a value beyond the float64 range (exp(1000 x)) is not an undefined point: the
+        # binary floating point below has no such limit, and raises if f is undefined
+        scale, tail = 0.0, -math.inf
+    else:
+        if scale == -math.inf:
+            scale = 0.0
+        if tail >= scale + math.log2(_FLOAT_OK / tol):
+            return None, scale, tail
     bits = 128
     spent = 0.0
     while True:
@@ -191,6 +198,17 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
         return bits, scale, tail
     need = scale - tail + math.log2(1 / tol) + math.log2(n + 2) + 27
     return max(64, min(_MAX_BITS, math.ceil(need))), scale, tail
+
+
+def exact_poly(f: Expr, n: int) -> None:
+    """Refuse a polynomial ``f`` of degree ``<= n``: ``E_n(f) = 0``, its best approximation
+    is ``f`` itself, and no alternation exists to certify."""
+    P = as_polynomial(f)
+    if P is not None and P.degree() <= n:
+        raise InvalidParameterError(
+            f"f is a polynomial of degree {max(P.degree(), 0)} <= {n}: E_{n}(f) = 0 and the "
+            "best approximation is f itself (nothing to search or certify; dpverify supnorm "
+            "checks a given polynomial exactly)")
 
 
 def _round_to_grid(q: fmpq, k: int) -> fmpq:
@@ -271,6 +289,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     :func:`dpverify.certify.alternation.certify_minimax`.
     """
     fx, n, a, b = _read(f, degree, interval)
+    exact_poly(fx, n)
     tol_q = to_fmpq(tol, "tol")
     if not 0 < tol_q < 1:
         raise InvalidParameterError(f"tol must be in (0, 1), got {tol}")
@@ -296,7 +315,13 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
             f"degree {n} at {'float64' if bits is None else f'{bits} bits'} needs about "
             f"{step_seconds(n, bits):.1f} s per exchange step (estimated), more than the "
             f"{max(deadline - time.monotonic(), 0):.1f} s left")
-    kinks = [bp.x for bp in breakpoints(fx, a, b) if a < bp.x < b]
+    bps = breakpoints(fx, a, b)
+    poles = [bp.x for bp in bps if bp.kind == "pole"]
+    if poles:
+        raise DomainError(f"f has a pole at x = {fmpq_to_decimal(poles[0], 15)} (or near it) "
+                          f"in [{fmpq_to_decimal(a, 15)}, {fmpq_to_decimal(b, 15)}]: it is not "
+                          "continuous there and has no best uniform approximation")
+    kinks = [bp.x for bp in bps if a < bp.x < b]
     res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide, progress, stage)
     # a levelled error near the rounding level of the arithmetic: redo with more bits
     if res.h != 0:
@@ -316,7 +341,9 @@ def _run(fx: Expr, n: int, a: fmpq, b: fmpq, bits: int | None, kinks: list[fmpq]
     if bits is None:
         try:
             return _run_in(Arith(None), *args)
-        except ArithmeticError:  # weights out of the float64 range: 64-bit arf instead
+        except (ArithmeticError, DomainError):
+            # weights or values out of the float64 range: 64-bit arf instead (which raises
+            # again if f is really undefined somewhere)
             bits = 64
     with ctx.workprec(bits):
         return _run_in(Arith(bits), *args)

@@ -10,8 +10,7 @@ analytic on the real line; analyticity of ``f`` can only fail where an argument 
   domain of the function, with an unbounded derivative or an unbounded value);
 * a divisor ``u`` is 0 (a *pole*).
 
-(``tan`` has poles at the zeros of ``cos(u)``, which are not listed: a target with a pole
-inside its interval is refused by the certifiers anyway.)
+* ``tan(u)`` has a pole where ``cos(u)`` is 0.
 
 :func:`breakpoints` finds the points of ``[a, b]`` where that happens.  When ``u`` is a
 polynomial with rational coefficients the rational roots come out exactly (``1/3`` for
@@ -35,7 +34,7 @@ from ..errors import DomainError
 from .expression import Expr
 from .tree import Node, canonical_text, is_int, is_polynomial_node, make_node
 
-__all__ = ["Breakpoint", "breakpoints", "MAX_BREAKPOINTS"]
+__all__ = ["Breakpoint", "breakpoints", "as_polynomial", "MAX_BREAKPOINTS"]
 
 #: at most this many points are returned (``abs(sin(1000 x))`` has hundreds)
 MAX_BREAKPOINTS = 2000
@@ -92,6 +91,8 @@ def _critical(node: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
                 out.append((arg, -1, "singular"))
             elif name in ("asin", "acos"):
                 out += [(arg, 1, "singular"), (arg, -1, "singular")]
+            elif name == "tan":
+                out.append((make_node("call", ("cos", arg), [arg]), 0, "pole"))
             stack.append(arg)
         elif k == "minmax":
             args = nd.args[1]
@@ -155,6 +156,14 @@ def _as_poly(node: Node) -> fmpq_poly | None:
             return None
         return q**e
     return None
+
+
+def as_polynomial(f: Expr) -> fmpq_poly | None:
+    """The exact polynomial of ``f`` when it is a polynomial in its (one) variable with
+    rational constants and degree at most 256; otherwise None."""
+    if len(f.used_variables) > 1 or not is_polynomial_node(f.tree):
+        return None
+    return _as_poly(f.tree)
 
 
 def _dyadic(x: float | mpmath.mpf, bits: int = 64) -> fmpq:
