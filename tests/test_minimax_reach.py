@@ -26,6 +26,7 @@ import pytest
 from flint import ctx, fmpq
 
 import dpverify
+import dpverify.errors
 from dpverify import cli
 from dpverify.certify.alternation import certify_minimax, minimax
 from dpverify.certify.graded_supnorm import graded_partition
@@ -197,3 +198,17 @@ def test_least_degree_of_abs_at_one_percent():
     st = cert.statement
     assert st["degree"] == 28 and "least_degree" in st
     assert _holds(cert)
+
+
+def test_polynomials_poles_and_overflow():
+    with pytest.raises(InvalidParameterError, match="polynomial of degree 3 <= 5"):
+        dpverify.minimax("x^3", 5, (0, 1))
+    with pytest.raises(dpverify.errors.CertificationFailed, match="least degree is 3, f itself"):
+        dpverify.approx("x^3", (0, 1), "1e-12")
+    with pytest.raises(dpverify.errors.DomainError, match="pole at x = 1.5707963"):
+        remez("tan(x)", 4, (0, 2))
+    with pytest.raises(dpverify.errors.DomainError, match="pole at x = 3.33333"):
+        remez("1/(x - 1/3)", 4, (0, 1))
+    # e^1000 is beyond float64: the search moves to binary floating point, not "undefined"
+    cert = dpverify.minimax("exp(1000*x)", 6, (-1, 1))
+    assert "bit" in cert.info["search"]["precision"] and cert.info["bracket_met"] is True

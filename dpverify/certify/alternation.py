@@ -496,11 +496,9 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
     while probe(hi).side == "above":
         lo = hi
         if hi == top:
-            if exact_at is not None and exact_at == top + 1:
-                raise CertificationFailed(
-                    f"{_none_reaches(f, probes[top], a, b, g, top, end)}; degree "
-                    f"{exact_at} represents f exactly (f is a polynomial)")
-            raise CertificationFailed(_none_reaches(f, probes[top], a, b, g, top, end))
+            exact = exact_at is not None and exact_at == top + 1
+            raise CertificationFailed(_none_reaches(f, probes[top], a, b, g, top, end,
+                                                    exact_at if exact else None))
         hi = min(max(1, 2 * hi), top)
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -556,21 +554,24 @@ def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, probes: dict[int, Probe],
 
 
 def _none_reaches(f: Expr, p: Probe, a: fmpq, b: fmpq, g: fmpq, top: int,
-                  deadline: float | None) -> str:
+                  deadline: float | None, exact_at: int | None = None) -> str:
     """The message when the search puts ``E_top`` above gamma, saying whether that is
-    proven (de la Vallee Poussin at the search's points)."""
+    proven (de la Vallee Poussin at the search's points); ``exact_at``: the degree of a
+    polynomial ``f`` (``top + 1``), which then is the least degree."""
     try:
         alt = alternation_lower_bound(f, p.proposal.poly, p.proposal.extra["alternation"],
                                       (a, b), top, deadline=deadline)
     except (CertificationFailed, InvalidParameterError, KeyError):
         alt = None
-    if alt is not None and alt.lower > g:
-        return (f"no degree <= {top} reaches gamma: E_{top}(f) >= "
-                f"{fmpq_to_decimal(alt.lower, 6, 'down')} > gamma (proven, de la Vallee "
-                f"Poussin); raise max_degree")
-    return (f"the search puts E_{top}(f) above gamma (levelled error "
-            f"{p.proposal.extra.get('levelled_error')}; not proven): no degree <= {top} "
-            "was certified; raise max_degree")
+    proven = alt is not None and alt.lower > g
+    head = (f"E_{top}(f) >= {fmpq_to_decimal(alt.lower, 6, 'down')} > gamma (proven, de la "
+            "Vallee Poussin)" if proven and alt is not None else
+            f"the search puts E_{top}(f) above gamma (levelled error "
+            f"{p.proposal.extra.get('levelled_error')}; not proven)")
+    if exact_at is not None:
+        return (f"{head}: the least degree is {exact_at}, f itself (a polynomial of degree "
+                f"{exact_at}, error 0; no minimax certificate is needed for it)")
+    return f"no degree <= {top} reaches gamma: {head}; raise max_degree"
 
 
 def _zero_proposal(f: Any, a: fmpq, b: fmpq) -> Approximation:
