@@ -19,7 +19,7 @@ Tables (one run, one machine):
    2)`` points, every local maximum refined by golden section, one point per sign run,
    ``N + 2`` kept.  Target: dpverify's search within 3x of it.  ``baryrat.brasil``
    (polynomial mode) is tried on the float64 cases too.
-6. ``timeout=`` honoured by the API (issue: ``approx('exp(x)', (0,1), '1e-300')``,
+6. ``timeout=`` honoured by the API (``approx('exp(x)', (0,1), '1e-300')``,
    ``approx('sin(30*x)', (0,1), '1e-50')``, ``minimax('exp(x)', 200, (-1,1))``).
 
 Usage: ``python benchmarks/minimax_reach.py [--verify-max 256] [--quick] [--no-write]``.

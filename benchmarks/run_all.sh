@@ -14,3 +14,4 @@ python3 benchmarks/fast_vs_exact.py
 env -u OPENBLAS_NUM_THREADS python3 benchmarks/summary_release.py
 python3 benchmarks/jackson_speed.py
 python3 benchmarks/dask_release.py
+python3 benchmarks/minimax_reach.py

@@ -59,7 +59,14 @@ from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
 from .graded_supnorm import sup_error
 from .interval import SupNorm
-from .search_calls import Probe, Search, call_search, rtols_for, side_of_gamma
+from .search_calls import (
+    Probe,
+    Search,
+    call_search,
+    rtols_for,
+    search_number,
+    side_of_gamma,
+)
 
 __all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax", "approx",
            "Search", "sup_error", "MAX_DEGREE"]
@@ -515,7 +522,7 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
             continue
         full = p.proposal if p.proposal.extra.get("stop") in ("converged", "exact") \
             else search_at(n, None)
-        below = _below_proposal(f, n, a, b, probes, search_at)
+        below = _below_proposal(f, n, a, b, g, probes, search_at)
         for r in rtols_for(rtol_q, full, g):
             try:
                 cert = certify_minimax(full, n, max_error=g, least_degree=below, rtol=r,
@@ -541,7 +548,7 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
                               "(the bracket of sup |f - p| did not reach gamma)")
 
 
-def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, probes: dict[int, Probe],
+def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, g: fmpq, probes: dict[int, Probe],
                     search_at: Callable[[int, fmpq | None], Approximation]) -> Approximation:
     """The proposal of degree ``n - 1`` for the least-degree proof (the zero polynomial
     and one point for ``n = 0``)."""
@@ -549,7 +556,11 @@ def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, probes: dict[int, Probe],
         return _zero_proposal(f, a, b)
     p = probes.get(n - 1)
     if p is not None and p.side == "above":
-        return p.proposal
+        h = search_number(p.proposal.extra.get("levelled_error"))
+        # a probe stopped as soon as |h| > gamma: its alternation is good enough unless
+        # |h| is within 1% of gamma (then the rounding of its points could lose the proof)
+        if p.proposal.extra.get("stop") != "decided" or (h is not None and h > g * 101 / 100):
+            return p.proposal
     return search_at(n - 1, None)
 
 
