@@ -59,14 +59,7 @@ from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
 from .graded_supnorm import sup_error
 from .interval import SupNorm
-from .search_calls import (
-    Probe,
-    Search,
-    call_search,
-    rtols_for,
-    search_number,
-    side_of_gamma,
-)
+from .search_calls import Probe, Search, call_search, rtols_for, search_number, side_of_gamma
 
 __all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax", "approx",
            "Search", "sup_error", "MAX_DEGREE"]

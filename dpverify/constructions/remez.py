@@ -68,7 +68,7 @@ from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import as_polynomial, breakpoints
 from ..numbers import check_int, fmpq_str, fmpq_to_decimal, to_fmpq
-from ..progress import ProgressCallback, report
+from ..progress import ProgressCallback
 from .barycentric import (
     Arith,
     bary_eval,
@@ -268,7 +268,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
         Stop as soon as the floating bracket ``|h| <= E_N <= max |e|`` excludes it
         (``stop="decided"``): a least-degree search only needs the side.
     progress : callable, optional
-        ``progress("remez degree N: exchange steps", done, None)``
+        ``progress("remez degree N: iterations", done, None)`` (exchange steps)
         (:mod:`dpverify.progress`), counts only.
 
     Returns
@@ -305,7 +305,6 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
         deadline = limit if deadline is None else min(deadline, limit)
     ftol = float(tol_q)
     stage = f"remez degree {n}"
-    report(progress, f"{stage}: working precision", 0, None)
     if dps is None:
         bits, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
     else:

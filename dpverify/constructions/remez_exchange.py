@@ -123,7 +123,7 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
 
     for it in range(1, max_iter + 1):
         step = it - 1
-        report(progress, f"{stage}: exchange steps", it - 1, None)
+        report(progress, f"{stage}: iterations", it - 1, None)
         check()
         fk = fv(ref)
         w = weights(ref, scale, ar, check)
