@@ -18,3 +18,4 @@ python3 benchmarks/dask_release.py
 python3 benchmarks/limits.py
 python3 benchmarks/verify_constructions.py
 python3 benchmarks/evalbound_tightness.py
+python3 benchmarks/minimax_reach.py

@@ -28,7 +28,7 @@ from .constructions import chebyshev as _chebyshev  # module: its builders are l
 from .constructions.chebyshev_series import ChebyshevSeries
 from .constructions.chebyshev_series import chebyshev_coefficients as _cheb_coefficients
 from .constructions.multivariate_norm import multivariate_norms
-from .constructions.remez import remez
+from .constructions.remez import DEGREE_LIMIT_REASON, MAX_REMEZ_DEGREE, remez
 from .errors import InvalidParameterError, ParameterTypeError
 from .exact import ExactPoly, as_poly
 from .expr import Expr, parse
@@ -106,19 +106,36 @@ def _chebyshev_coefficients(f: Any, n: Any, dim: Any, options: dict[str, Any]
 def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:
     """Best uniform approximation of degree ``degree`` to ``f`` on ``interval`` with a
     certified bracket ``lower <= E_N(f) <= upper`` (a ``minimax`` certificate that
-    ``dpverify verify`` re-checks).  The search is the mpmath Remez exchange of
-    :func:`dpverify.constructions.remez.remez` unless ``search=`` is given; options and
-    guarantee: :func:`dpverify.certify.alternation.minimax`."""
-    options.setdefault("search", remez)
+    ``dpverify verify`` re-checks).  The search is the Remez exchange of
+    :func:`dpverify.constructions.remez.remez` (degree at most ``MAX_REMEZ_DEGREE``, 20000:
+    its cost is time, O(N^2) per exchange step) unless ``search=`` is given.  ``timeout=``
+    (seconds) bounds the whole call.  ``Certificate.converged`` (``info["bracket_met"]``)
+    says whether ``upper <= lower (1 + rtol)``.  Options and guarantee:
+    :func:`dpverify.certify.alternation.minimax`."""
+    if "search" not in options:
+        _check_remez_degree(degree, "degree")
+        options["search"] = remez
     return _minimax(f, degree, interval, **options)
 
 
 def approx(f: Any, interval: Any, gamma: Any, **options: Any) -> Certificate:
     """The least degree whose best approximation is certified within ``gamma`` (and, when
-    provable, that one degree less is impossible): see
-    :func:`dpverify.certify.alternation.approx`."""
-    options.setdefault("search", remez)
+    provable, that one degree less is impossible); ``max_degree`` defaults to 1000 and is
+    at most ``MAX_REMEZ_DEGREE`` with the default search; ``timeout=`` (seconds) bounds
+    the whole call.  See :func:`dpverify.certify.alternation.approx`."""
+    if "search" not in options:
+        if "max_degree" in options:
+            _check_remez_degree(options["max_degree"], "max_degree")
+        options["search"] = remez
     return _approx(f, interval, gamma, **options)
+
+
+def _check_remez_degree(degree: Any, name: str) -> None:
+    """The Remez search's degree limit, with its reason, before any work."""
+    n = check_int(degree, name, 0, None)
+    if n > MAX_REMEZ_DEGREE:
+        raise InvalidParameterError(
+            f"{name} must be <= {MAX_REMEZ_DEGREE} ({DEGREE_LIMIT_REASON}), got {n}")
 
 
 def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:

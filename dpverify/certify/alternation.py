@@ -33,6 +33,7 @@ evaluation at the listed points, the upper bound by the interval certifier.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,20 +48,26 @@ from ..errors import (
     InvalidParameterError,
     ParameterTypeError,
     PrecisionExhausted,
+    TimeLimitExceeded,
 )
 from ..exact import MonomialPoly
 from ..expr import Expr, parse
+from ..expr.breakpoints import as_polynomial
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
-from .interval import supnorm
+from .graded_supnorm import sup_error
+from .interval import SupNorm
+from .search_calls import Probe, Search, call_search, rtols_for, search_number, side_of_gamma
 
 __all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax", "approx",
-           "Search"]
+           "Search", "sup_error", "MAX_DEGREE"]
 
-#: A search: ``search(f, degree, (a, b))`` -> Approximation with ``extra["alternation"]``.
-Search = Callable[[Any, int, tuple[fmpq, fmpq]], Approximation]
+
+#: Largest degree accepted here (the search may have a lower limit of its own: the Remez
+#: search of dpverify.constructions.remez stops at 20000, for time)
+MAX_DEGREE = 200_000
 
 _DIGITS = 20
 _MAX_PREC = 1 << 14
@@ -95,8 +102,9 @@ def _interval(interval: Any) -> tuple[fmpq, fmpq]:
 
 
 def _error_at(f: Any, poly: Any, x: fmpq) -> tuple[int, fmpq]:
-    """``(sign, lower bound of |f(x) - p(x)|)``, decided exactly or in balls."""
-    px = poly(x)
+    """``(sign, lower bound of |f(x) - p(x)|)``, decided exactly or in balls (``poly``:
+    anything that evaluates exactly at a rational, e.g. an ``fmpq_poly``)."""
+    px = fmpq(poly(x))
     try:
         fx = f.eval_exact(x)
     except DomainError:
@@ -121,7 +129,7 @@ def _error_at(f: Any, poly: Any, x: fmpq) -> tuple[int, fmpq]:
 
 
 def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
-                            degree: Any = None) -> Alternation:
+                            degree: Any = None, *, deadline: float | None = None) -> Alternation:
     """De la Vallee Poussin lower bound of ``E_N(f)`` at given points (module docstring).
 
     Parameters
@@ -135,6 +143,8 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     interval : pair of exact numbers
     degree : int, optional
         ``N`` (default: ``len(points) - 2``).
+    deadline : float, optional
+        A ``time.monotonic()`` instant, checked between points.
 
     Returns
     -------
@@ -145,6 +155,8 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     ------
     CertificationFailed
         If the signs do not alternate or one cannot be decided.
+    TimeLimitExceeded
+        Past ``deadline``.
 
     Guarantee
     ---------
@@ -158,7 +170,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
         raise ParameterTypeError(f"points must be a list of exact numbers, got "
                                  f"{type(points).__name__}")
     pts = [to_fmpq(x, f"points[{i}]") for i, x in enumerate(points)]
-    n = len(pts) - 2 if degree is None else check_int(degree, "degree", -1, 10**6)
+    n = len(pts) - 2 if degree is None else check_int(degree, "degree", -1, MAX_DEGREE)
     if len(pts) != n + 2:
         raise InvalidParameterError(f"points must hold degree + 2 = {n + 2} points, got "
                                     f"{len(pts)}")
@@ -167,8 +179,13 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     if any(not a <= x <= b for x in pts) or any(x >= y for x, y in zip(pts, pts[1:])):
         raise InvalidParameterError("points must be strictly increasing and inside the interval")
     signs, lows = [], []
-    for x in pts:
-        s, low = _error_at(f, poly, x)
+    exact_p = poly.as_fmpq_poly() if poly.basis == "monomial" else \
+        poly.to_monomial().as_fmpq_poly()  # one conversion, then FLINT's exact evaluation
+    for i, x in enumerate(pts):
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeLimitExceeded(f"time limit reached in the de la Vallee Poussin lower "
+                                    f"bound ({i} of {len(pts)} points)")
+        s, low = _error_at(f, exact_p, x)
         if s == 0:
             raise CertificationFailed(f"f - p vanishes (or its sign is undecided) at "
                                       f"x = {fmpq_to_decimal(x, 15)}")
@@ -181,6 +198,26 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     return Alternation(pts, signs, low)
 
 
+def _deadline(timeout: Any, deadline: float | None) -> float | None:
+    if timeout is None:
+        return deadline
+    t = to_fmpq(timeout, "timeout")
+    if not t > 0:
+        raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
+    mine = time.monotonic() + float(t)
+    return mine if deadline is None else min(mine, deadline)
+
+
+def _ratio_text(upper: fmpq, lower: fmpq) -> str | None:
+    """``upper/lower`` as ``1 + d`` (``d`` rounded up to 3 digits) or a decimal."""
+    if lower <= 0:
+        return None
+    r = upper / lower
+    if r < 2:
+        return "1 + " + fmpq_to_decimal(r - 1, 3, "up")
+    return fmpq_to_decimal(r, 6, "up")
+
+
 def certify_minimax(
     approx: Approximation,
     degree: Any = None,
@@ -189,7 +226,8 @@ def certify_minimax(
     least_degree: Approximation | None = None,
     rtol: Any = "1e-6",
     timeout: Any = None,
-    max_pieces: int = 200_000,
+    deadline: float | None = None,
+    max_pieces: int = 500_000,
     progress: ProgressCallback | None = None,
 ) -> Certificate:
     """A ``minimax`` certificate for a proposed best approximation.
@@ -199,7 +237,8 @@ def certify_minimax(
     approx : Approximation
         ``poly`` (degree ``<= N``), an ``expr`` target of ``x``, a box domain with one
         interval, and ``extra["alternation"]``: ``N + 2`` points where ``f - p`` alternates
-        (what :func:`dpverify.constructions.remez.remez` returns).
+        (what :func:`dpverify.constructions.remez.remez` returns; its
+        ``extra["extrema"]`` are used as hints for the upper bound).
     degree : int, optional
         ``N`` (default ``len(alternation) - 2``).
     max_error : exact number, optional
@@ -208,19 +247,24 @@ def certify_minimax(
         A proposal of degree ``N - 1`` with its ``N + 1`` alternation points: prove
         ``E_{N-1}(f) > gamma`` (needs ``max_error``).  Left out of the statement (and
         listed in ``info.unproven_claims``) when it does not exceed ``gamma``.
-    rtol, timeout, max_pieces, progress
-        Passed to the interval certifier for the upper bound (``progress``: a
-        :mod:`dpverify.progress` callback, reports counts of pieces).
+    rtol : exact number
+        The bracket's goal ``upper <= lower (1 + rtol)``.
+    timeout, deadline, max_pieces, progress
+        Limits of the upper bound (seconds, or a ``time.monotonic()`` instant; pieces) and
+        a :mod:`dpverify.progress` callback (counts of pieces).
 
     Returns
     -------
     Certificate
-        Kind ``minimax`` (docs/certificates.md).
+        Kind ``minimax`` (docs/certificates.md); ``info["bracket_met"]`` and
+        ``Certificate.converged`` say whether ``upper <= lower (1 + rtol)``.
 
     Raises
     ------
     CertificationFailed
         When the alternation fails or ``max_error`` cannot be proven.
+    TimeLimitExceeded
+        When the time runs out before a finite upper bound.
 
     Guarantee
     ---------
@@ -236,14 +280,24 @@ def certify_minimax(
     pts = approx.extra.get("alternation")
     if not pts:
         raise InvalidParameterError("approx.extra['alternation'] must list the alternation points")
-    n = len(pts) - 2 if degree is None else check_int(degree, "degree", 0, 10**6)
-    alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n)
+    n = len(pts) - 2 if degree is None else check_int(degree, "degree", 0, MAX_DEGREE)
+    rtol_q = to_fmpq(rtol, "rtol")
+    if not rtol_q > 0:
+        raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
+    end = _deadline(timeout, deadline)
+    alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end)
     try:
-        res = supnorm(f, approx.poly, [(a, b)], rtol=rtol, timeout=timeout,
-                      max_pieces=max_pieces, progress=progress)
+        res = sup_error(f, approx.poly, (a, b), lower=alt.lower, rtol=rtol_q,
+                        hints=approx.extra.get("extrema"), deadline=end,
+                        max_pieces=max_pieces, progress=progress)
     except PrecisionExhausted as exc:
         raise CertificationFailed(f"not certified: {exc}") from None
-    upper = to_fmpq(fmpq_to_decimal(res.upper, _DIGITS, "up"))
+    # the checker re-proves every piece against ``upper``: half of the room left to the
+    # goal is added to the largest piece bound (still a proven bound, still within rtol)
+    goal = alt.lower * (1 + rtol_q)
+    up = res.upper + (goal - res.upper) / 2 if res.upper < goal else res.upper
+    upper = to_fmpq(fmpq_to_decimal(up, _DIGITS, "up"))
+    met = upper <= goal
     statement: dict[str, Any] = {
         "polynomial": polynomial_statement(approx.poly),
         "target": {"kind": "expr", "expr": f.canonical, "variables": ["x"]},
@@ -253,7 +307,7 @@ def certify_minimax(
     }
     evidence: dict[str, Any] = {
         "alternation": [fmpq_str(x) for x in alt.points],
-        "pieces": [p.to_json() for p in res.pieces],  # 1 variable: built here (progress)
+        "pieces": [p.to_json() for p in res.pieces],
     }
     unproven: dict[str, Any] = {}
     if max_error is not None:
@@ -264,20 +318,10 @@ def certify_minimax(
                 f"{fmpq_to_decimal(upper, 6, 'up')} only")
         statement["max_error"] = fmpq_str(gamma)
         if least_degree is not None:
-            q = least_degree
-            qpts = q.extra.get("alternation") or []
-            why = ""
-            try:
-                alt2 = alternation_lower_bound(f, q.poly, qpts, (a, b), n - 1)
-                ok = alt2.lower > gamma
-                if not ok:
-                    why = (f"E_{n - 1}(f) >= {fmpq_to_decimal(alt2.lower, 6, 'down')} only, "
-                           "not > max_error")
-            except (CertificationFailed, InvalidParameterError) as exc:
-                ok, why = False, str(exc)
-            if ok:
+            ok, why, alt2 = _least_degree(f, least_degree, a, b, n, gamma, end)
+            if ok and alt2 is not None:
                 statement["least_degree"] = {"lower": fmpq_str(alt2.lower)}
-                qj = q.poly.to_json()
+                qj = least_degree.poly.to_json()
                 evidence["least_degree"] = {
                     "polynomial": {"basis": qj["basis"], "domain": qj.get("domain"),
                                    "coefficients": qj["coefficients"]},
@@ -286,15 +330,20 @@ def certify_minimax(
                 unproven["least_degree"] = {"status": "undecided", "reason": why}
     elif least_degree is not None:
         raise InvalidParameterError("least_degree needs max_error")
+    search = {k: v for k, v in approx.extra.items() if k not in ("alternation", "extrema")}
     info: dict[str, Any] = {
         "construction": {"name": approx.construction, "params": approx.params},
-        "search": {k: v for k, v in approx.extra.items() if k != "alternation"},
+        "search": search,
         "supnorm": {"lower": fmpq_to_decimal(res.lower, 12, "down"), "status": res.status,
                     "converged": res.converged, "stats": res.stats},
-        "ratio_upper_lower": fmpq_to_decimal(upper / alt.lower, 6, "up")
-        if alt.lower > 0 else None,
+        "ratio_upper_lower": _ratio_text(upper, alt.lower),
+        "rtol": fmpq_str(rtol_q),
+        "bracket_met": met,
+        "converged": met,
         "dpverify_version": __version__,
     }
+    if not met:
+        info["why_not_met"] = _why_not_met(search, res)
     if unproven:
         info["unproven_claims"] = unproven
     return Certificate({"schema_version": SCHEMA_VERSION, "format": CERT_FORMAT,
@@ -302,57 +351,106 @@ def certify_minimax(
                         "info": info})
 
 
-def _call_search(search: Search, f: Any, n: int, a: fmpq, b: fmpq) -> Approximation:
-    if not callable(search):
-        raise ParameterTypeError(f"search must be callable, got {type(search).__name__}")
-    out = search(f, n, (a, b))
-    if not isinstance(out, Approximation):
-        raise ParameterTypeError("search must return an Approximation")
-    return out
+def _why_not_met(search: dict[str, Any], res: SupNorm) -> str:
+    """Why a bracket is wider than ``rtol``: how the search and the upper bound ended."""
+    parts = []
+    stop = search.get("stop")
+    if stop is not None and stop != "converged":
+        parts.append(f"the Remez search stopped: {stop} after {search.get('iterations')} "
+                     f"exchange steps (relative spread of the extrema "
+                     f"{search.get('spread')})")
+    if not res.converged:
+        parts.append(f"the upper bound stopped early ({res.status})")
+    if not parts:
+        parts.append("the polynomial is not close enough to the best one (its error's "
+                     "peaks differ by more than rtol)")
+    return "; ".join(parts)
+
+
+def _least_degree(f: Expr, q: Approximation, a: fmpq, b: fmpq, n: int, gamma: fmpq,
+                  deadline: float | None) -> tuple[bool, str, Alternation | None]:
+    qpts = q.extra.get("alternation") or []
+    try:
+        alt2 = alternation_lower_bound(f, q.poly, qpts, (a, b), n - 1, deadline=deadline)
+    except (CertificationFailed, InvalidParameterError) as exc:
+        return False, str(exc), None
+    if alt2.lower > gamma:
+        return True, "", alt2
+    return False, (f"E_{n - 1}(f) >= {fmpq_to_decimal(alt2.lower, 6, 'down')} only, "
+                   "not > max_error"), None
 
 
 def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "1e-6",
             timeout: Any = None, progress: ProgressCallback | None = None) -> Certificate:
     """Search (``search``, e.g. :func:`dpverify.constructions.remez.remez`) and certify
     the best approximation of degree ``<= degree``: a ``minimax`` certificate with
-    ``lower <= E_N(f) <= upper`` (see :func:`certify_minimax`).  ``progress``: a
-    :mod:`dpverify.progress` callback (stages ``search`` and the certifier's pieces);
-    to follow the search's own iterations, pass it to the search too (e.g.
-    ``functools.partial(remez, progress=progress)``).
+    ``lower <= E_N(f) <= upper`` (see :func:`certify_minimax`).
+
+    ``timeout`` (seconds) bounds the whole call: the search and the certification share
+    it (:class:`~dpverify.errors.TimeLimitExceeded` says where it ran out).  ``progress``:
+    a :mod:`dpverify.progress` callback (the search's exchange steps when it takes
+    ``progress``, then the certifier's pieces).  Whether the bracket met ``rtol`` is
+    ``info["bracket_met"]`` (``Certificate.converged``), with ``info["search"]`` (how the
+    search ended) and ``info["why_not_met"]``.
 
     Guarantee
     ---------
     As :func:`certify_minimax`; the search only affects how tight the bracket is.
     """
     f = _expr(f)
-    n = check_int(degree, "degree", 0, 10**6)
+    n = check_int(degree, "degree", 0, MAX_DEGREE)
     a, b = _interval(interval)
+    P = as_polynomial(f)
+    if P is not None and P.degree() <= n:
+        raise InvalidParameterError(
+            f"f is a polynomial of degree {max(P.degree(), 0)} <= {n}: E_{n}(f) = 0 and the "
+            "best approximation is f itself (nothing to certify)")
+    rtol_q = to_fmpq(rtol, "rtol")
+    if not rtol_q > 0:
+        raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
+    end = _deadline(timeout, None)
     report(progress, f"search: degree {n}", 0, None)
-    proposal = _call_search(search, f, n, a, b)
-    return certify_minimax(proposal, n, rtol=rtol, timeout=timeout, progress=progress)
+    proposal = call_search(search, f, n, a, b, deadline=end, progress=progress,
+                            tol=_search_tol(rtol_q))
+    return certify_minimax(proposal, n, rtol=rtol_q, deadline=end, progress=progress)
 
 
-def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int = 100,
+def _search_tol(rtol: fmpq) -> fmpq:
+    """The search's equioscillation tolerance for a bracket goal ``rtol``: 1/20 of it,
+    at most ``1e-8`` (the peaks must agree well inside ``rtol`` for the de la Vallee
+    Poussin bound and the supremum to meet)."""
+    return min(fmpq(1, 10**8), rtol / 20)
+
+
+def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int = 1000,
            rtol: Any = "1e-6", timeout: Any = None,
            progress: ProgressCallback | None = None) -> Certificate:
     """The least degree ``N`` whose best approximation is certified within ``gamma``.
 
-    Degrees are proposed by the search's levelled errors (``extra["levelled_error"]``,
-    floats: they only choose where to look) by doubling then bisection; the first ``N``
-    whose polynomial is certified ``sup |f - p| <= gamma`` is returned, with, when the
-    de la Vallee Poussin bound of the degree ``N - 1`` proposal exceeds ``gamma``, the
-    proof that no polynomial of degree ``N - 1`` (hence none of lower degree) achieves
-    ``gamma`` (``statement.least_degree``); otherwise only ``max_error`` is proven and
-    ``info.unproven_claims`` says so.
+    Degrees are probed with the search (its numbers only choose where to look): at degree
+    ``n`` the levelled error ``|h| <= E_n`` and the largest error found ``max |e|``
+    (about ``E_n`` from above) place ``E_n`` above or below ``gamma``; the search is told
+    ``decide=gamma`` and stops as soon as it knows the side.  Doubling then bisection give
+    the least ``n`` below; that degree is searched to convergence and certified
+    (``sup |f - p| <= gamma``; retried with a tighter ``rtol`` when ``gamma`` is inside the
+    bracket, then the next degree), with, when the de la Vallee Poussin bound of the
+    degree ``N - 1`` proposal exceeds ``gamma``, the proof that no polynomial of degree
+    ``N - 1`` (hence none of lower degree) achieves ``gamma`` (``statement.least_degree``);
+    otherwise only ``max_error`` is proven and ``info.unproven_claims`` says why.
 
-    ``progress`` (a :mod:`dpverify.progress` callback, optional) is told of each search
-    (stage ``search: degree N``, done = the number of searches so far) and each
-    certification attempt (the certifier's pieces); counts only.
+    ``max_degree`` (default 1000) caps the degrees tried; ``timeout`` (seconds) bounds the
+    whole call.  ``progress`` (a :mod:`dpverify.progress` callback) is told of each probe
+    (stage ``search: degree n``) and of the certifier's pieces; counts only.
 
     Raises
     ------
     CertificationFailed
-        If no degree ``<= max_degree`` is certified.
+        If no degree ``<= max_degree`` is certified.  The message names the degrees the
+        search could not decide; it says that no degree ``<= max_degree`` reaches ``gamma``
+        only when the search put ``E_{max_degree}`` above ``gamma``, and whether that is
+        proven.
+    TimeLimitExceeded
+        When the time runs out (the message names the degree).
 
     Guarantee
     ---------
@@ -364,46 +462,120 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
     g = to_fmpq(gamma, "gamma")
     if not g > 0:
         raise InvalidParameterError(f"gamma must be > 0, got {gamma}")
-    check_int(max_degree, "max_degree", 0, 10**6)
-    cache: dict[int, Approximation] = {}
+    top = check_int(max_degree, "max_degree", 0, MAX_DEGREE)
+    rtol_q = to_fmpq(rtol, "rtol")
+    if not rtol_q > 0:
+        raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
+    end = _deadline(timeout, None)
+    tol = _search_tol(rtol_q)
+    probes: dict[int, Probe] = {}
+    P = as_polynomial(f)
+    exact_at = None if P is None else max(P.degree(), 0)
+    if exact_at is not None and exact_at <= top:
+        # degree d = deg f represents f exactly (E_d = 0): search below it only
+        if exact_at == 0:
+            raise InvalidParameterError("f is a constant: degree 0 represents it exactly")
+        top = exact_at - 1
 
-    def prop(n: int) -> Approximation:
-        if n not in cache:
-            report(progress, f"search: degree {n}", len(cache), None)
-            cache[n] = _call_search(search, f, n, a, b)
-        return cache[n]
-
-    def est(n: int) -> fmpq:
-        extra = prop(n).extra
-        text = extra.get("max_error_estimate") or extra.get("levelled_error")
-        if text is None:
-            return fmpq(0)  # the search gives no estimate: try to certify this degree
+    def search_at(n: int, decide: fmpq | None) -> Approximation:
         try:
-            return to_fmpq(str(text), "levelled_error")
-        except (InvalidParameterError, ParameterTypeError):
-            return 2 * g  # the search failed here (e.g. "inf"): look at higher degrees
+            return call_search(search, f, n, a, b, deadline=end, decide=decide, tol=tol)
+        except TimeLimitExceeded as exc:
+            raise TimeLimitExceeded(f"{exc} (least-degree search, degree {n})") from None
 
-    lo, hi = -1, 0  # est(lo) > gamma (or lo = -1), est(hi) <= gamma
-    while est(hi) > g:
+    def probe(n: int) -> Probe:
+        if n not in probes:
+            report(progress, f"search: degree {n}", len(probes), None)
+            ap = search_at(n, g)
+            side, why = side_of_gamma(ap, g)
+            probes[n] = Probe(n, side, ap, why)
+        return probes[n]
+
+    # doubling: lo is the largest degree seen above gamma, hi the first one not above
+    lo, hi = -1, 0
+    while probe(hi).side == "above":
         lo = hi
-        hi = min(max(1, 2 * hi), max_degree)
-        if hi == lo:
-            raise CertificationFailed(f"no degree <= {max_degree} reaches gamma")
+        if hi == top:
+            exact = exact_at is not None and exact_at == top + 1
+            raise CertificationFailed(_none_reaches(f, probes[top], a, b, g, top, end,
+                                                    exact_at if exact else None))
+        hi = min(max(1, 2 * hi), top)
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if est(mid) > g:
+        if probe(mid).side == "above":
             lo = mid
         else:
             hi = mid
+    failed = {n: p for n, p in probes.items() if p.side == "failed" and n <= hi}
     n = hi
-    while n <= max_degree:
-        try:
-            below = prop(n - 1) if n >= 1 else _zero_proposal(f, a, b)
-            return certify_minimax(prop(n), n, max_error=g, least_degree=below, rtol=rtol,
-                                   timeout=timeout, progress=progress)
-        except CertificationFailed:
+    while n <= top:
+        p = probe(n)
+        if p.side == "above":
             n += 1
-    raise CertificationFailed(f"no degree <= {max_degree} certified within gamma")
+            continue
+        full = p.proposal if p.proposal.extra.get("stop") in ("converged", "exact") \
+            else search_at(n, None)
+        below = _below_proposal(f, n, a, b, g, probes, search_at)
+        for r in rtols_for(rtol_q, full, g):
+            try:
+                cert = certify_minimax(full, n, max_error=g, least_degree=below, rtol=r,
+                                       deadline=end, progress=progress)
+            except CertificationFailed as exc:
+                if isinstance(exc, TimeLimitExceeded):
+                    raise
+                continue
+            if failed:
+                cert.info["undecided_degrees"] = {str(k): v.why for k, v in failed.items()}
+            return cert
+        n += 1
+    if exact_at is not None and exact_at == top + 1:
+        raise CertificationFailed(
+            f"no degree <= {top} was certified within gamma; f is a polynomial of degree "
+            f"{exact_at}, which represents it exactly (E_{exact_at} = 0)")
+    if failed:
+        raise CertificationFailed(
+            f"no degree <= {top} was certified within gamma, and the search could not "
+            f"decide degree(s) {', '.join(str(k) for k in sorted(failed))}: "
+            f"{next(iter(failed.values())).why}")
+    raise CertificationFailed(f"no degree in {hi}..{top} was certified within gamma "
+                              "(the bracket of sup |f - p| did not reach gamma)")
+
+
+def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, g: fmpq, probes: dict[int, Probe],
+                    search_at: Callable[[int, fmpq | None], Approximation]) -> Approximation:
+    """The proposal of degree ``n - 1`` for the least-degree proof (the zero polynomial
+    and one point for ``n = 0``)."""
+    if n == 0:
+        return _zero_proposal(f, a, b)
+    p = probes.get(n - 1)
+    if p is not None and p.side == "above":
+        h = search_number(p.proposal.extra.get("levelled_error"))
+        # a probe stopped as soon as |h| > gamma: its alternation is good enough unless
+        # |h| is within 1% of gamma (then the rounding of its points could lose the proof)
+        if p.proposal.extra.get("stop") != "decided" or (h is not None and h > g * 101 / 100):
+            return p.proposal
+    return search_at(n - 1, None)
+
+
+def _none_reaches(f: Expr, p: Probe, a: fmpq, b: fmpq, g: fmpq, top: int,
+                  deadline: float | None, exact_at: int | None = None) -> str:
+    """The message when the search puts ``E_top`` above gamma, saying whether that is
+    proven (de la Vallee Poussin at the search's points); ``exact_at``: the degree of a
+    polynomial ``f`` (``top + 1``), which then is the least degree."""
+    try:
+        alt = alternation_lower_bound(f, p.proposal.poly, p.proposal.extra["alternation"],
+                                      (a, b), top, deadline=deadline)
+    except (CertificationFailed, InvalidParameterError, KeyError):
+        alt = None
+    proven = alt is not None and alt.lower > g
+    head = (f"E_{top}(f) >= {fmpq_to_decimal(alt.lower, 6, 'down')} > gamma (proven, de la "
+            "Vallee Poussin)" if proven and alt is not None else
+            f"the search puts E_{top}(f) above gamma (levelled error "
+            f"{p.proposal.extra.get('levelled_error')}; not proven)")
+    if exact_at is not None:
+        return (f"{head}: the least degree is {exact_at}, f itself (a polynomial of degree "
+                f"{exact_at}, error 0; no minimax certificate is needed for it)")
+    return f"no degree <= {top} reaches gamma: {head}; raise max_degree"
 
 
 def _zero_proposal(f: Any, a: fmpq, b: fmpq) -> Approximation:

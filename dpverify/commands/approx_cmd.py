@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from ..certify.alternation import approx
@@ -16,11 +15,10 @@ from ._common import (
     add_json_flag,
     exact,
     format_table,
-    int_flag,
     make_progress,
     progress_flags,
 )
-from .minimax_cmd import bracket_rows, read_interval
+from .minimax_cmd import bracket_rows, read_degree, read_interval
 
 __all__ = ["register"]
 
@@ -29,19 +27,19 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "approx",
         help="least degree N with a certified best approximation within gamma",
-        description="Search degrees with the Remez exchange (mpmath, a search), certify the "
-        "least N whose polynomial has sup |f - p| <= gamma (interval certifier), and, when "
-        "a de la Vallee Poussin bound shows E_{N-1}(f) > gamma, prove that no lower degree "
-        "works. The output says which of the two was proven. Check the certificate "
-        "(kind minimax) with dpverify verify.",
+        description="Search degrees with the Remez exchange (a search), certify the least N "
+        "whose polynomial has sup |f - p| <= gamma, and, when a de la Vallee Poussin bound "
+        "shows E_{N-1}(f) > gamma, prove that no lower degree works. The output says which "
+        "of the two was proven, and names any degree the search could not decide. Check "
+        "the certificate (kind minimax) with dpverify verify.",
     )
     p.add_argument("--f", required=True, help='function of x, e.g. "exp(x)"')
     p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
     p.add_argument("--gamma", required=True, help="target uniform error, > 0")
-    p.add_argument("--max-degree", default="100", help=f"largest degree tried "
-                   f"(default 100, at most {MAX_REMEZ_DEGREE})")
+    p.add_argument("--max-degree", default="1000", help=f"largest degree tried "
+                   f"(default 1000, at most {MAX_REMEZ_DEGREE})")
     p.add_argument("--rtol", default="1e-6",
-                   help="relative width of the upper bound's enclosure (default 1e-6)")
+                   help="goal for the bracket: upper <= lower (1 + rtol) (default 1e-6)")
     timeout_flag(p)
     progress_flags(p)
     add_json_flag(p)
@@ -54,13 +52,12 @@ def run(args: Any) -> CommandResult:
     gamma = exact(args.gamma, "--gamma")
     if not gamma > 0:
         raise InvalidParameterError(f"--gamma must be > 0, got {args.gamma}")
-    max_degree = int_flag(args.max_degree, "--max-degree", 0, MAX_REMEZ_DEGREE)
+    max_degree = read_degree(args.max_degree, "--max-degree")
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
     with make_progress(args, "dpverify approx") as bar:
-        cert = approx(f, (a, b), gamma, search=partial(remez, progress=bar),
-                      max_degree=max_degree, rtol=rtol,
+        cert = approx(f, (a, b), gamma, search=remez, max_degree=max_degree, rtol=rtol,
                       timeout=0.9 * read_timeout(args.timeout), progress=bar)
     st = cert.statement
     n = st["degree"]
@@ -74,5 +71,7 @@ def run(args: Any) -> CommandResult:
     else:
         why = cert.info.get("unproven_claims", {}).get("least_degree", {}).get("reason", "")
         rows.append(("least degree", f"NOT proven ({why}); N may not be the least degree"))
+    for k, why in cert.info.get("undecided_degrees", {}).items():
+        rows.append((f"degree {k}", f"undecided by the search ({why})"))
     rows.append(("result", "certified (check with: dpverify verify CERT.json)"))
     return CommandResult(data=cert.data, text=format_table(rows))

@@ -1,67 +1,109 @@
-"""Remez exchange for the best uniform polynomial approximation on an interval (a search).
+"""Best uniform polynomial approximation on an interval by the Remez exchange (a search).
 
 Problem.  Given ``f`` continuous on ``[a, b]`` and ``N >= 0``, find ``p`` of degree
 ``<= N`` minimising ``||f - p||_inf``; its error is ``E_N(f)``.  By Chebyshev's
 alternation theorem the best ``p`` is the one for which ``f - p`` equioscillates at
 ``N + 2`` points.
 
-Method (second Remez algorithm; Remez 1934; Powell, *Approximation Theory and Methods*,
-CUP 1981, ch. 9; the exchange as in Chebfun's ``minimax``, Filip, Nakatsukasa,
-Trefethen, Beckermann, SIAM J. Sci. Comput. 40 (2018)).  Start from the extreme
-points of ``T_{N+2}`` without the right end, ``x_i = (a+b)/2 - (b-a)/2 cos(pi i/(N+2))``,
-``i = 0..N+1``.  Each step solves the linear
-system ``sum_j c_j T_j(u(x_i)) + (-1)^i h = f(x_i)`` (Chebyshev basis on ``[a, b]`` for
-conditioning), samples ``e = f - p`` on a Chebyshev-distributed grid, refines every local
-extremum of ``|e|`` by golden-section search, and takes as the new reference one extremum
-per run of constant sign (the largest), trimmed to ``N + 2`` points from the ends.  It
-stops when ``max |e| <= (1 + tol) min_i |e(x_i)|`` on the new reference.
+Method: the exchange of :mod:`.remez_exchange` (barycentric trial polynomials, extrema by
+local sampling and refinement, full exchange; as Chebfun's ``minimax``), run at the
+precision the answer needs:
 
-Everything here is mpmath at ``dps`` digits: a **search** with no guarantee.  The result
-is certified (or not) by :mod:`dpverify.certify.alternation`: a de la Vallee Poussin
-lower bound at the returned alternation points and the interval certifier's upper bound.
+* **working precision from the target.**  ``E_N(f)`` is estimated from the Chebyshev
+  coefficients ``sum_{k > N} |c_k|`` of ``f`` (interpolation at ``2N + 32`` Chebyshev
+  points, in float64, then in binary floating point at doubling precision while the
+  coefficients are below the rounding level).  The error ``e = f - p`` must be resolved
+  to a fraction ``tol`` of ``E_N``: float64 is used when ``E_N / max |f| >= 2^-46 / tol``,
+  otherwise FLINT ``arf`` numbers with ``log2(max |f| / E_N) + log2(1 / tol) + log2(N) +
+  27`` bits (degree 30 for ``exp`` on ``[-1, 1]``, ``E_30 ~ 1e-43``: about 200 bits).
+* **exact conversion inside that precision.**  The Chebyshev coefficients of ``p`` are
+  computed from its values at ``N + 1`` Chebyshev points (a DCT), read exactly (their
+  binary values, while the working precision is in force) and rounded to multiples of a
+  power of two ``q <= |h| tol / (8 (N + 1))`` (so the exact polynomial differs from the
+  search's by at most ``|h| tol / 8`` and its rationals stay short).  The alternation points
+  are rounded to dyadics of about ``24 + log2(1/gap)`` bits (where ``e`` is flat).
+* **breakpoints.**  Kinks and singular points of ``f``
+  (:func:`dpverify.expr.breakpoints.breakpoints`: ``0`` for ``|x|``) are sampling nodes and
+  candidate extrema of the exchange.
+* **every exit reported** in ``extra``: ``stop`` (``converged``, ``max_iter``,
+  ``stalled``, ``no_alternation``, ``decided``, ``exact``), ``iterations``,
+  ``levelled_error`` ``|h|``, ``max_error_estimate`` ``max |e|``, ``spread``
+  ``(max |e| - min_i |e(x_i)|) / max |e|``, ``precision``, ``seconds``.  A time limit
+  raises :class:`~dpverify.errors.TimeLimitExceeded` saying where the search was.
 
-Output convention: an :class:`~dpverify.Approximation` with ``poly`` a
-:class:`~dpverify.exact.ChebyshevPoly` on ``(a, b)`` (exact dyadic coefficients: the
-mpmath values), and ``extra`` holding ``alternation`` (the ``N + 2`` extrema of ``f - p``
-found last, exact dyadic strings), ``levelled_error`` (decimal string, ``|h|``),
-``max_error_estimate`` and ``iterations``.
+Everything here is a **search** with no guarantee.  The result is certified (or not) by
+:mod:`dpverify.certify.alternation`: a de la Vallee Poussin lower bound at the returned
+alternation points and a rigorous upper bound of ``sup |f - p|``.
+
+Output: an :class:`~dpverify.Approximation` with ``poly`` a
+:class:`~dpverify.exact.ChebyshevPoly` on ``(a, b)`` (exact dyadic coefficients),
+``extra["alternation"]`` (the ``N + 2`` points, exact dyadic strings) and
+``extra["extrema"]`` (every local extremum of ``|f - p|`` found, a hint for the
+certifier's partition), plus the report above.
+
+Limits: ``degree <= MAX_REMEZ_DEGREE``.  One exchange step costs ``O(N^2)`` evaluations of
+the barycentric formula (``O(N)`` memory: the matrices are processed in chunks of about a
+million entries); with ``timeout`` the estimated cost of one step is compared with the time
+limit before any work starts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import time
 from typing import Any
 
-import mpmath
-from flint import fmpq, fmpz
+import numpy as np
+from flint import ctx, fmpq, fmpz
 
 from ..approximation import Approximation
-from ..errors import DomainError, InvalidParameterError, ParameterTypeError
+from ..errors import (
+    DomainError,
+    InvalidParameterError,
+    ParameterTypeError,
+    TimeLimitExceeded,
+)
 from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
-from ..numbers import check_int, fmpq_str, to_fmpq
-from ..progress import ProgressCallback, report
+from ..expr.breakpoints import as_polynomial, breakpoints
+from ..numbers import check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..progress import ProgressCallback
+from .barycentric import (
+    Arith,
+    bary_eval,
+    chebyshev_coefficients_from_values,
+    chebyshev_points_first_kind,
+)
+from .remez_exchange import ExchangeResult, exchange_search
 
-__all__ = ["remez", "MAX_REMEZ_DEGREE"]
+__all__ = ["remez", "MAX_REMEZ_DEGREE", "DEGREE_LIMIT_REASON", "working_precision",
+           "step_seconds", "exact_poly"]
 
-#: Largest degree the search accepts (dense sampling costs O(N^2) evaluations of f).
-MAX_REMEZ_DEGREE = 200
+#: Largest degree the search accepts.  What limits it is time: one exchange step costs
+#: O(N^2) barycentric evaluations (about a minute per step at this degree in float64),
+#: and the certificate has O(N) pieces each costing O(N).
+MAX_REMEZ_DEGREE = 20_000
+#: the reason, quoted by error messages
+DEGREE_LIMIT_REASON = ("the Remez search costs O(degree^2) work per exchange step, about a "
+                       "minute per step at degree 20000 in float64")
+#: largest working precision of the search (bits)
+_MAX_BITS = 66_000
+#: float64 is enough when E_N / max|f| >= _FLOAT_OK / tol
+_FLOAT_OK = 64 * 2.0**-52
 
 
-def _mpf_to_fmpq(v: Any) -> fmpq:
-    """The exact value of a finite mpmath number (a dyadic rational)."""
-    sign, man, exp, _ = mpmath.mpf(v)._mpf_  # man_exp drops the sign
-    m = fmpz(-int(man) if sign else int(man))
-    return fmpq(m * fmpz(2) ** exp) if exp >= 0 else fmpq(m, fmpz(2) ** (-exp))
-
-
-def _read(f: Any, degree: Any, interval: Any) -> tuple[Any, int, fmpq, fmpq]:
+def _read(f: Any, degree: Any, interval: Any) -> tuple[Expr, int, fmpq, fmpq]:
     if isinstance(f, str):
         f = parse(f, variables=("x",), name="f")
     if not isinstance(f, Expr):
         raise ParameterTypeError(f"f must be an expression string or Expr, got {type(f).__name__}")
     if len(f.variables) > 1:
         raise InvalidParameterError(f"f must be a function of one variable, got {f.variables}")
-    n = check_int(degree, "degree", 0, MAX_REMEZ_DEGREE)
+    n = check_int(degree, "degree", 0, None)
+    if n > MAX_REMEZ_DEGREE:
+        raise InvalidParameterError(
+            f"degree must be <= {MAX_REMEZ_DEGREE}, got {n} ({DEGREE_LIMIT_REASON})")
     if not isinstance(interval, (list, tuple)) or len(interval) != 2:
         raise InvalidParameterError(f"interval must be a pair (a, b), got {interval!r}")
     a, b = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
@@ -70,8 +112,138 @@ def _read(f: Any, degree: Any, interval: Any) -> tuple[Any, int, fmpq, fmpq]:
     return f, n, a, b
 
 
-def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: int = 40,
-          dps: int = 40, progress: ProgressCallback | None = None) -> Approximation:
+def step_seconds(n: int, bits: int | None) -> float:
+    """A rough estimate of the seconds of one exchange step at degree ``n`` (float64 when
+    ``bits`` is None, else ``arf`` at ``bits`` bits): about ``12 N^2`` barycentric terms."""
+    terms = 12.0 * (n + 2) ** 2
+    if bits is None:
+        return terms * 4e-9
+    return terms * 2e-7 * (1 + bits / 1000)
+
+
+def _log2(v: Any, ar: Arith) -> float:
+    """``log2 |v|`` of a search number (``-inf`` at 0; no float underflow in ``arf``)."""
+    if ar.is_float:
+        return math.log2(abs(float(v))) if v != 0 else -math.inf
+    man, exp = v.man_exp()
+    m = abs(int(man))
+    return -math.inf if m == 0 else int(exp) + math.log2(m) if m < 2**1000 else \
+        int(exp) + m.bit_length()
+
+
+def _tail(vals: np.ndarray, n: int, ar: Arith) -> tuple[float, float]:
+    """``(log2 max |f|`` on the samples, ``log2`` of an estimate of ``E_N``): the
+    Chebyshev tail ``sum_{k > N} |c_k|`` (an upper bound of ``E_N`` up to aliasing, within
+    a small factor of it for analytic ``f``, and of the right order ``1/N`` for ``|x|``
+    where ``|c_{N+1}|`` is ``1/N^2``); in ``arf`` the largest of the first four terms,
+    times four."""
+    M = len(vals)
+    scale = max(_log2(v, ar) for v in vals)
+    if ar.is_float:
+        c = chebyshev_coefficients_from_values(vals, ar)
+        t = float(sum(abs(v) for v in c[n + 1:]))
+        return scale, math.log2(t) if t > 0 else -math.inf
+    out = -math.inf
+    for k in range(n + 1, n + 5):
+        if k >= M:
+            continue
+        acc = ar.num(0)
+        for j in range(M):
+            acc += vals[j] * ar.cos_pi(fmpq(k * (2 * j + 1), 2 * M))
+        out = max(out, _log2(2 * acc / M, ar) + 2)
+    return scale, out
+
+
+def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
+                      deadline: float | None = None) -> tuple[int | None, float, float]:
+    """``(bits or None for float64, log2 max |f|, log2 of the E_N estimate)`` (module
+    docstring)."""
+    M = max(2 * n + 32, 64)
+    ar = Arith(None)
+    mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
+    x = chebyshev_points_first_kind(M, mid, rad, ar)
+    try:
+        scale, tail = _tail(ar.evaluator(f)(x), n, ar)
+    except DomainError:
+        # a value beyond the float64 range (exp(1000 x)) is not an undefined point: the
+        # binary floating point below has no such limit, and raises if f is undefined
+        scale, tail = 0.0, -math.inf
+    else:
+        if scale == -math.inf:
+            scale = 0.0
+        if tail >= scale + math.log2(_FLOAT_OK / tol):
+            return None, scale, tail
+    bits = 128
+    spent = 0.0
+    while True:
+        now = time.monotonic()
+        # the next precision costs at least three times the last one (longer numbers, and
+        # elementary functions slower than linearly)
+        if deadline is not None and now + 3 * spent > deadline:
+            raise TimeLimitExceeded(
+                f"time limit: estimating E_{n}(f) at {bits} bits would take longer than "
+                "the time left (while choosing the working precision of the Remez search)")
+        with ctx.workprec(bits):
+            am = Arith(bits)
+            xm = chebyshev_points_first_kind(M, am.num((a + b) / 2), am.num((b - a) / 2), am)
+            s_m, t_m = _tail(am.evaluator(f)(xm), n, am)
+        spent = time.monotonic() - now
+        if s_m > -math.inf:
+            scale = s_m
+        if t_m > scale - bits + 24 or bits >= _MAX_BITS:
+            tail = t_m
+            break
+        bits = min(2 * bits, _MAX_BITS)
+    if tail == -math.inf:  # below every precision tried: f is (nearly) a polynomial
+        return bits, scale, tail
+    need = scale - tail + math.log2(1 / tol) + math.log2(n + 2) + 27
+    return max(64, min(_MAX_BITS, math.ceil(need))), scale, tail
+
+
+def exact_poly(f: Expr, n: int) -> None:
+    """Refuse a polynomial ``f`` of degree ``<= n``: ``E_n(f) = 0``, its best approximation
+    is ``f`` itself, and no alternation exists to certify."""
+    P = as_polynomial(f)
+    if P is not None and P.degree() <= n:
+        raise InvalidParameterError(
+            f"f is a polynomial of degree {max(P.degree(), 0)} <= {n}: E_{n}(f) = 0 and the "
+            "best approximation is f itself (nothing to search or certify; dpverify supnorm "
+            "checks a given polynomial exactly)")
+
+
+def _round_to_grid(q: fmpq, k: int) -> fmpq:
+    """The multiple of ``2^-k`` nearest ``q``."""
+    s = q * fmpz(2) ** k if k >= 0 else q / fmpz(2) ** (-k)
+    m = (s.p * 2 + s.q) // (2 * s.q)  # round half up
+    return fmpq(m) / fmpz(2) ** k if k >= 0 else fmpq(m * fmpz(2) ** (-k))
+
+
+def _short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int,
+                  keep: set[fmpq]) -> list[fmpq]:
+    """Dyadics near ``xs`` (sorted), about ``extra_bits`` bits finer than the gap to the
+    neighbours, strictly increasing and inside ``[a, b]`` (``a``, ``b`` and the points of
+    ``keep`` -- breakpoints, where ``e`` has a corner and rounding would cost first order --
+    kept exactly)."""
+    out: list[fmpq] = []
+    for i, x in enumerate(xs):
+        if x == a or x == b or x in keep:
+            out.append(x)
+            continue
+        gaps = [abs(x - y) for y in (xs[i - 1] if i else a, xs[i + 1] if i + 1 < len(xs) else b)
+                if y != x]
+        gap = min(gaps) if gaps else b - a
+        k = max(0, int(gap.q).bit_length() - int(gap.p).bit_length()) + extra_bits
+        y = _round_to_grid(x, k)
+        y = min(max(y, a), b)
+        if out and y <= out[-1]:
+            y = x  # keep the exact value rather than collide
+        out.append(y)
+    return out
+
+
+def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: int = 60,
+          dps: int | None = None, timeout: Any = None, deadline: float | None = None,
+          decide: Any = None, progress: ProgressCallback | None = None) -> Approximation:
     """Search for the best uniform approximation of degree ``<= degree`` (no guarantee).
 
     Parameters
@@ -79,16 +251,25 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
     f : str or Expr
         Function of ``x`` (:mod:`dpverify.expr`), continuous on the interval.
     degree : int
-        ``N``, 0..200.
+        ``N``, ``0 <= N <= MAX_REMEZ_DEGREE`` (20000).
     interval : pair of exact numbers
         ``(a, b)``, ``a < b``.
     tol : exact number
-        Stop when the error's extrema agree to this relative tolerance.
-    max_iter, dps : int
-        Iteration cap and mpmath working digits.
+        Stop when ``max |e| <= (1 + tol) min_i |e(x_i)|`` (default ``1e-8``: a certified
+        bracket can then reach ``upper/lower <= 1 + 1e-6``).
+    max_iter : int
+        Exchange steps at most.
+    dps : int, optional
+        Working precision in decimal digits (the search then uses binary floating point
+        at ``ceil(3.33 dps)`` bits); default: chosen from the target (module docstring).
+    timeout : seconds, optional
+        Wall-clock limit of the search (or ``deadline``: a ``time.monotonic()`` instant).
+    decide : exact number, optional
+        Stop as soon as the floating bracket ``|h| <= E_N <= max |e|`` excludes it
+        (``stop="decided"``): a least-degree search only needs the side.
     progress : callable, optional
-        ``progress("remez degree N: iterations", done, None)`` (:mod:`dpverify.progress`) before
-        each exchange step (a count, never values).
+        ``progress("remez degree N: iterations", done, None)`` (exchange steps)
+        (:mod:`dpverify.progress`), counts only.
 
     Returns
     -------
@@ -99,6 +280,8 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
     ------
     DomainError
         If ``f`` cannot be evaluated at a sample point (undefined on the interval).
+    TimeLimitExceeded
+        When the time limit is reached (the message says where the search was).
 
     Guarantee
     ---------
@@ -106,18 +289,106 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
     :func:`dpverify.certify.alternation.certify_minimax`.
     """
     fx, n, a, b = _read(f, degree, interval)
+    exact_poly(fx, n)
     tol_q = to_fmpq(tol, "tol")
     if not 0 < tol_q < 1:
         raise InvalidParameterError(f"tol must be in (0, 1), got {tol}")
     check_int(max_iter, "max_iter", 1, 1000)
-    check_int(dps, "dps", 20, 1000)
-    with mpmath.workdps(dps):
-        res = _remez_mp(fx, n, a, b, mpmath.mpf(float(tol_q)), max_iter, progress)
-    coeffs, ref, lev, emax, it, conv = res
-    poly = ChebyshevPoly([_mpf_to_fmpq(c) for c in coeffs], domain=(a, b))
-    with mpmath.workprec(64):  # short exact points: the verifier evaluates f there
-        pts = sorted({_mpf_to_fmpq(mpmath.mpf(x)) for x in ref})
-    pts = [min(max(x, a), b) for x in pts]
+    if dps is not None:
+        check_int(dps, "dps", 15, _MAX_BITS * 3 // 10)
+    t0 = time.monotonic()
+    if timeout is not None:
+        tq = to_fmpq(timeout, "timeout")
+        if not tq > 0:
+            raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
+        limit = t0 + float(tq)
+        deadline = limit if deadline is None else min(deadline, limit)
+    ftol = float(tol_q)
+    stage = f"remez degree {n}"
+    if dps is None:
+        bits, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
+    else:
+        bits, scale, tail = math.ceil(dps * 3.33), 0.0, -math.inf
+    if deadline is not None and time.monotonic() + step_seconds(n, bits) > deadline:
+        raise TimeLimitExceeded(
+            f"degree {n} at {'float64' if bits is None else f'{bits} bits'} needs about "
+            f"{step_seconds(n, bits):.1f} s per exchange step (estimated), more than the "
+            f"{max(deadline - time.monotonic(), 0):.1f} s left")
+    bps = breakpoints(fx, a, b)
+    poles = [bp.x for bp in bps if bp.kind == "pole"]
+    if poles:
+        raise DomainError(f"f has a pole at x = {fmpq_to_decimal(poles[0], 15)} (or near it) "
+                          f"in [{fmpq_to_decimal(a, 15)}, {fmpq_to_decimal(b, 15)}]: it is not "
+                          "continuous there and has no best uniform approximation")
+    kinks = [bp.x for bp in bps if a < bp.x < b]
+    res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide, progress, stage)
+    # a levelled error near the rounding level of the arithmetic: redo with more bits
+    if res.h != 0:
+        need = scale - _log2(res.h, ar) + math.log2(1 / ftol) + 6
+        have = 52 if ar.bits is None else ar.bits
+        if need > have and have < _MAX_BITS:
+            bits = min(_MAX_BITS, math.ceil(need + math.log2(n + 2)) + 21)
+            res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide,
+                           progress, stage)
+    return _approximation(fx, n, a, b, res, ar, ftol, time.monotonic() - t0, tail, kinks)
+
+
+def _run(fx: Expr, n: int, a: fmpq, b: fmpq, bits: int | None, kinks: list[fmpq], tol: float,
+         max_iter: int, deadline: float | None, decide: Any,
+         progress: ProgressCallback | None, stage: str) -> tuple[ExchangeResult, Arith]:
+    args = (fx, n, a, b, kinks, tol, max_iter, deadline, decide, progress, stage)
+    if bits is None:
+        try:
+            return _run_in(Arith(None), *args)
+        except (ArithmeticError, DomainError):
+            # weights or values out of the float64 range: 64-bit arf instead (which raises
+            # again if f is really undefined somewhere)
+            bits = 64
+    with ctx.workprec(bits):
+        return _run_in(Arith(bits), *args)
+
+
+def _run_in(ar: Arith, fx: Expr, n: int, a: fmpq, b: fmpq, kinks: list[fmpq], tol: float,
+            max_iter: int, deadline: float | None, decide: Any,
+            progress: ProgressCallback | None, stage: str) -> tuple[ExchangeResult, Arith]:
+    dec = None if decide is None else ar.num(to_fmpq(decide, "decide"))
+    return exchange_search(ar.evaluator(fx), n, ar.num(a), ar.num(b), ar,
+                           fixed=[ar.num(k) for k in kinks], tol=tol, max_iter=max_iter,
+                           deadline=deadline, decide=dec, progress=progress,
+                           stage=stage), ar
+
+
+def _precision(bits: int | None) -> Any:
+    return ctx.workprec(bits) if bits is not None else contextlib.nullcontext()
+
+
+def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: Arith,
+                   tol: float, seconds: float, tail: float,
+                   kinks: list[fmpq]) -> Approximation:
+    """Exact polynomial and points from the search's numbers (inside its precision)."""
+    with _precision(ar.bits):
+        mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
+        xc = chebyshev_points_first_kind(n + 1, mid, rad, ar)
+        vals = bary_eval(xc, res.ref, res.w, res.values, 4 / (ar.num(b) - ar.num(a)), ar)
+        coeffs = chebyshev_coefficients_from_values(vals, ar)
+        exact = [ar.to_fmpq(c) for c in coeffs]
+        h = ar.to_fmpq(abs(res.h))
+        if h > 0:
+            quantum = h * to_fmpq(tol, "tol") / (8 * (n + 1))
+            k = int(quantum.q).bit_length() - int(quantum.p).bit_length() + 1
+            exact = [_round_to_grid(c, k) for c in exact]
+        # the search's copies of the ends and breakpoints stand for the exact points
+        exact_of = {ar.to_fmpq(ar.num(k)): k for k in [a, b] + kinks}
+        alt = sorted(exact_of.get(q, q) for q in (ar.to_fmpq(x) for x in res.alternation))
+        ext = sorted(set(exact_of.get(q, q) for q in (ar.to_fmpq(x) for x in res.extrema)))
+        stats = {
+            "levelled_error": fmpq_to_decimal(h, 12),
+            "max_error_estimate": fmpq_to_decimal(ar.to_fmpq(res.max_error), 12),
+        }
+    keep = set(kinks)
+    alt = _short_points([min(max(x, a), b) for x in alt], a, b, 24, keep)
+    ext = _short_points([min(max(x, a), b) for x in ext], a, b, 16, keep)
+    poly = ChebyshevPoly(exact or [fmpq(0)], domain=(a, b))
     text = fmpq_str
     return Approximation(
         construction="remez",
@@ -125,127 +396,12 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-10", max_iter: i
         poly=poly,
         target={"kind": "expr", "expr": fx.canonical, "variables": ["x"]},
         domain={"kind": "box", "intervals": [[text(a), text(b)]]},
-        extra={"alternation": [text(x) for x in pts],
-               "levelled_error": mpmath.nstr(abs(lev), 12),
-               "max_error_estimate": mpmath.nstr(emax, 12),
-               "iterations": it, "converged": conv},
+        extra={"alternation": [text(x) for x in alt],
+               "extrema": [text(x) for x in ext],
+               **stats,
+               "spread": f"{res.spread:.3g}",
+               "iterations": res.iterations, "converged": res.converged,
+               "stop": res.stop, "precision": repr(ar),
+               "log2_chebyshev_tail": "-inf" if tail == -math.inf else f"{tail:.1f}",
+               "seconds": round(seconds, 3)},
     )
-
-
-def _remez_mp(fx: Any, n: int, a: fmpq, b: fmpq, tol: Any, max_iter: int,
-              progress: ProgressCallback | None = None):
-    mp = mpmath
-    A, B = mp.mpf(int(a.p)) / int(a.q), mp.mpf(int(b.p)) / int(b.q)
-    mid, rad = (A + B) / 2, (B - A) / 2
-
-    def fval(x: Any) -> Any:
-        try:
-            v = fx.eval_mpmath(x)
-        except DomainError:
-            raise DomainError(f"f is not defined at x = {mp.nstr(x, 15)}") from None
-        if not mp.isfinite(v):
-            raise DomainError(f"f is not finite at x = {mp.nstr(x, 15)}")
-        return v
-
-    def cheb(c: list, x: Any) -> Any:
-        t = (x - mid) / rad
-        b1 = b2 = mp.mpf(0)
-        for ck in reversed(c[1:]):
-            b1, b2 = 2 * t * b1 - b2 + ck, b1
-        return t * b1 - b2 + c[0]
-
-    m = n + 2
-    # the extrema of T_{N+2} without the right end: a symmetric reference would make the
-    # levelled system degenerate (h = 0) for even or odd f, whose best approximations
-    # may equioscillate at N + 3 points
-    ref = [mid - rad * mp.cos(mp.pi * i / m) for i in range(m)]
-    # dense grid: Chebyshev-distributed (extrema of e cluster near the ends)
-    G = max(40 * m, 400)
-    grid = [mid - rad * mp.cos(mp.pi * i / (G - 1)) for i in range(G)]
-    fgrid = [fval(x) for x in grid]
-    coeffs, h, emax, it, converged = [mp.mpf(0)] * (n + 1), mp.mpf(0), mp.inf, 0, False
-    for it in range(1, max_iter + 1):  # noqa: B007 - the count is returned
-        report(progress, f"remez degree {n}: iterations", it - 1, None)
-        M = mp.matrix(m, m)
-        rhs = mp.matrix(m, 1)
-        for i, x in enumerate(ref):
-            t = (x - mid) / rad
-            t0, t1 = mp.mpf(1), t
-            for j in range(n + 1):
-                M[i, j] = t0
-                t0, t1 = t1, 2 * t * t1 - t0
-            M[i, n + 1] = (-1) ** i
-            rhs[i] = fval(x)
-        try:
-            sol = mp.lu_solve(M, rhs)
-        except ZeroDivisionError:
-            break
-        coeffs = [sol[j] for j in range(n + 1)]
-        h = sol[n + 1]
-
-        def err(x: Any, c: list = coeffs) -> Any:
-            return fval(x) - cheb(c, x)
-
-        eg = [fg - cheb(coeffs, x) for x, fg in zip(grid, fgrid)]
-        cands = []
-        for i in range(G):
-            left = abs(eg[i - 1]) if i > 0 else mp.mpf(-1)
-            right = abs(eg[i + 1]) if i < G - 1 else mp.mpf(-1)
-            if abs(eg[i]) >= left and abs(eg[i]) >= right:
-                if 0 < i < G - 1:
-                    x = _golden(lambda x: abs(err(x)), grid[i - 1], grid[i + 1])
-                    if abs(err(x)) < abs(eg[i]):
-                        x = grid[i]
-                else:
-                    x = grid[i]
-                cands.append((x, err(x)))
-        new = _exchange(cands, m)
-        if new is None:
-            break
-        ref = [x for x, _ in new]
-        emax = max(abs(e) for _, e in cands)
-        emin = min(abs(e) for _, e in new)
-        if emax <= (1 + tol) * emin:
-            converged = True
-            break
-    return coeffs, ref, h, emax, it, converged
-
-
-def _golden(g: Any, lo: Any, hi: Any, steps: int = 40) -> Any:
-    """Maximise ``g`` on ``[lo, hi]`` by golden-section search (unimodal assumed)."""
-    mp = mpmath
-    r = (mp.sqrt(5) - 1) / 2
-    x1, x2 = hi - r * (hi - lo), lo + r * (hi - lo)
-    g1, g2 = g(x1), g(x2)
-    for _ in range(steps):
-        if g1 < g2:
-            lo, x1, g1 = x1, x2, g2
-            x2 = lo + r * (hi - lo)
-            g2 = g(x2)
-        else:
-            hi, x2, g2 = x2, x1, g1
-            x1 = hi - r * (hi - lo)
-            g1 = g(x1)
-    return x1 if g1 >= g2 else x2
-
-
-def _exchange(cands: list, m: int) -> list | None:
-    """One extremum per run of constant sign (the largest), trimmed to ``m`` from the ends."""
-    runs: list = []
-    for x, e in sorted(cands, key=lambda c: c[0]):
-        if e == 0:
-            continue
-        if runs and (runs[-1][1] > 0) == (e > 0):
-            if abs(e) > abs(runs[-1][1]):
-                runs[-1] = (x, e)
-        else:
-            runs.append((x, e))
-    if len(runs) < m:
-        return None
-    while len(runs) > m:
-        # drop an end point: the smaller one, unless that would drop the global maximum
-        if abs(runs[0][1]) <= abs(runs[-1][1]):
-            runs.pop(0)
-        else:
-            runs.pop()
-    return runs

@@ -91,6 +91,12 @@ class Expr:
     def __repr__(self) -> str:
         return f"Expr({self.canonical!r}, variables={self.variables!r})"
 
+    @property
+    def tree(self) -> Node:
+        """The root of the (immutable) expression tree, for static analyses such as
+        :mod:`dpverify.expr.breakpoints`."""
+        return self._root
+
     def _env(self, args: Sequence[Any], convert: Callable[[Any], Any], what: str) -> dict:
         if len(args) != len(self.variables):
             raise ParameterTypeError(
