@@ -64,12 +64,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
+from .box_search import float_error, grid_candidates, polish, to_dyadic
 from .piece_bounds import (
     Box,
     PieceProblem,
@@ -93,6 +95,8 @@ OwnPiece = tuple[fmpq, fmpq, fmpq, int, int]
 #: order limit of the one-variable Taylor models (the series cost ~ N log N per operation;
 #: far above any useful order for the functions of dpverify.expr on a bisected piece)
 _TM_MAX_ORDER = 1024
+#: box search: grid points polished at the start, and polishes from new best centres
+_GRID_STARTS, _POLISH_BUDGET = 4, 16
 #: an unbounded piece narrower than 2^-_UNBOUNDED_DEPTH of the box ends the search
 _UNBOUNDED_DEPTH = 80
 
@@ -397,21 +401,53 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
                 return up, lo, order, prec
             prec = min(2 * prec, max_prec)
 
-    # corners of the whole box are candidate maximisers
-    for corner in itertools.product(*B):
-        c = tuple(corner)
+    def point_error(c: tuple[fmpq, ...]) -> arb:
+        """A ball of ``f(c) - p(c)``, precision raised until :func:`enough`."""
         prec = 64
         while True:
             with ctx.workprec(prec):
                 q = f_at_point(f, c) - arb(prob.p_exact(c))
             if enough(q, L) or prec >= max_prec or late():
-                break
+                return q
             prec *= 2
+
+    # corners of the whole box are candidate maximisers
+    for corner in itertools.product(*B):
+        c = tuple(corner)
+        q = point_error(c)
         if not q.is_finite():
             raise DomainError(f"f is not finite at {tuple(str(x) for x in c)}")
         lq = lower_abs(q)
         if lq > L:
             L, witness = lq, c
+
+    # points proposed by a float search (box_search): certified here, kept only through
+    # their certified value; they bring ``lower`` close to the supremum from the start
+    ferr = float_error(f, poly) if d >= 2 and evidence_for is None else None
+    fbox = [(float(a), float(b)) for a, b in B]
+    polish_budget = [_POLISH_BUDGET]
+
+    def try_points(points: list[tuple[fmpq, ...]]) -> None:
+        nonlocal L, witness
+        for c in points:
+            try:
+                q = point_error(c)
+            except DomainError:
+                continue
+            lq = lower_abs(q) if q.is_finite() else fmpq(0)
+            if lq > L:
+                L, witness = lq, c
+
+    def polish_from(c: tuple[fmpq, ...]) -> None:
+        if ferr is None or polish_budget[0] <= 0 or late():
+            return
+        polish_budget[0] -= 1
+        x = polish(ferr, np.array([float(v) for v in c]), fbox)
+        try_points([to_dyadic(x, B)])
+
+    if ferr is not None:
+        starts = grid_candidates(ferr, fbox, _GRID_STARTS, 2 * prob.deg + 3)
+        try_points([to_dyadic(polish(ferr, x, fbox), B) for x in starts])
 
     # initial split along every axis
     per_axis = max(1, round(initial_pieces ** (1.0 / d)))
@@ -444,6 +480,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         if lo > L:
             L = lo
             witness = tuple((a + b) / 2 for a, b in pbox)
+            polish_from(witness)
         counter += 1
         ub = up if up is not None else None
         key = -(ub if ub is not None else fmpq(10) ** 100000)
@@ -525,6 +562,11 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             raise TimeLimitExceeded(
                 f"time limit of {timeout} s reached before every piece had a finite bound")
         raise PrecisionExhausted("some pieces could not be bounded (f not finite there)")
+    if d >= 2 and evidence_for is None:
+        # the checker re-proves every piece with its own series and roundings: give it half
+        # of the room left to the stopping test (still a proven upper bound, still within
+        # the tolerance) so that the piece attaining ``upper`` is not bisected again
+        upper = max(upper, upper + _room(status, upper, L, rtol_q, atol_q, claim_q) / 2)
     return SupNorm(
         lower=L,
         upper=upper,
@@ -544,6 +586,21 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             "method": "taylor-form branch-and-bound",
         },
     )
+
+
+def _room(status: str, upper: fmpq, L: fmpq, rtol_q: fmpq, atol_q: fmpq,
+          claim_q: fmpq | None) -> fmpq:
+    """How far ``upper`` may grow and still meet the test that stopped the search
+    (0 when it stopped for another reason)."""
+    if status == "rtol":
+        room = L * (1 + rtol_q) - upper
+    elif status == "atol":
+        room = L + atol_q - upper
+    elif status == "claim proven" and claim_q is not None:
+        room = claim_q - upper
+    else:
+        return fmpq(0)
+    return max(room, fmpq(0))
 
 
 def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,

@@ -61,6 +61,7 @@ from ..exact.tensor_shift import IntegerTaylorShift, abs_tail_sum
 from ..expr import Expr, NotAnalytic
 from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper
+from .model_range import bernstein_range
 
 __all__ = [
     "Box",
@@ -84,7 +85,7 @@ PieceEval = tuple["fmpq | None", fmpq, int, arb]
 #: Taylor orders of the one-variable Taylor form: clamp(deg p + 1, MIN_ORDER, MAX_ORDER)
 MIN_ORDER, MAX_ORDER = 8, 40
 #: upper limit of the total order of the d-variate Taylor model, per d
-MAX_ORDER_ND = {2: 12, 3: 6}
+MAX_ORDER_ND = {2: 12, 3: 8}
 
 
 def _ball(a: fmpq, b: fmpq) -> arb:
@@ -310,12 +311,14 @@ def taylor_model_piece_nd(prob: PieceProblem, box: Box, prec: int) -> PieceEval:
             Fm = jet_eval(prob.f, [Jet.variable(d, N, i, arb(m[i])) for i in range(d)])
             FX = jet_eval(prob.f, [Jet.variable(d, N, i, X[i]) for i in range(d)])
             fm, fx = Fm.c, FX.c
-            total = arb(0)
+            terms = []
             for k, fi, alpha, top in head:
                 fa = fx[k] if top else fm[k]
                 if fi >= 0 and P[fi] != 0:
                     fa = fa - pval(P[fi], alpha)
-                total += abs(fa) * rpow(alpha)
+                terms.append((alpha, fa))
+            lo, hi = bernstein_range(terms, N, r)
+            total = hi.max(-lo)
             if tail:
                 # in z = V h the half-widths are V_i r_i
                 rz = tuple(v * ri for v, ri in zip(V, r))

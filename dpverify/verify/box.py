@@ -24,6 +24,7 @@ from math import prod
 
 from flint import arb, fmpq
 
+from .box_model import BoxModel
 from .expr import Indeterminate, IvAlg, Undefined, point, run
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import Poly, evaluate, read_interval
@@ -168,10 +169,12 @@ def _undefined_corner(s: Sup, b: Box) -> list[fmpq] | None:
 def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tuple[bool | None,
                                                                                   str]:
     code, d = s.target["code"], s.poly.d
+    model = BoxModel(code, s.poly) if d >= 2 else None
 
     def examine(piece: tuple[Box, int], prec: int) -> str:
         b, order = piece
-        r = bound_piece(code, s.poly, b, min(order, order_cap(d, prec)), prec)
+        n = min(order, order_cap(d, prec))
+        r = bound_piece(code, s.poly, b, n, prec) if model is None else model.bound(b, n, prec)
         if r.monotone and r.bound is not None and r.centre is not None:
             # sup |f - p| is at an end of the piece (monotone is only set with both)
             with working(prec):
