@@ -60,6 +60,7 @@ from __future__ import annotations
 import heapq
 import html
 import itertools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -451,6 +452,11 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
 
     # initial split along every axis
     per_axis = max(1, round(initial_pieces ** (1.0 / d)))
+    if d >= 2:
+        # a power of two: every piece centre then has the denominator of the half-width
+        # (no centre at 0 of a symmetric box), which keeps the exact tail sums of the piece
+        # bounds to plain integer sums (tensor_shift.abs_tail_sum)
+        per_axis = 1 << max(0, round(math.log2(per_axis)))
     cuts = []
     for a, b in B:
         cuts.append(

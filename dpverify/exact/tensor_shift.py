@@ -113,7 +113,7 @@ class IntegerTaylorShift:
         #: integer numerators ``n_alpha`` of the coefficients over the common ``den``
         self.nums: list[fmpz] = list(nums.entries())
         self._scaled_cache: dict[tuple[fmpz, ...], tuple[list[fmpz], fmpz]] = {}
-        self._shift_cache: dict[tuple[Any, ...], fmpz_mat] = {}
+        self._shift_cache: dict[tuple[Any, ...], list[fmpz]] = {}
 
     def scaled(self, m: Sequence[fmpq]) -> tuple[list[fmpz], fmpz, tuple[fmpz, ...]]:
         """``(g, D, V)``: the coefficient of ``h^alpha`` in ``p(m + h)`` is
@@ -129,34 +129,17 @@ class IntegerTaylorShift:
             raise InvalidParameterError(f"m must have {self.d} entries, got {len(m)}")
         V = tuple(fmpz(x.q) for x in m)
         flat, den = self._prescaled(V)
-        # Axis i is shifted as one integer matrix product: with the tensor laid out as an
-        # (n_i x rest) matrix, x_i -> u + x_i is the left product by the Pascal-type
-        # matrix L(u)[j][k] = C(k, j) u^(k - j).  Transposing the product moves axis i to
-        # the end, so the next axis comes first; after d steps the order is restored.
-        # The state before the last axis is cached per (V, m_1..m_{d-1}): the centres of a
-        # bisection share their leading coordinates.
-        size = len(flat)
-        state: fmpz_mat | None = None
-        start = 0
-        for i in range(self.d - 1, 0, -1):
-            hit = self._shift_cache.get((V, m[:i]))
-            if hit is not None:
-                state, start = hit, i
-                break
-        if state is None:
-            state = fmpz_mat(self.shape[0], size // self.shape[0], flat)
-        for i in range(start, self.d):
-            n = self.shape[i]
-            prod = _pascal(n, fmpz(m[i].p)) * state if m[i].p != 0 else state
-            rotated = prod.transpose()
-            if i == self.d - 1:
-                return rotated.entries(), den, V
-            nxt = self.shape[i + 1]
-            state = fmpz_mat(nxt, size // nxt, rotated.entries())
-            if len(self._shift_cache) >= _SHIFT_CACHE_SIZE:
-                self._shift_cache.clear()
-            self._shift_cache[(V, m[: i + 1])] = state
-        raise AssertionError("unreachable: d >= 1")  # pragma: no cover
+        for i in range(self.d - 1):  # a piece's own centre recurs only as a corner
+            key = (V, m[: i + 1])
+            hit = self._shift_cache.get(key)
+            if hit is None:
+                hit = shift_axis_int(flat, self.shape, i, fmpz(m[i].p))
+                if len(self._shift_cache) >= _SHIFT_CACHE_SIZE:
+                    self._shift_cache.clear()
+                self._shift_cache[key] = hit
+            flat = hit
+        flat = shift_axis_int(flat, self.shape, self.d - 1, fmpz(m[-1].p))
+        return flat, den, V
 
     def coefficients(self, m: Sequence[fmpq]) -> list[fmpq]:
         """Exact coefficients of ``p(m + h)`` (monomial in ``h``), flat row-major in
@@ -200,17 +183,6 @@ class IntegerTaylorShift:
                 self._scaled_cache.clear()
             self._scaled_cache[V] = hit
         return hit
-
-
-@lru_cache(maxsize=1024)
-def _pascal(n: int, u: fmpz) -> fmpz_mat:
-    """``L(u)[j][k] = C(k, j) u^(k - j)`` (``n x n``): the coefficients of ``q(u + x)`` are
-    ``L(u)`` times those of ``q(x)`` (lowest degree first)."""
-    pw = [fmpz(1)]
-    for _ in range(1, n):
-        pw.append(pw[-1] * u)
-    return fmpz_mat(n, n, [math.comb(k, j) * pw[k - j] if k >= j else 0
-                           for j in range(n) for k in range(n)])
 
 
 @lru_cache(maxsize=16)
