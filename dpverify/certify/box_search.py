@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,8 +35,6 @@ GRID_POINTS = 20_000
 #: projected Newton steps per polished point
 NEWTON_STEPS = 12
 
-#: a vectorised ``|f - p|``-type function: (k, d) array of points -> k values
-FloatError = Callable[[np.ndarray], np.ndarray]
 
 
 def _basis_values(basis: str, n: int, u: np.ndarray) -> np.ndarray:
@@ -61,9 +59,49 @@ def _basis_values(basis: str, n: int, u: np.ndarray) -> np.ndarray:
     return out
 
 
+class FloatError:
+    """A float64 evaluator of ``f - p`` (see :func:`float_error`): ``err(X)`` at a
+    ``(k, d)`` array of points, ``err.grid(axes)`` on the tensor grid of the 1-D arrays
+    ``axes`` (shape ``(len(axes[0]), ...)``)."""
+
+    def __init__(self, f: Expr, C: np.ndarray, basis: str,
+                 doms: list[tuple[float, float] | None]) -> None:
+        self.fn = f.to_numpy()
+        self.C, self.basis, self.doms = C, basis, doms
+        self.shape = C.shape
+        self.d = C.ndim
+
+    def _basis(self, i: int, u: np.ndarray) -> np.ndarray:
+        dom = self.doms[i]
+        if dom is not None:
+            a, b = dom
+            u = (2 * u - a - b) / (b - a) if self.basis == "chebyshev" else (u - a) / (b - a)
+        return _basis_values(self.basis, self.shape[i], u)
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        d, shape = self.d, self.shape
+        k = X.shape[0]
+        with np.errstate(all="ignore"):
+            # contract the last axis first: partial sums over (n_0 .. n_(d-2)) per point
+            acc = self.C.reshape(-1, shape[-1]) @ self._basis(d - 1, X[:, d - 1]).T
+            for i in range(d - 2, -1, -1):
+                acc = np.einsum("rak,ka->rk", acc.reshape(-1, shape[i], k),
+                                self._basis(i, X[:, i]))
+            fv = self.fn(*[X[:, i] for i in range(d)])
+            return np.asarray(fv - acc.reshape(k), dtype=np.float64)
+
+    def grid(self, axes: Sequence[np.ndarray]) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            acc = self.C
+            for i, u in enumerate(axes):  # contract axis 0 each time, new axis at the end
+                acc = np.tensordot(acc, self._basis(i, np.asarray(u)), axes=([0], [1]))
+            fv = self.fn(*np.meshgrid(*axes, indexing="ij"))
+            return np.asarray(fv - acc, dtype=np.float64)
+
+
 def float_error(f: Expr, poly: Any) -> FloatError | None:
-    """A float64 evaluator of ``f - p`` at a ``(k, d)`` array of points, or ``None`` when
-    ``p`` is not a tensor polynomial in a basis handled here or its coefficients overflow."""
+    """A float64 evaluator of ``f - p``, or ``None`` when ``p`` is not a tensor polynomial
+    in a basis handled here or its coefficients overflow."""
     shape = getattr(poly, "shape", None)
     basis = getattr(poly, "basis", None)
     if not isinstance(shape, tuple) or basis not in ("chebyshev", "monomial", "bernstein"):
@@ -74,47 +112,29 @@ def float_error(f: Expr, poly: Any) -> FloatError | None:
         return None
     if not np.all(np.isfinite(C)):
         return None
-    doms: list[tuple[float, float] | None] = []
-    for dom in poly.domains:
-        if dom is None:
-            doms.append(None)
-        else:
-            doms.append((float(dom[0]), float(dom[1])))
-    fn = f.to_numpy()
-    d = len(shape)
-    letters = "abc"[:d]
-    spec = letters + "," + ",".join(f"k{c}" for c in letters) + "->k"
-
-    def err(X: np.ndarray) -> np.ndarray:
-        mats = []
-        for i in range(d):
-            u = X[:, i]
-            dom = doms[i]
-            if dom is not None:
-                a, b = dom
-                u = (2 * u - a - b) / (b - a) if basis == "chebyshev" else (u - a) / (b - a)
-            mats.append(_basis_values(str(basis), shape[i], u))
-        with np.errstate(all="ignore"):
-            pv = np.einsum(spec, C, *mats, optimize=True)
-            fv = fn(*[X[:, i] for i in range(d)])
-            return np.asarray(fv - pv, dtype=np.float64)
-
-    return err
+    doms: list[tuple[float, float] | None] = [
+        None if dom is None else (float(dom[0]), float(dom[1])) for dom in poly.domains]
+    return FloatError(f, C, str(basis), doms)
 
 
 def grid_candidates(err: FloatError, box: Sequence[tuple[float, float]], count: int,
                     per_axis: int) -> list[np.ndarray]:
-    """The ``count`` grid points (``per_axis`` per axis, capped by :data:`GRID_POINTS`,
-    ends included) with the largest finite ``|err|``, best first."""
+    """Up to ``count`` grid points (``per_axis`` per axis, capped by :data:`GRID_POINTS`,
+    ends included) with the largest finite ``|err|``, best first, at least three grid steps
+    apart along some axis (separate peaks rather than neighbours of one)."""
     d = len(box)
     n = max(2, min(per_axis, int(GRID_POINTS ** (1.0 / d))))
     axes = [np.linspace(a, b, n) for a, b in box]
-    mesh = np.meshgrid(*axes, indexing="ij")
-    X = np.stack([m.ravel() for m in mesh], axis=1)
-    v = np.abs(err(X))
+    v = np.abs(err.grid(axes)).ravel()
     v[~np.isfinite(v)] = -1.0
-    order = np.argsort(-v)[:count]
-    return [X[i] for i in order if v[i] >= 0]
+    kept: list[np.ndarray] = []
+    for i in np.argsort(-v)[:64 * count]:
+        if v[i] < 0 or len(kept) >= count:
+            break
+        idx = np.array(np.unravel_index(i, (n,) * d))
+        if all(np.max(np.abs(idx - k)) >= 3 for k in kept):
+            kept.append(idx)
+    return [np.array([axes[j][k[j]] for j in range(d)]) for k in kept]
 
 
 def _stencil_index(o: Sequence[int]) -> int:

@@ -293,13 +293,50 @@ def compose_series(s: arb_series, coeffs: list[arb]) -> arb_series:
     return out
 
 
+def _power_range(c: arb, n: int) -> arb:
+    """A ball containing ``{x^n : x in c}`` (``n >= 1``; ``x^n`` is monotone on each side of
+    0, so the ends decide)."""
+    if n % 2:
+        return arb_pow_point(c.lower(), n).union(arb_pow_point(c.upper(), n))
+    return arb_pow_point(c.abs_lower(), n).union(arb_pow_point(c.abs_upper(), n))
+
+
+def _with_constant(s: arb_series, c: arb) -> arb_series:
+    """``s`` with its constant term intersected with the ball ``c`` (both contain it)."""
+    cs = s.coeffs()
+    if not cs or not c.is_finite():
+        return s
+    cs[0] = cs[0].intersection(c) if cs[0].overlaps(c) else cs[0]
+    return arb_series(cs, prec=s.prec)
+
+
 class _JetEval(ArbEval):
-    """The series evaluator of :mod:`.ball` with ``tanh`` composed from
-    :func:`tanh_taylor` at the constant term (see there)."""
+    """The series evaluator of :mod:`.ball` with two enclosures made tight on wide balls:
+
+    * ``tanh`` composed from :func:`tanh_taylor` at the constant term (see there);
+    * the constant term of an integer power ``u^n`` is the range of ``x^n`` over the
+      constant term of ``u`` (Arb multiplies a ball by itself as by an independent ball:
+      ``[-1, 0]^2`` would be ``[-1/2, 1]``, and ``1 + x^2 + y^2 + z^2`` over ``[-1, 0]^3``
+      would seem to vanish)."""
 
     def __init__(self, env: dict[str, Any], order: int) -> None:
         super().__init__(env)
         self.order = order
+
+    def power(self, node: Any) -> Any:
+        base_node, ex_node = node.args
+        if not (ex_node.kind == "num" and ex_node.args[0].q == 1):
+            return super().power(node)
+        b = self.ev(base_node)
+        if not isinstance(b, arb_series):
+            return super().power(node)  # a ball: evaluated again, tightly, by ArbEval
+        n = int(ex_node.args[0].p)
+        cs = b.coeffs()
+        c = cs[0] if cs else arb(0)
+        if n == 0:
+            return arb_series([arb(1)], prec=b.prec)
+        bn = _with_constant(b ** abs(n), _power_range(c, abs(n)))
+        return bn if n > 0 else self.div(arb(1), bn)
 
     def call(self, fname: str, arg_node: Any) -> Any:
         if fname != "tanh":

@@ -44,7 +44,7 @@ from math import comb, prod
 
 from flint import arb, arb_mat, arb_series, ctx, fmpq, fmpz, fmpz_poly
 
-from .expr import Code, Indeterminate, SerAlg, Undefined, run
+from .expr import Code, Indeterminate, SerAlg, Undefined, ipow, run
 from .numbers import working
 from .poly import Poly, monomial_flat
 from .taylor import PieceBound, bound_piece
@@ -107,6 +107,22 @@ class _Jets(SerAlg):
     def __init__(self, length: int, order: int) -> None:
         super().__init__(length)
         self.order = order
+
+    def powi(self, a: arb_series, n: int) -> arb_series:
+        """``a^n`` with the constant term tightened to the range of ``x^n`` over the constant
+        ball (Arb multiplies a ball by itself as by an independent ball)."""
+        if n == 0:
+            return super().powi(a, n)
+        co = a.coeffs()
+        c = co[0] if co else arb(0)
+        k = abs(n)
+        lo, hi = (c.lower(), c.upper()) if k % 2 else (c.abs_lower(), c.abs_upper())
+        rng = ipow(lo, k).union(ipow(hi, k))
+        p = (a**k).coeffs()
+        if p and rng.is_finite() and p[0].overlaps(rng):
+            p[0] = p[0].intersection(rng)
+        out = arb_series(p, prec=a.prec)
+        return out if n > 0 else self.binop("/", self.num(fmpq(1)), out)
 
     def call(self, name: str, a: arb_series) -> arb_series:
         if name != "tanh":
