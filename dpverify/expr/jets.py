@@ -261,14 +261,35 @@ def _inv(s: arb_series) -> arb_series:
     return 1 / s
 
 
+#: tanh_taylor cuts a ball into pieces of this width at most (and at most 16 pieces)
+_TANH_PIECE = arb(1) / 8
+
+
 def tanh_taylor(c: arb, n: int) -> list[arb]:
     """Balls of ``tanh^(k)(x) / k!``, ``k = 0..n``, for every ``x`` in the ball ``c``.
 
     From ``y' = 1 - y^2``: ``(k + 1) y_(k+1) = [k = 0] - sum_(j=0..k) y_j y_(k-j)`` with
-    ``y_0 = tanh(c)``.  On a wide ball this recurrence in ``y_0`` stays within a small
-    factor of the true range, where the series of ``1 - 2 / (exp(2x) + 1)`` loses many
-    orders of magnitude (the quotient forgets that numerator and denominator move
-    together)."""
+    ``y_0 = tanh(c)``, run on pieces of ``c`` at most 1/8 wide (at most 16 pieces) and
+    joined.  On each piece the recurrence stays within a small factor of the true range
+    (over ``[-1, 1]``, ``k = 8``: ``+-0.05`` for the true ``+-0.03``), where the series of
+    ``1 - 2 / (exp(2x) + 1)`` loses many orders of magnitude (``+-5e6``: the quotient
+    forgets that numerator and denominator move together)."""
+    if not c.is_finite():
+        return [arb.nan()] * (n + 1)
+    lo, hi = c.lower(), c.upper()
+    parts = 1
+    while parts < 16 and (hi - lo) > _TANH_PIECE * parts:
+        parts *= 2
+    ends = [lo] + [lo + (hi - lo) * k / parts for k in range(1, parts)] + [hi]
+    out: list[arb] | None = None
+    for a, b in zip(ends, ends[1:]):
+        ys = _tanh_recurrence(a.union(b), n)
+        out = ys if out is None else [u.union(v) for u, v in zip(out, ys)]
+    assert out is not None
+    return out
+
+
+def _tanh_recurrence(c: arb, n: int) -> list[arb]:
     y = [c.tanh()]
     for k in range(n):
         acc = arb(1) if k == 0 else arb(0)

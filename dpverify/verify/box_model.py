@@ -99,10 +99,12 @@ def _bernstein(n: int, r: fmpq, prec: int) -> arb_mat:
 class _Jets(SerAlg):
     """:class:`~dpverify.verify.expr.SerAlg` on the substituted series, with ``tanh`` taken
     from its own Taylor coefficients at the constant term: ``y = tanh`` solves
-    ``y' = 1 - y^2``, so ``(k + 1) y_(k+1) = [k = 0] - sum_j y_j y_(k-j)``, and
-    ``tanh(c + u) = sum_k y_k u^k`` (``u`` without constant term, ``k <= n``).  On a
-    wide ball this stays close to the true range, where ``(e^2s - 1) / (e^2s + 1)`` on
-    series loses orders of magnitude."""
+    ``y' = 1 - y^2``, so ``(k + 1) y_(k+1) = [k = 0] - sum_j y_j y_(k-j)`` (run on pieces
+    of the constant ball at most 1/8 wide, joined), and ``tanh(c + u) = sum_k y_k u^k``
+    (``u`` without constant term, ``k <= n``).  On a wide ball this stays close to the
+    true range, where ``(e^2s - 1) / (e^2s + 1)`` on series loses orders of magnitude;
+    and integer powers with the range of ``x^n`` over the constant ball as constant
+    term."""
 
     def __init__(self, length: int, order: int) -> None:
         super().__init__(length)
@@ -129,10 +131,21 @@ class _Jets(SerAlg):
             return super().call(name, a)
         co = a.coeffs()
         c = co[0] if co else arb(0)
-        y = [c.tanh()]
-        for k in range(self.order):
-            s = sum((y[j] * y[k - j] for j in range(k + 1)), arb(0))
-            y.append(((1 if k == 0 else 0) - s) / (k + 1))
+        if not c.is_finite():
+            raise Indeterminate()
+        # the recurrence on pieces of c at most 1/8 wide (at most 16), joined
+        lo, hi = c.lower(), c.upper()
+        parts = 1
+        while parts < 16 and hi - lo > arb(parts) / 8:
+            parts *= 2
+        ends = [lo] + [lo + (hi - lo) * k / parts for k in range(1, parts)] + [hi]
+        y: list[arb] = []
+        for e0, e1 in zip(ends, ends[1:]):
+            yp = [e0.union(e1).tanh()]
+            for k in range(self.order):
+                s = sum((yp[j] * yp[k - j] for j in range(k + 1)), arb(0))
+                yp.append(((1 if k == 0 else 0) - s) / (k + 1))
+            y = yp if not y else [u.union(v) for u, v in zip(y, yp)]
         u = a - c
         out = arb_series([y[-1]], prec=self.n)
         for yk in reversed(y[:-1]):
