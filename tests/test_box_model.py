@@ -2,9 +2,9 @@
 (dpverify.certify.piece_bounds with dpverify.expr.jets) and the independent checker's
 (dpverify.verify.box_model), and the tanh / power enclosures both use on wide balls.
 
-Expected values come from elsewhere: ``|f - p|`` at exact points (f by ``Expr.eval_mpmath`` at 50 digits,
-p by exact rational evaluation), Taylor coefficients of tanh from mpmath, ranges of ``x^n``
-over an interval by hand.
+Expected values come from elsewhere: ``|f - p|`` at exact points (f by ``Expr.eval_mpmath``
+at 50 digits, p by exact rational evaluation), Taylor coefficients of tanh from mpmath,
+ranges of ``x^n`` over an interval by hand.
 """
 
 from __future__ import annotations
