@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from operator import itemgetter
@@ -45,8 +46,9 @@ from ..errors import InvalidParameterError
 
 __all__ = ["IntegerTaylorShift", "shift_axis_int", "abs_tail_sum", "low_order_positions"]
 
-#: cached shifts of leading axes (each a tensor of integers: a few MB at most)
-_SHIFT_CACHE_SIZE = 512
+#: cached shifts of leading axes, least recently used dropped first (each a tensor of
+#: integers, up to a few MB for degree 63 in two variables)
+_SHIFT_CACHE_SIZE = 128
 #: cached rescalings ``r`` of ``p`` per denominator vector ``V``
 _SCALED_CACHE_SIZE = 64
 
@@ -113,7 +115,7 @@ class IntegerTaylorShift:
         #: integer numerators ``n_alpha`` of the coefficients over the common ``den``
         self.nums: list[fmpz] = list(nums.entries())
         self._scaled_cache: dict[tuple[fmpz, ...], tuple[list[fmpz], fmpz]] = {}
-        self._shift_cache: dict[tuple[Any, ...], list[fmpz]] = {}
+        self._shift_cache: OrderedDict[tuple[Any, ...], list[fmpz]] = OrderedDict()
 
     def scaled(self, m: Sequence[fmpq]) -> tuple[list[fmpz], fmpz, tuple[fmpz, ...]]:
         """``(g, D, V)``: the coefficient of ``h^alpha`` in ``p(m + h)`` is
@@ -135,8 +137,10 @@ class IntegerTaylorShift:
             if hit is None:
                 hit = shift_axis_int(flat, self.shape, i, fmpz(m[i].p))
                 if len(self._shift_cache) >= _SHIFT_CACHE_SIZE:
-                    self._shift_cache.clear()
+                    self._shift_cache.popitem(last=False)
                 self._shift_cache[key] = hit
+            else:
+                self._shift_cache.move_to_end(key)
             flat = hit
         flat = shift_axis_int(flat, self.shape, self.d - 1, fmpz(m[-1].p))
         return flat, den, V

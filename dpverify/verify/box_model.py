@@ -38,6 +38,7 @@ Where ``f`` has no series on the piece the order-0 bound of :mod:`.taylor` is us
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from itertools import product
 from math import comb, prod
@@ -51,8 +52,9 @@ from .taylor import PieceBound, bound_piece
 
 __all__ = ["BoxModel"]
 
-#: the cache of shifted leading axes holds at most this many tensors
-_CACHE = 512
+#: the cache of shifted leading axes holds at most this many tensors (least recently used
+#: dropped first)
+_CACHE = 128
 
 
 def _shift_axis(flat: list[fmpz], shape: tuple[int, ...], axis: int, u: fmpz) -> list[fmpz]:
@@ -168,7 +170,7 @@ class BoxModel:
         self.den = den
         self.nums = [c.p * (den // c.q) for c in flat]
         self._scaled: dict[tuple[fmpz, ...], list[fmpz]] = {}
-        self._lead: dict[tuple[object, ...], list[fmpz]] = {}
+        self._lead: OrderedDict[tuple[object, ...], list[fmpz]] = OrderedDict()
 
     def _shift(self, m: list[fmpq]) -> tuple[list[fmpz], fmpz, list[fmpz]]:
         """``(g, E, V)``: the coefficient of ``h^al`` in ``p(m + h)`` is
@@ -196,13 +198,14 @@ class BoxModel:
         for i in range(d - 1, 0, -1):
             hit = self._lead.get((key, tuple(m[:i])))
             if hit is not None:
+                self._lead.move_to_end((key, tuple(m[:i])))
                 flat, start = hit, i
                 break
         for i in range(start, d):
             flat = _shift_axis(flat, shape, i, m[i].p)
             if i < d - 1:
-                if len(self._lead) > _CACHE:
-                    self._lead.clear()
+                if len(self._lead) >= _CACHE:
+                    self._lead.popitem(last=False)
                 self._lead[(key, tuple(m[:i + 1]))] = flat
         return flat, E, V
 
