@@ -5,7 +5,7 @@ closed form.
 
 Each case takes ``f = q + e`` with ``q`` a polynomial and ``p = q`` exactly, so that
 ``f - p = e`` with ``sup |e|`` derived by hand; ``q`` has total degree above the Taylor order
-(12 for two variables, 6 for three), so the tail sum and every shifted coefficient of ``p``
+(12 for two variables, 8 for three), so the tail sum and every shifted coefficient of ``p``
 enter the bound.  A wrong shift or a wrong scaling makes the enclosure miss the value.
 """
 

@@ -28,12 +28,15 @@ from flint import fmpq
 
 from ..expr import Expr
 
-__all__ = ["FloatError", "float_error", "grid_candidates", "polish", "to_dyadic"]
+__all__ = ["FloatError", "WitnessSearch", "float_error", "grid_candidates", "polish",
+           "to_dyadic"]
 
 #: the float grid has at most this many points in all
 GRID_POINTS = 20_000
 #: projected Newton steps per polished point
 NEWTON_STEPS = 12
+#: WitnessSearch: grid points polished at the start; polishes from later centres
+GRID_STARTS, POLISH_BUDGET = 4, 16
 
 
 
@@ -213,3 +216,31 @@ def to_dyadic(x: np.ndarray, box: Sequence[tuple[fmpq, fmpq]], bits: int = 40) -
         q = fmpq(round(float(xi) * 2**bits), 2**bits)
         out.append(min(max(q, a), b))
     return tuple(out)
+
+
+class WitnessSearch:
+    """The proposals of one box search: :meth:`start` (the best points of a grid of
+    ``per_axis`` points per axis, polished) and :meth:`near` (a point polished from a
+    given one, at most :data:`POLISH_BUDGET` times).  Proposes nothing when ``f - p`` has
+    no float evaluator here."""
+
+    def __init__(self, f: Expr, poly: Any, box: Sequence[tuple[fmpq, fmpq]],
+                 per_axis: int) -> None:
+        self.err = float_error(f, poly)
+        self.box = list(box)
+        self.fbox = [(float(a), float(b)) for a, b in box]
+        self.per_axis = per_axis
+        self.budget = POLISH_BUDGET
+
+    def start(self) -> list[tuple[fmpq, ...]]:
+        if self.err is None:
+            return []
+        starts = grid_candidates(self.err, self.fbox, GRID_STARTS, self.per_axis)
+        return [to_dyadic(polish(self.err, x, self.fbox), self.box) for x in starts]
+
+    def near(self, point: Sequence[fmpq]) -> list[tuple[fmpq, ...]]:
+        if self.err is None or self.budget <= 0:
+            return []
+        self.budget -= 1
+        x = polish(self.err, np.array([float(v) for v in point]), self.fbox)
+        return [to_dyadic(x, self.box)]

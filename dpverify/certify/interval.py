@@ -19,16 +19,21 @@ On a piece with centre ``m`` (exact rational) and radii ``r``:
   *evidence* for the independent checker (``SupNorm.pieces``) is built on first access
   by the Taylor-form branch and bound below, aimed at ``upper``.
 * **d >= 2, and the evidence in one variable: Taylor forms / Taylor models** of a
-  fixed order per piece (:mod:`.piece_bounds`: a triangle bound from the Taylor
-  coefficients of ``f`` at the centre, a Lagrange remainder over the piece and the exact
-  Taylor shift of ``p``; plain interval evaluation of ``f`` where it is not analytic).
-  The search bisects the piece with the largest bound along its widest axis.
+  fixed order per piece (:mod:`.piece_bounds`: the Taylor coefficients of ``f`` at the
+  centre, a Lagrange remainder over the piece and the exact Taylor shift of ``p``; in one
+  variable a triangle bound, in two and three the polynomial part enclosed through its
+  Bernstein coefficients, :mod:`.model_range`; plain interval evaluation of ``f`` where
+  it is not analytic).  The search starts from a power of two pieces per axis and
+  bisects the piece with the largest bound along its widest axis.
 
 ``lower`` is the largest ``|f - p|`` certified at actual points (piece centres,
-critical points of the models in one variable, and the corners of the initial box);
-``upper`` is the largest piece bound (in one variable, when a piece was bounded through
-its critical points, plus half of the room left to the stopping test, so that the
-checker's triangle bounds can re-prove it).  In the Taylor-form search precision starts
+critical points of the models in one variable, the corners of the initial box and, in
+two and three variables, points proposed by a float search, :mod:`.box_search`, whose
+value is certified here); ``upper`` is the largest piece bound plus, when the search
+met its tolerance, half of the room left to the stopping test (in one variable when a
+piece was bounded through its critical points, so that the checker's triangle bounds
+can re-prove it; in two and three variables so that the checker's own roundings do not
+make it bisect the piece attaining ``upper``).  In the Taylor-form search precision starts
 at 64 bits and is doubled per piece (up to ``max_prec``) until ``f - p`` at the centre
 is known to a small fraction of the requested tolerance.  ``stats`` reports
 ``max_prec`` and ``orders`` used.
@@ -40,10 +45,11 @@ evaluated on the part of the ball where they are defined, because
 python-flint rounds ball radii up and a ball built for ``[0, r]`` reaches
 slightly below 0.
 
-Size: about 690 lines, one concept: the box sup-norm search (``SupNorm``, ``Piece``,
+Size: about 780 lines, one concept: the box sup-norm search (``SupNorm``, ``Piece``,
 :func:`supnorm`, its stopping rule and its two branch and bound loops, which share them).
-The bounds of one piece are in :mod:`.piece_bounds`, the one-variable Taylor models in
-:mod:`.taylor_model` and the exact tensor Taylor shift in :mod:`dpverify.exact.tensor_shift`.
+The bounds of one piece are in :mod:`.piece_bounds` and :mod:`.model_range`, the
+one-variable Taylor models in :mod:`.taylor_model`, the float witness search in
+:mod:`.box_search` and the exact tensor Taylor shift in :mod:`dpverify.exact.tensor_shift`.
 
 Guarantee
 ---------
@@ -65,14 +71,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
-from .box_search import float_error, grid_candidates, polish, to_dyadic
+from .box_search import WitnessSearch
 from .piece_bounds import (
     Box,
     PieceProblem,
@@ -96,8 +101,6 @@ OwnPiece = tuple[fmpq, fmpq, fmpq, int, int]
 #: order limit of the one-variable Taylor models (the series cost ~ N log N per operation;
 #: far above any useful order for the functions of dpverify.expr on a bisected piece)
 _TM_MAX_ORDER = 1024
-#: box search: grid points polished at the start, and polishes from new best centres
-_GRID_STARTS, _POLISH_BUDGET = 4, 16
 #: an unbounded piece narrower than 2^-_UNBOUNDED_DEPTH of the box ends the search
 _UNBOUNDED_DEPTH = 80
 
@@ -422,11 +425,10 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         if lq > L:
             L, witness = lq, c
 
-    # points proposed by a float search (box_search): certified here, kept only through
-    # their certified value; they bring ``lower`` close to the supremum from the start
-    ferr = float_error(f, poly) if d >= 2 and evidence_for is None else None
-    fbox = [(float(a), float(b)) for a, b in B]
-    polish_budget = [_POLISH_BUDGET]
+    # points proposed by a float search (box_search), kept only through their value
+    # certified here: they bring ``lower`` close to the supremum from the start
+    search = WitnessSearch(f, poly, B, 2 * prob.deg + 3) if d >= 2 and evidence_for is None \
+        else None
 
     def try_points(points: list[tuple[fmpq, ...]]) -> None:
         nonlocal L, witness
@@ -439,16 +441,8 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             if lq > L:
                 L, witness = lq, c
 
-    def polish_from(c: tuple[fmpq, ...]) -> None:
-        if ferr is None or polish_budget[0] <= 0 or late():
-            return
-        polish_budget[0] -= 1
-        x = polish(ferr, np.array([float(v) for v in c]), fbox)
-        try_points([to_dyadic(x, B)])
-
-    if ferr is not None:
-        starts = grid_candidates(ferr, fbox, _GRID_STARTS, 2 * prob.deg + 3)
-        try_points([to_dyadic(polish(ferr, x, fbox), B) for x in starts])
+    if search is not None:
+        try_points(search.start())
 
     # initial split along every axis
     per_axis = max(1, round(initial_pieces ** (1.0 / d)))
@@ -486,7 +480,8 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         if lo > L:
             L = lo
             witness = tuple((a + b) / 2 for a, b in pbox)
-            polish_from(witness)
+            if search is not None and not late():
+                try_points(search.near(witness))
         counter += 1
         ub = up if up is not None else None
         key = -(ub if ub is not None else fmpq(10) ** 100000)
