@@ -5,10 +5,12 @@ one nearest the median) and recurses; a group with one piece must equal its box;
 without any cut is checked pairwise (inside, interiors disjoint, volumes add up).  For
 d = 1 this is the exact tiling test (no gap, no overlap).
 
-*Bounds*: ``taylor.bound_piece`` on each piece at its suggested order (at most
-:data:`MAX_ORDER`) and precision; the order used is capped by a resource limit
-(:func:`order_cap`: in one variable at most ORDER_WORK coefficient-bits per jet, so 1024
-terms up to 2048 bits and never less than 64; 12 / 8 for two / three variables).  In one
+*Bounds*: on each piece at its suggested order (at most :data:`MAX_ORDER`) and precision,
+``taylor.bound_piece`` in one variable and :class:`.box_model.BoxModel` in two and three
+(a Taylor model whose polynomial part is enclosed by its Bernstein coefficients); the
+order used is capped by a resource limit (:func:`order_cap`: in one variable at most
+ORDER_WORK coefficient-bits per jet, so 1024 terms up to 2048 bits and never less than 64;
+12 / 8 for two / three variables).  In one
 variable, when the same jets show that ``f - p`` is monotone on the piece, its sup is
 ``max(|e(a)|, |e(b)|)`` (exact when ``f`` is rational at both ends).  A piece whose bound
 exceeds ``upper`` is retried at twice the precision when the centre value is blurred by
@@ -39,8 +41,8 @@ MAX_ORDER = 1024
 #: bits) holds at most ORDER_WORK coefficient-bits: 1024 terms up to 2048 bits, fewer
 #: above (never below the old fixed cap of 64)
 ORDER_WORK = 2**21
-#: two / three variables: the jets are Python dicts over C(N + d, d) monomials whose
-#: products cost the square of that, so the order stays at 12 / 8
+#: two / three variables: the order stays at 12 / 8 (a jet is a series of (N + 1)^d terms
+#: and the Bernstein enclosure has as many coefficients)
 ORDER_CAP = {2: 12, 3: 8}
 PAIRWISE_CAP = 4000
 
