@@ -306,8 +306,11 @@ def supnorm(
     d = len(f.variables) if f.variables else 1
     B = as_box(box)
     if len(B) != d:
-        if f.variables and len(f.variables) < len(B):
-            d = len(B)  # f ignores some variables: still a function on the box
+        names = ("x", "y", "z")[:len(B)]
+        if f.variables and len(f.variables) < len(B) and set(f.variables) <= set(names):
+            # f ignores some variables: still a function on the box, of x, y, z in order
+            f = parse(f.canonical, variables=names, name="f")
+            d = len(B)
         else:
             raise InvalidParameterError(
                 f"the box has {len(B)} intervals but f has variables {f.variables}"
