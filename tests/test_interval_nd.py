@@ -5,7 +5,7 @@ closed form.
 
 Each case takes ``f = q + e`` with ``q`` a polynomial and ``p = q`` exactly, so that
 ``f - p = e`` with ``sup |e|`` derived by hand; ``q`` has total degree above the Taylor order
-(12 for two variables, 6 for three), so the tail sum and every shifted coefficient of ``p``
+(12 for two variables, 8 for three), so the tail sum and every shifted coefficient of ``p``
 enter the bound.  A wrong shift or a wrong scaling makes the enclosure miss the value.
 """
 
@@ -107,3 +107,12 @@ def test_function_of_one_variable_in_three_is_cut_along_that_variable_only(tmp_p
     assert all(width(box[1]) == 1 and width(box[2]) == 1 for box, _o, _p in pieces)
     assert min(width(box[0]) for box, _o, _p in pieces) < Fraction(1, 8)
     assert verify_file(str(out)).ok
+
+
+def test_function_of_fewer_variables_than_the_box():
+    # f = exp(x) given without y, p = x + y on [0, 1]^2: e^x - x - y is largest at (1, 0),
+    # e - 1; as an Expr of x alone it is still a function on the box (of x, y in order)
+    p = _tensor({(1, 0): fmpq(1), (0, 1): fmpq(1)}, [2, 2])
+    res = supnorm("exp(x)", p, [(0, 1), (0, 1)], rtol="1e-4")
+    e_minus_1 = fmpq(171828182845904523536, 10**20)  # e - 1 to 20 digits (below it)
+    assert res.converged and res.lower <= e_minus_1 + fmpq(1, 10**19) <= res.upper

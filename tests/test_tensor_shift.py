@@ -151,3 +151,17 @@ def test_invalid_shapes() -> None:
         abs_tail_sum([fmpz(1)], fmpz(1), [fmpq(1)], (), 0)
     with pytest.raises(InvalidParameterError, match=">= 0"):
         abs_tail_sum([fmpz(1), fmpz(2)], fmpz(1), [fmpq(-1)], (2,), 0)
+
+
+@SETTINGS
+@given(data=tensor_and_point(), N=st.integers(0, 8))
+def test_abs_tail_sum_unit_half_widths(data, N) -> None:
+    # r = (1, ..., 1) takes the plain integer sum: compared with the direct rational sum
+    flat, shape, _ = data
+    den = fmpz(1)
+    for c in flat:
+        den = den * c.q // math.gcd(int(den), int(c.q))
+    nums = [fmpz(c.p) * (den // c.q) for c in flat]
+    expected = sum((abs(c) for c, alpha in zip(flat, itertools.product(*map(range, shape)))
+                    if sum(alpha) > N), fmpq(0))
+    assert abs_tail_sum(nums, den, [fmpq(1)] * len(shape), shape, N) == expected

@@ -19,16 +19,21 @@ On a piece with centre ``m`` (exact rational) and radii ``r``:
   *evidence* for the independent checker (``SupNorm.pieces``) is built on first access
   by the Taylor-form branch and bound below, aimed at ``upper``.
 * **d >= 2, and the evidence in one variable: Taylor forms / Taylor models** of a
-  fixed order per piece (:mod:`.piece_bounds`: a triangle bound from the Taylor
-  coefficients of ``f`` at the centre, a Lagrange remainder over the piece and the exact
-  Taylor shift of ``p``; plain interval evaluation of ``f`` where it is not analytic).
-  The search bisects the piece with the largest bound along its widest axis.
+  fixed order per piece (:mod:`.piece_bounds`: the Taylor coefficients of ``f`` at the
+  centre, a Lagrange remainder over the piece and the exact Taylor shift of ``p``; in one
+  variable a triangle bound, in two and three the polynomial part enclosed through its
+  Bernstein coefficients, :mod:`.model_range`; plain interval evaluation of ``f`` where
+  it is not analytic).  The search starts from a power of two pieces per axis and
+  bisects the piece with the largest bound along its widest axis.
 
 ``lower`` is the largest ``|f - p|`` certified at actual points (piece centres,
-critical points of the models in one variable, and the corners of the initial box);
-``upper`` is the largest piece bound (in one variable, when a piece was bounded through
-its critical points, plus half of the room left to the stopping test, so that the
-checker's triangle bounds can re-prove it).  In the Taylor-form search precision starts
+critical points of the models in one variable, the corners of the initial box and, in
+two and three variables, points proposed by a float search, :mod:`.box_search`, whose
+value is certified here); ``upper`` is the largest piece bound plus, when the search
+met its tolerance, half of the room left to the stopping test (in one variable when a
+piece was bounded through its critical points, so that the checker's triangle bounds
+can re-prove it; in two and three variables so that the checker's own roundings do not
+make it bisect the piece attaining ``upper``).  In the Taylor-form search precision starts
 at 64 bits and is doubled per piece (up to ``max_prec``) until ``f - p`` at the centre
 is known to a small fraction of the requested tolerance.  ``stats`` reports
 ``max_prec`` and ``orders`` used.
@@ -40,10 +45,11 @@ evaluated on the part of the ball where they are defined, because
 python-flint rounds ball radii up and a ball built for ``[0, r]`` reaches
 slightly below 0.
 
-Size: about 690 lines, one concept: the box sup-norm search (``SupNorm``, ``Piece``,
+Size: about 780 lines, one concept: the box sup-norm search (``SupNorm``, ``Piece``,
 :func:`supnorm`, its stopping rule and its two branch and bound loops, which share them).
-The bounds of one piece are in :mod:`.piece_bounds`, the one-variable Taylor models in
-:mod:`.taylor_model` and the exact tensor Taylor shift in :mod:`dpverify.exact.tensor_shift`.
+The bounds of one piece are in :mod:`.piece_bounds` and :mod:`.model_range`, the
+one-variable Taylor models in :mod:`.taylor_model`, the float witness search in
+:mod:`.box_search` and the exact tensor Taylor shift in :mod:`dpverify.exact.tensor_shift`.
 
 Guarantee
 ---------
@@ -60,6 +66,7 @@ from __future__ import annotations
 import heapq
 import html
 import itertools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +78,7 @@ from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, Tim
 from ..expr import Expr, NotAnalytic, parse
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
+from .box_search import WitnessSearch
 from .piece_bounds import (
     Box,
     PieceProblem,
@@ -295,8 +303,11 @@ def supnorm(
     d = len(f.variables) if f.variables else 1
     B = as_box(box)
     if len(B) != d:
-        if f.variables and len(f.variables) < len(B):
-            d = len(B)  # f ignores some variables: still a function on the box
+        names = ("x", "y", "z")[:len(B)]
+        if f.variables and len(f.variables) < len(B) and set(f.variables) <= set(names):
+            # f ignores some variables: still a function on the box, of x, y, z in order
+            f = parse(f.canonical, variables=names, name="f")
+            d = len(B)
         else:
             raise InvalidParameterError(
                 f"the box has {len(B)} intervals but f has variables {f.variables}"
@@ -399,24 +410,52 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
                 return up, lo, order, prec
             prec = min(2 * prec, max_prec)
 
-    # corners of the whole box are candidate maximisers
-    for corner in itertools.product(*B):
-        c = tuple(corner)
+    def point_error(c: tuple[fmpq, ...]) -> arb:
+        """A ball of ``f(c) - p(c)``, precision raised until :func:`enough`."""
         prec = 64
         while True:
             with ctx.workprec(prec):
                 q = f_at_point(f, c) - arb(prob.p_exact(c))
             if enough(q, L) or prec >= max_prec or late():
-                break
+                return q
             prec *= 2
+
+    # corners of the whole box are candidate maximisers
+    for corner in itertools.product(*B):
+        c = tuple(corner)
+        q = point_error(c)
         if not q.is_finite():
             raise f.explain_not_finite(*c)
         lq = lower_abs(q)
         if lq > L:
             L, witness = lq, c
 
+    # points proposed by a float search (box_search), kept only through their value
+    # certified here: they bring ``lower`` close to the supremum from the start
+    search = WitnessSearch(f, poly, B, 2 * prob.deg + 3) if d >= 2 and evidence_for is None \
+        else None
+
+    def try_points(points: list[tuple[fmpq, ...]]) -> None:
+        nonlocal L, witness
+        for c in points:
+            try:
+                q = point_error(c)
+            except DomainError:
+                continue
+            lq = lower_abs(q) if q.is_finite() else fmpq(0)
+            if lq > L:
+                L, witness = lq, c
+
+    if search is not None:
+        try_points(search.start())
+
     # initial split along every axis
     per_axis = max(1, round(initial_pieces ** (1.0 / d)))
+    if d >= 2:
+        # a power of two: every piece centre then has the denominator of the half-width
+        # (no centre at 0 of a symmetric box), which keeps the exact tail sums of the piece
+        # bounds to plain integer sums (tensor_shift.abs_tail_sum)
+        per_axis = 1 << max(0, round(math.log2(per_axis)))
     cuts = []
     for a, b in B:
         cuts.append(
@@ -444,6 +483,8 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         if lo > L:
             L = lo
             witness = tuple((a + b) / 2 for a, b in pbox)
+            if search is not None and not late():
+                try_points(search.near(witness))
         counter += 1
         ub = up if up is not None else None
         key = -(ub if ub is not None else fmpq(10) ** 100000)
@@ -525,6 +566,11 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             raise TimeLimitExceeded(
                 f"time limit of {timeout} s reached before every piece had a finite bound")
         raise PrecisionExhausted("some pieces could not be bounded (f not finite there)")
+    if d >= 2 and evidence_for is None:
+        # the checker re-proves every piece with its own series and roundings: give it half
+        # of the room left to the stopping test (still a proven upper bound, still within
+        # the tolerance) so that the piece attaining ``upper`` is not bisected again
+        upper = max(upper, upper + _room(status, upper, L, rtol_q, atol_q, claim_q) / 2)
     return SupNorm(
         lower=L,
         upper=upper,
@@ -544,6 +590,21 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             "method": "taylor-form branch-and-bound",
         },
     )
+
+
+def _room(status: str, upper: fmpq, L: fmpq, rtol_q: fmpq, atol_q: fmpq,
+          claim_q: fmpq | None) -> fmpq:
+    """How far ``upper`` may grow and still meet the test that stopped the search
+    (0 when it stopped for another reason)."""
+    if status == "rtol":
+        room = L * (1 + rtol_q) - upper
+    elif status == "atol":
+        room = L + atol_q - upper
+    elif status == "claim proven" and claim_q is not None:
+        room = claim_q - upper
+    else:
+        return fmpq(0)
+    return max(room, fmpq(0))
 
 
 def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,

@@ -20,17 +20,24 @@ evaluation) and the ball of ``f(m) - p(m)``.
   ``f - p`` never costs precision (this is what lets tiny errors, 1e-280 and
   below, be certified).  This is the form the independent checker re-proves.
 * **d >= 2, Taylor model of total order N** (:func:`taylor_model_piece_nd`;
-  ``N = clamp(total deg p + 1, 4, 12 for d = 2 / 6 for d = 3)``): the same bound with
-  multi-indices, ``sum_{|a|<N} |f_a(m) - p_a| r^a + sum_{|a|=N} |f_a(X) - p_a| r^a +
-  sum_{|a|>N} |p_a| r^a``, where ``f_a`` come from multivariate jets
-  (:mod:`dpverify.expr.jets`: one ``arb_series`` of length ``(N+1)^d`` each, every
-  operation one call into Arb) at the centre and over the box, and ``p_a`` from the
-  exact tensor Taylor shift of ``p`` (:class:`dpverify.exact.tensor_shift.IntegerTaylorShift`:
-  integer Taylor shifts per fibre and axis, the leading axes cached across pieces); the
-  last sum is computed exactly (:func:`dpverify.exact.tensor_shift.abs_tail_sum`, an
-  integer tensor contraction) and rounded once.  The index tables of the bound are
-  :func:`taylor_model_tables`.  The orders stay within the independent checker's caps
-  (12 / 8), so it re-proves each piece at the order used here.
+  ``N = clamp(total deg p + 1, 4, 12 for d = 2 / 8 for d = 3)``)::
+
+      f(m + h) - p(m + h) = sum_{|a| <= N} e_a h^a - sum_{|a| > N} p_a h^a,
+      e_a = f_a(m) - p_a (|a| < N),   e_a = f_a(X) - p_a (|a| = N, Lagrange remainder)
+
+  where ``f_a`` come from multivariate jets (:mod:`dpverify.expr.jets`: one
+  ``arb_series`` of length ``(N+1)^d`` each, every operation one call into Arb) at the
+  centre and over the box, and ``p_a`` from the exact tensor Taylor shift of ``p``
+  (:class:`dpverify.exact.tensor_shift.IntegerTaylorShift`: integer Taylor shifts per
+  fibre and axis, the leading axes cached across pieces).  The polynomial
+  ``sum_{|a| <= N} e_a h^a`` is enclosed over the piece by its Bernstein coefficients
+  (:func:`dpverify.certify.model_range.bernstein_range`: nearly exact where ``f - p``
+  oscillates or peaks inside the piece, where the term-by-term bound ``sum |e_a| r^a``
+  over-estimates by ``O(|r|)``); the last sum is bounded by ``sum |p_a| r^a``, computed
+  exactly (:func:`dpverify.exact.tensor_shift.abs_tail_sum`) and rounded once.  The
+  index tables are :func:`taylor_model_tables`.  The orders stay within the independent
+  checker's caps (12 / 8), and the checker bounds each piece the same way
+  (:mod:`dpverify.verify.box_model`, its own implementation).
 * Where ``f`` is not analytic on a piece (``abs`` at 0, ``sqrt`` at 0, ...), the
   piece falls back to plain interval evaluation of ``f`` and the exact
   expansion of ``p`` (order 0).
@@ -61,6 +68,7 @@ from ..exact.tensor_shift import IntegerTaylorShift, abs_tail_sum
 from ..expr import Expr, NotAnalytic
 from ..expr.jets import Jet, jet_eval, multi_indices, series_cap, series_coeffs
 from ..numbers import arb_to_fmpq_bounds, arb_upper
+from .model_range import bernstein_range
 from .taylor_model import taylor_shift
 
 __all__ = [
@@ -85,7 +93,7 @@ PieceEval = tuple["fmpq | None", fmpq, int, arb]
 #: Taylor orders of the one-variable Taylor form: clamp(deg p + 1, MIN_ORDER, MAX_ORDER)
 MIN_ORDER, MAX_ORDER = 8, 40
 #: upper limit of the total order of the d-variate Taylor model, per d
-MAX_ORDER_ND = {2: 12, 3: 6}
+MAX_ORDER_ND = {2: 12, 3: 8}
 
 
 def _ball(a: fmpq, b: fmpq) -> arb:
@@ -131,7 +139,7 @@ class PieceProblem:
         self.order = min(max(self.deg + 1, MIN_ORDER), MAX_ORDER)
         # total degree of p bounds the useful jet order; a jet is a series of (N+1)^d terms
         tdeg = sum(s - 1 for s in self.shape) if d > 1 else self.deg
-        self.order_nd = min(max(tdeg + 1, 4), MAX_ORDER_ND.get(d, 6))
+        self.order_nd = min(max(tdeg + 1, 4), MAX_ORDER_ND.get(d, 8))
 
     # -- polynomial side (exact) ---------------------------------------------
     def shift1(self, m: fmpq) -> list[fmpq]:
@@ -311,12 +319,14 @@ def taylor_model_piece_nd(prob: PieceProblem, box: Box, prec: int) -> PieceEval:
             Fm = jet_eval(prob.f, [Jet.variable(d, N, i, arb(m[i])) for i in range(d)])
             FX = jet_eval(prob.f, [Jet.variable(d, N, i, X[i]) for i in range(d)])
             fm, fx = Fm.c, FX.c
-            total = arb(0)
+            terms = []
             for k, fi, alpha, top in head:
                 fa = fx[k] if top else fm[k]
                 if fi >= 0 and P[fi] != 0:
                     fa = fa - pval(P[fi], alpha)
-                total += abs(fa) * rpow(alpha)
+                terms.append((alpha, fa))
+            lo, hi = bernstein_range(terms, N, r)
+            total = hi.max(-lo)
             if tail:
                 # in z = V h the half-widths are V_i r_i
                 rz = tuple(v * ri for v, ri in zip(V, r))

@@ -203,10 +203,17 @@ _VARS = ("x", "y", "z")
 
 
 def _round_arb(x: arb, bits: int = ROUND_BITS) -> fmpq:
-    """Nearest multiple of ``2^-bits`` to the midpoint of ``x`` (exact)."""
-    lo, hi = arb_to_fmpq_bounds(x.mid())
-    m = lo * 2**bits
-    return fmpq(int(m.p * 2 + m.q) // int(2 * m.q), 2**bits)  # floor(m + 1/2)
+    """Nearest multiple of ``2^-bits`` to the midpoint of ``x`` (exact; ties upward).
+
+    The midpoint is ``man 2^exp`` exactly, so ``floor(mid 2^bits + 1/2)`` is an integer
+    shift of ``man``."""
+    mid = x.mid()  # finite even when the radius is not (no enclosure: f not analytic)
+    if not mid.is_finite():
+        raise InvalidParameterError(f"cannot round the ball {x}: its midpoint is not finite")
+    man, exp = mid.man_exp()
+    m, k = int(man), -(int(exp) + bits)
+    n = m << -k if k <= 0 else (m + (1 << (k - 1))) >> k  # floor(m / 2^k + 1/2)
+    return fmpq(n, 2**bits)
 
 
 def _damp(series: Any, w: list[fmpq]) -> tuple[list[fmpq], fmpq, arb, arb]:

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from flint import fmpq, fmpq_mat, fmpz, fmpz_mat, fmpz_poly
@@ -44,8 +46,9 @@ from ..errors import InvalidParameterError
 
 __all__ = ["IntegerTaylorShift", "shift_axis_int", "abs_tail_sum", "low_order_positions"]
 
-#: cached shifts of leading axes (each a tensor of integers: a few MB at most)
-_SHIFT_CACHE_SIZE = 512
+#: cached shifts of leading axes, least recently used dropped first (each a tensor of
+#: integers, up to a few MB for degree 63 in two variables)
+_SHIFT_CACHE_SIZE = 128
 #: cached rescalings ``r`` of ``p`` per denominator vector ``V``
 _SCALED_CACHE_SIZE = 64
 
@@ -112,7 +115,7 @@ class IntegerTaylorShift:
         #: integer numerators ``n_alpha`` of the coefficients over the common ``den``
         self.nums: list[fmpz] = list(nums.entries())
         self._scaled_cache: dict[tuple[fmpz, ...], tuple[list[fmpz], fmpz]] = {}
-        self._shift_cache: dict[tuple[Any, ...], list[fmpz]] = {}
+        self._shift_cache: OrderedDict[tuple[Any, ...], list[fmpz]] = OrderedDict()
 
     def scaled(self, m: Sequence[fmpq]) -> tuple[list[fmpz], fmpz, tuple[fmpz, ...]]:
         """``(g, D, V)``: the coefficient of ``h^alpha`` in ``p(m + h)`` is
@@ -134,8 +137,10 @@ class IntegerTaylorShift:
             if hit is None:
                 hit = shift_axis_int(flat, self.shape, i, fmpz(m[i].p))
                 if len(self._shift_cache) >= _SHIFT_CACHE_SIZE:
-                    self._shift_cache.clear()
+                    self._shift_cache.popitem(last=False)
                 self._shift_cache[key] = hit
+            else:
+                self._shift_cache.move_to_end(key)
             flat = hit
         flat = shift_axis_int(flat, self.shape, self.d - 1, fmpz(m[-1].p))
         return flat, den, V
@@ -190,6 +195,19 @@ def low_order_positions(N: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(i for i, a in enumerate(itertools.product(*map(range, shape))) if sum(a) <= N)
 
 
+@lru_cache(maxsize=16)
+def _high_order_getter(N: int, shape: tuple[int, ...]) -> Callable[[Sequence[fmpz]], list[fmpz]]:
+    """A function picking the entries with ``|alpha| > N`` out of a flat tensor."""
+    low = set(low_order_positions(N, shape))
+    pos = [i for i in range(math.prod(shape)) if i not in low]
+    if not pos:
+        return lambda flat: []
+    get = itemgetter(*pos)
+    if len(pos) == 1:
+        return lambda flat: [get(flat)]
+    return lambda flat: list(get(flat))
+
+
 def abs_tail_sum(nums: Sequence[fmpz], den: fmpz, r: Sequence[fmpq], shape: tuple[int, ...],
                  N: int) -> fmpq:
     """Exactly ``sum_{|alpha| > N} |n_alpha / den| r^alpha`` (flat row-major ``nums`` of
@@ -208,6 +226,11 @@ def abs_tail_sum(nums: Sequence[fmpz], den: fmpz, r: Sequence[fmpq], shape: tupl
         raise InvalidParameterError(
             f"nums (length {len(nums)}) and r (length {len(r)}, entries >= 0) must fit "
             f"the non-empty shape {shape}")
+    if all(x == 1 for x in r):
+        # unit half-widths (a piece of a dyadic bisection, scaled by its centre's
+        # denominators): the weights are all 1
+        high = _high_order_getter(N, shape)
+        return fmpq(sum(map(abs, high(nums)), fmpz(0)), den)
     absn = [abs(c) for c in nums]
     for fi in low_order_positions(N, shape):
         absn[fi] = fmpz(0)

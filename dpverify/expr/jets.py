@@ -50,7 +50,8 @@ from typing import Any
 from flint import arb, arb_series, ctx
 
 from ..errors import DomainError, PrecisionExhausted
-from .ball import arb_pow_point
+from .ball import ArbEval, arb_pow_point
+from .parser import Parser
 from .tree import NotAnalytic
 
 __all__ = [
@@ -61,6 +62,8 @@ __all__ = [
     "multi_indices",
     "series_cap",
     "series_coeffs",
+    "tanh_taylor",
+    "compose_series",
 ]
 
 #: a function of one series argument (the elementary functions of the jets)
@@ -258,6 +261,121 @@ def _inv(s: arb_series) -> arb_series:
     return 1 / s
 
 
+#: tanh_taylor cuts a ball into pieces of this width at most (and at most 16 pieces)
+_TANH_PIECE = arb(1) / 8
+
+
+def tanh_taylor(c: arb, n: int) -> list[arb]:
+    """Balls of ``tanh^(k)(x) / k!``, ``k = 0..n``, for every ``x`` in the ball ``c``.
+
+    From ``y' = 1 - y^2``: ``(k + 1) y_(k+1) = [k = 0] - sum_(j=0..k) y_j y_(k-j)`` with
+    ``y_0 = tanh(c)``, run on pieces of ``c`` at most 1/8 wide (at most 16 pieces) and
+    joined.  On each piece the recurrence stays within a small factor of the true range
+    (over ``[-1, 1]``, ``k = 8``: ``+-0.05`` for the true ``+-0.03``), where the series of
+    ``1 - 2 / (exp(2x) + 1)`` loses many orders of magnitude (``+-5e6``: the quotient
+    forgets that numerator and denominator move together)."""
+    if not c.is_finite():
+        return [arb.nan()] * (n + 1)
+    lo, hi = c.lower(), c.upper()
+    parts = 1
+    while parts < 16 and (hi - lo) > _TANH_PIECE * parts:
+        parts *= 2
+    ends = [lo] + [lo + (hi - lo) * k / parts for k in range(1, parts)] + [hi]
+    out: list[arb] | None = None
+    for a, b in zip(ends, ends[1:]):
+        ys = _tanh_recurrence(a.union(b), n)
+        out = ys if out is None else [u.union(v) for u, v in zip(out, ys)]
+    assert out is not None
+    return out
+
+
+def _tanh_recurrence(c: arb, n: int) -> list[arb]:
+    y = [c.tanh()]
+    for k in range(n):
+        acc = arb(1) if k == 0 else arb(0)
+        for j in range((k + 1) // 2):
+            acc -= 2 * y[j] * y[k - j]
+        if k % 2 == 0:
+            h = y[k // 2]
+            acc -= h * h
+        y.append(acc / (k + 1))
+    return y
+
+
+def compose_series(s: arb_series, coeffs: list[arb]) -> arb_series:
+    """``sum_k coeffs[k] (s - s_0)^k`` (Horner; ``s_0`` the constant term of ``s``),
+    truncated like ``s``: the composition of the power series ``coeffs`` (expanded at
+    ``s_0``) with ``s``."""
+    cs = s.coeffs()
+    u = s - (cs[0] if cs else arb(0))
+    out = arb_series([coeffs[-1]], prec=s.prec)
+    for c in reversed(coeffs[:-1]):
+        out = out * u + c
+    return out
+
+
+def _power_range(c: arb, n: int) -> arb:
+    """A ball containing ``{x^n : x in c}`` (``n >= 1``; ``x^n`` is monotone on each side of
+    0, so the ends decide)."""
+    if n % 2:
+        return arb_pow_point(c.lower(), n).union(arb_pow_point(c.upper(), n))
+    return arb_pow_point(c.abs_lower(), n).union(arb_pow_point(c.abs_upper(), n))
+
+
+def _with_constant(s: arb_series, c: arb) -> arb_series:
+    """``s`` with its constant term intersected with the ball ``c`` (both contain it)."""
+    cs = s.coeffs()
+    if not cs or not c.is_finite():
+        return s
+    cs[0] = cs[0].intersection(c) if cs[0].overlaps(c) else cs[0]
+    return arb_series(cs, prec=s.prec)
+
+
+class _JetEval(ArbEval):
+    """The series evaluator of :mod:`.ball` with two enclosures made tight on wide balls:
+
+    * ``tanh`` composed from :func:`tanh_taylor` at the constant term (see there);
+    * the constant term of an integer power ``u^n`` is the range of ``x^n`` over the
+      constant term of ``u`` (Arb multiplies a ball by itself as by an independent ball:
+      ``[-1, 0]^2`` would be ``[-1/2, 1]``, and ``1 + x^2 + y^2 + z^2`` over ``[-1, 0]^3``
+      would seem to vanish)."""
+
+    def __init__(self, env: dict[str, Any], order: int) -> None:
+        super().__init__(env)
+        self.order = order
+
+    def power(self, node: Any) -> Any:
+        base_node, ex_node = node.args
+        if not (ex_node.kind == "num" and ex_node.args[0].q == 1):
+            return super().power(node)
+        b = self.ev(base_node)
+        if not isinstance(b, arb_series):
+            return super().power(node)  # a ball: evaluated again, tightly, by ArbEval
+        n = int(ex_node.args[0].p)
+        cs = b.coeffs()
+        c = cs[0] if cs else arb(0)
+        if n == 0:
+            return arb_series([arb(1)], prec=b.prec)
+        bn = _with_constant(b ** abs(n), _power_range(c, abs(n)))
+        return bn if n > 0 else self.div(arb(1), bn)
+
+    def call(self, fname: str, arg_node: Any) -> Any:
+        if fname != "tanh":
+            return super().call(fname, arg_node)
+        v = self.ev(arg_node)
+        if not isinstance(v, arb_series):
+            return v.tanh()
+        cs = v.coeffs()
+        return compose_series(v, tanh_taylor(cs[0] if cs else arb(0), self.order))
+
+
+@lru_cache(maxsize=64)
+def _tree(text: str, variables: tuple[str, ...]) -> Any:
+    """The expression tree of ``parse(text, variables)`` (the canonical text parses to the
+    same tree)."""
+    return Parser(text, variables, "f").parse()
+
+
 def jet_eval(expr: Any, args: list[Jet]) -> Jet:
     """Evaluate a :class:`dpverify.expr.Expr` on jets (one per variable, all of the same
     ``d`` and ``N``): the expression's own series evaluator
@@ -271,6 +389,12 @@ def jet_eval(expr: Any, args: list[Jet]) -> Jet:
     if any((a.d, a.N) != (d, N) for a in args):
         raise DomainError("jet_eval: all jets must have the same (d, N)")
     L = _length(d, N)
+    variables = tuple(expr.variables)
+    if len(variables) != len(args):
+        raise DomainError(f"jet_eval: {len(variables)} variables but {len(args)} jets")
     with series_cap(L):
-        out = expr.eval_arb(*[a.s for a in args])
+        out = _JetEval(dict(zip(variables, [a.s for a in args])), N).ev(
+            _tree(expr.canonical, variables))
+    if not isinstance(out, arb_series):
+        out = arb_series([out], prec=L)
     return Jet(d, N, series=out)

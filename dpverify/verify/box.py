@@ -5,10 +5,12 @@ one nearest the median) and recurses; a group with one piece must equal its box;
 without any cut is checked pairwise (inside, interiors disjoint, volumes add up).  For
 d = 1 this is the exact tiling test (no gap, no overlap).
 
-*Bounds*: ``taylor.bound_piece`` on each piece at its suggested order (at most
-:data:`MAX_ORDER`) and precision; the order used is capped by a resource limit
-(:func:`order_cap`: in one variable at most ORDER_WORK coefficient-bits per jet, so 1024
-terms up to 2048 bits and never less than 64; 12 / 8 for two / three variables).  In one
+*Bounds*: on each piece at its suggested order (at most :data:`MAX_ORDER`) and precision,
+``taylor.bound_piece`` in one variable and :class:`.box_model.BoxModel` in two and three
+(a Taylor model whose polynomial part is enclosed by its Bernstein coefficients); the
+order used is capped by a resource limit (:func:`order_cap`: in one variable at most
+ORDER_WORK coefficient-bits per jet, so 1024 terms up to 2048 bits and never less than 64;
+12 / 8 for two / three variables).  In one
 variable, when the same jets show that ``f - p`` is monotone on the piece, its sup is
 ``max(|e(a)|, |e(b)|)`` (exact when ``f`` is rational at both ends).  A piece whose bound
 exceeds ``upper`` is retried at twice the precision when the centre value is blurred by
@@ -24,6 +26,7 @@ from math import prod
 
 from flint import arb, fmpq
 
+from .box_model import BoxModel
 from .expr import Indeterminate, IvAlg, Undefined, point, run
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import Poly, evaluate, read_interval
@@ -38,8 +41,8 @@ MAX_ORDER = 1024
 #: bits) holds at most ORDER_WORK coefficient-bits: 1024 terms up to 2048 bits, fewer
 #: above (never below the old fixed cap of 64)
 ORDER_WORK = 2**21
-#: two / three variables: the jets are Python dicts over C(N + d, d) monomials whose
-#: products cost the square of that, so the order stays at 12 / 8
+#: two / three variables: the order stays at 12 / 8 (a jet is a series of (N + 1)^d terms
+#: and the Bernstein enclosure has as many coefficients)
 ORDER_CAP = {2: 12, 3: 8}
 PAIRWISE_CAP = 4000
 
@@ -168,10 +171,12 @@ def _undefined_corner(s: Sup, b: Box) -> list[fmpq] | None:
 def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tuple[bool | None,
                                                                                   str]:
     code, d = s.target["code"], s.poly.d
+    model = BoxModel(code, s.poly) if d >= 2 else None
 
     def examine(piece: tuple[Box, int], prec: int) -> str:
         b, order = piece
-        r = bound_piece(code, s.poly, b, min(order, order_cap(d, prec)), prec)
+        n = min(order, order_cap(d, prec))
+        r = bound_piece(code, s.poly, b, n, prec) if model is None else model.bound(b, n, prec)
         if r.monotone and r.bound is not None and r.centre is not None:
             # sup |f - p| is at an end of the piece (monotone is only set with both)
             with working(prec):
