@@ -46,6 +46,7 @@ from __future__ import annotations
 from .check import ImplementationCheck, check_implementation, ulp_of
 from .compare import assert_matches_reference, reference
 from .points import ALL_INTEGERS_MAX as ALL_INTEGERS_MAX
+from .points import DEFAULT_POINTS as DEFAULT_POINTS
 from .points import MAX_POINTS as MAX_POINTS
 from .references import DEFAULT_DEGREE as DEFAULT_DEGREE
 from .strategies import (

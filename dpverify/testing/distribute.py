@@ -1,0 +1,72 @@
+"""Backends of a check: the tasks in this process, or spread over a Dask cluster.
+
+Both run :func:`dpverify.testing.run.run_task` on the same tasks and merge the same
+:class:`~dpverify.testing.run.Tally` objects (the merge is commutative and associative up
+to the order of equal keys, which is fixed by the inputs), so the report does not depend
+on the backend.  ``backend="dask"`` needs the ``dask`` extra (``pip install
+"dpverify[dask]"``); without ``scheduler`` it starts an embedded ``LocalCluster`` sized to
+the machine, with an address it connects to that cluster, and with a
+``distributed.Client`` it uses the caller's client.  The implementation and the reference
+are pickled (cloudpickle: lambdas and closures travel) and sent to every worker once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import InvalidParameterError, ParameterTypeError
+from .points import Task
+from .run import Setup, Tally, run_task
+
+__all__ = ["BACKENDS", "check_backend", "run_tasks"]
+
+BACKENDS = ("local", "dask")
+
+
+def check_backend(backend: Any, scheduler: Any) -> str:
+    """Validate ``backend`` and ``scheduler`` (an address string or a
+    ``distributed.Client``, only with ``"dask"``)."""
+    if backend not in BACKENDS:
+        raise InvalidParameterError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise InvalidParameterError("scheduler applies only to backend 'dask'")
+    if scheduler is not None and not isinstance(scheduler, str) \
+            and type(scheduler).__name__ != "Client":
+        raise ParameterTypeError(f"scheduler must be an address string or a "
+                                 f"distributed.Client, got {type(scheduler).__name__}")
+    return str(backend)
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
+              progress: Progress | None, stage: str) -> Tally:
+    """Run ``tasks`` and merge their tallies (module docstring)."""
+    total = Tally()
+    if not tasks:
+        return total
+    if backend == "local":
+        for k, task in enumerate(tasks):
+            total = total.merge(run_task(task, setup))
+            if progress is not None:
+                progress(stage, k + 1, len(tasks))
+        return total
+    # deferred: the dask extra is optional and loads ~1 s of modules
+    from ..mechanisms.backend import dask_client
+
+    with dask_client(scheduler) as (client, _desc):
+        [shared] = client.scatter([setup], broadcast=True)
+        futures = client.map(run_task, tasks, setup=shared, pure=False)
+        from distributed import as_completed  # deferred with dask_client (optional extra)
+
+        order = {fut.key: k for k, fut in enumerate(futures)}
+        tallies: dict[int, Tally] = {}
+        for done, fut in enumerate(as_completed(futures)):
+            tallies[order[fut.key]] = fut.result()
+            if progress is not None:
+                progress(stage, done + 1, len(tasks))
+    for k in range(len(tasks)):   # merged in task order: the report is the local one
+        total = total.merge(tallies[k])
+    return total
