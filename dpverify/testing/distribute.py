@@ -44,6 +44,7 @@ Progress = Callable[[str, int, int], None]
 def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
               progress: Progress | None, stage: str) -> Tally:
     """Run ``tasks`` and merge their tallies (module docstring)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     total = Tally()
     if not tasks:
         return total

@@ -52,7 +52,7 @@ __all__ = ["PieceModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece", "c
            "MAX_ORDER", "MIN_POINTS", "float_up"]
 
 #: Highest order of a piece's Taylor model (beyond it the piece is bisected).
-MAX_ORDER = 16
+MAX_ORDER = 20
 #: A piece with fewer points is decided point by point (a model costs about as much as
 #: a dozen exact evaluations).
 MIN_POINTS = 12
@@ -309,9 +309,9 @@ def cover(xs: np.ndarray, builder: ModelBuilder | None, min_points: int = MIN_PO
             lo, hi = float(xs[i0]), float(xs[i1 - 1])
             m = min(max(lo + (hi - lo) / 2, lo), hi)
             r = max(m - lo, hi - m)
-            model = builder.build(m, r) if r > 0 else None
-            if model is not None:
-                pieces.append(Piece(i0, i1, model))
+            built = builder.build(m, r) if r > 0 else None
+            if built is not None:
+                pieces.append(Piece(i0, i1, built))
                 continue
             k = i0 + int(np.searchsorted(xs[i0:i1], m))
             if not i0 < k < i1:

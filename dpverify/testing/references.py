@@ -222,6 +222,7 @@ def call_vectorized(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool,
                     what: str) -> np.ndarray:
     """``fn`` at every point of ``xs`` as a float64 array: one call on the array, or one
     call per point (a scalar function such as ``math.erfc``)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     if vectorized:
         out = np.asarray(fn(xs.copy()), dtype=np.float64)
     else:

@@ -111,6 +111,7 @@ class Tally:
 
 def call_impl(setup: Setup, xs: np.ndarray) -> np.ndarray:
     """The implementation's outputs at ``xs`` (passed in the format's dtype)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     args = xs.astype(setup.fmt.dtype)
     return call_vectorized(setup.impl, args, setup.vectorized, "implementation")
 
@@ -142,6 +143,7 @@ def _profile(xs: np.ndarray, est: np.ndarray, dom: Domain) -> np.ndarray:
 
 def run_task(task: Task, setup: Setup) -> Tally:
     """Check the points of ``task`` (module docstring)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     t0 = time.perf_counter()
     xs = task_points(task, setup.dom, setup.seed)
     if xs.size == 0:
