@@ -181,7 +181,8 @@ def check_implementation(
         implementation errs by at most ``1/2`` ulp; ``ulps=0`` demands the exact value.
     domain : (lo, hi), optional
         The interval searched; default the reference's own (an Approximation's,
-        a polynomial's ``domain``, numpy's ``[-1, 1]``); required otherwise.
+        a polynomial's ``domain``, numpy's ``[-1, 1]``), or the span of the given inputs;
+        required otherwise.
     dtype : numpy.float64 or numpy.float32
         The format of the inputs, of the ulps and of the correct rounding.
     breakpoints : sequence of exact numbers, optional
@@ -198,8 +199,8 @@ def check_implementation(
         ``passed=False``.
 
     The search (budget ``N``) on an interval: the ends, the breakpoints, 0, every binade
-    of either sign (first, last, middle and two random floats of each), a polynomial's
-    Chebyshev points; ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over
+    of either sign (first and last float of each; with ``N >= 2^17`` also the middle and
+    two random ones: these come on top of ``N``), a polynomial's Chebyshev points; ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over
     the representable numbers); then ``N/4`` in three adaptive rounds around the worst
     inputs found, in nested windows, so a narrow bump is found from its shoulders.  A
     domain with at most ``N`` numbers of the format is checked exhaustively; an integer
@@ -240,13 +241,15 @@ def check_implementation(
     seed = check_int(seed, "seed", minimum=0)
     if not isinstance(raise_on_failure, bool):
         raise ParameterTypeError("raise_on_failure must be a bool")
-    ref, (kind, lo, hi) = resolve_reference(reference, domain)
+    explicit = points is not None and not isinstance(points, (int, str, np.integer))
+    xs = _explicit(points, fmt.dtype) if explicit else None
+    ref, (kind, lo, hi) = resolve_reference(
+        reference, domain, None if xs is None else (float(xs.min()), float(xs.max())))
     dom = make_domain(kind, lo, hi, fmt)
     bps = [to_fmpq(b, "breakpoints") for b in (breakpoints or ())]
-    explicit = points is not None and not isinstance(points, (int, str, np.integer))
     budget: int | str = 0
-    if explicit:
-        tasks, rest = given_tasks(_explicit(points, fmt.dtype)), 0
+    if xs is not None:
+        tasks, rest = given_tasks(xs), 0
     else:
         budget = _budget(points, ref.per_point or (u == 0 and a is None))
         tasks, rest = plan(dom, budget, bps, ref.degree)

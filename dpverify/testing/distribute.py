@@ -7,7 +7,7 @@ on the backend.  ``backend="dask"`` needs the ``dask`` extra (``pip install
 "dpverify[dask]"``); without ``scheduler`` it starts an embedded ``LocalCluster`` sized to
 the machine, with an address it connects to that cluster, and with a
 ``distributed.Client`` it uses the caller's client.  The implementation and the reference
-are pickled (cloudpickle: lambdas and closures travel) and sent to every worker once.
+are pickled (cloudpickle: lambdas and closures travel) with the tasks.
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
     from ..mechanisms.backend import dask_client
 
     with dask_client(scheduler) as (client, _desc):
-        [shared] = client.scatter([setup], broadcast=True)
-        futures = client.map(run_task, tasks, setup=shared, pure=False)
+        # the setup (implementation, reference) travels with the tasks: a scattered copy
+        # can be lost with its worker, and it is small
+        futures = client.map(run_task, tasks, setup=setup, pure=False)
         from distributed import as_completed  # deferred with dask_client (optional extra)
 
         order = {fut.key: k for k, fut in enumerate(futures)}

@@ -74,6 +74,7 @@ class PieceModel:
     bh: np.ndarray
     bl: np.ndarray
     eb: np.ndarray
+    vanish: int = 0   # the order to which f vanishes at m (bh_j = 0 for j < vanish)
 
     @property
     def bound(self) -> float:
@@ -131,8 +132,9 @@ def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb]
         bl.append(lo)
         eb[j] += err + a_hi * abs(arb(hi)) + a_lo * abs(arb(lo))
     eb[0] += slack
+    vanish = next((j for j, h in enumerate(bh) if h != 0 or bl[j] != 0), 0)
     return PieceModel(m, rho, scale, np.array(bh), np.array(bl),
-                      np.array([float_up(e) for e in eb]))
+                      np.array([float_up(e) for e in eb]), vanish)
 
 
 def _accept(model: PieceModel | None, size: arb, p: int, tmax: float) -> PieceModel | None:
@@ -256,10 +258,14 @@ def _binade_groups(xs: np.ndarray) -> list[tuple[int, int]]:
 
 
 def _zero_piece(xs: np.ndarray, builder: ModelBuilder, min_points: int
-                ) -> tuple[int, int, PieceModel] | None:
-    """A model centred at 0 for the points with ``|x| <= r``, ``r = 2^k <= 1/2`` as large
-    as a model allows: there ``t = x 2^-rho`` is exact (a scaling up), whatever binades the
-    points span -- one model for the hundreds of tiny binades of a log-uniform search."""
+                ) -> tuple[int, int, int, int, PieceModel] | None:
+    """A model centred at 0 for the points with ``tiny <= |x| <= r``, ``r = 2^k <= 1/2``
+    as large as a model allows: there ``t = x 2^-rho`` is exact (a scaling up), whatever
+    binades the points span -- one model for the hundreds of tiny binades of a log-uniform
+    search.  Returns ``(i0, a, b, i1, model)``: the points ``[i0, a)`` and ``[b, i1)``.
+    Where ``f`` vanishes at 0 to order ``k``, ``tiny = 2^(rho - 1000/k)`` keeps ``f``'s
+    scaled values far above the underflow slack of the evaluation; the points inside go to
+    their binades."""
     top = float(np.max(np.abs(xs)))
     if top == 0:
         return None
@@ -271,7 +277,11 @@ def _zero_piece(xs: np.ndarray, builder: ModelBuilder, min_points: int
             return None
         model = builder.build(0.0, r)
         if model is not None:
-            return int(i0), int(i1), model
+            tiny = 0.0 if model.vanish == 0 else math.ldexp(1.0, model.rho
+                                                            - 1000 // model.vanish)
+            a = int(np.searchsorted(xs, -tiny, "left")) if tiny else int(i1)
+            b = int(np.searchsorted(xs, tiny, "right")) if tiny else int(i1)
+            return int(i0), a, b, int(i1), model
         k -= 3
     return None
 
@@ -286,10 +296,19 @@ def cover(xs: np.ndarray, builder: ModelBuilder | None, min_points: int = MIN_PO
     groups: list[tuple[int, int]] = []
     zero = _zero_piece(xs, builder, min_points)
     if zero is not None:
-        z0, z1, model = zero
-        pieces.append(Piece(z0, z1, model))
-        groups = _binade_groups(xs[:z0]) + [(a + z1, b + z1)
-                                            for a, b in _binade_groups(xs[z1:])]
+        z0, za, zb, z1, model = zero
+        pieces += [Piece(i, j, model) for i, j in ((z0, za), (zb, z1)) if j > i]
+        inner = _binade_groups(xs[za:zb][xs[za:zb] != 0])
+        nz = np.flatnonzero(xs[za:zb] == 0)
+        if nz.size:   # 0 itself (between the two sides)
+            pieces.append(Piece(za + int(nz[0]), za + int(nz[-1]) + 1, None))
+            inner = _binade_groups(xs[za:za + int(nz[0])]) + [
+                (a + za + int(nz[-1]) + 1, b + za + int(nz[-1]) + 1)
+                for a, b in _binade_groups(xs[za + int(nz[-1]) + 1:zb])]
+        else:
+            inner = [(a + za, b + za) for a, b in inner]
+        groups = _binade_groups(xs[:z0]) + inner + [(a + z1, b + z1)
+                                                    for a, b in _binade_groups(xs[z1:])]
     else:
         nz = np.flatnonzero(xs == 0)
         if nz.size:

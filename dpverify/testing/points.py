@@ -8,8 +8,9 @@ search of a budget of ``N`` points on an interval:
 * ``structural``: the domain's ends and their neighbouring floats, the implementation's
   breakpoints (the two floats around each, and their neighbours), 0 and the smallest
   subnormals when inside, the Chebyshev extrema and nodes of a polynomial reference's
-  degree, and, in *every binade* of either sign that meets the domain, its first, last and
-  middle float and two random ones;
+  degree, and, in *every binade* of either sign that meets the domain, its first and last
+  float (and, from a budget of :data:`FULL_BINADES`, its middle float and two random
+  ones): about 4300 (or 10^4) points for a binary64 domain around 0;
 * ``uniform``: ``N/2`` points uniform in ``[lo, hi]`` (rounded to the format), in strata;
 * ``ordinal``: ``N/4`` points uniform over the *representable numbers* of the domain
   (each binade equally likely: log-uniform in ``|x|``), in strata;
@@ -35,7 +36,7 @@ from ..errors import InvalidParameterError
 from .formats import BinaryFormat, from_ordinal, round_nearest, to_ordinal
 
 __all__ = ["ALL_INTEGERS_MAX", "MAX_POINTS", "DEFAULT_POINTS", "PER_POINT_DEFAULT", "CHUNK",
-           "Domain", "Task", "make_domain", "plan", "refine", "task_points", "given_tasks"]
+           "FULL_BINADES", "Domain", "Task", "make_domain", "plan", "refine", "task_points", "given_tasks"]
 
 #: Largest integer domain checked point by point by default (larger ones are sampled).
 ALL_INTEGERS_MAX = 100_000
@@ -45,6 +46,9 @@ MAX_POINTS = 10**10
 DEFAULT_POINTS = 1_000_000
 #: The default budget when every point costs a Python call of an exact reference.
 PER_POINT_DEFAULT = 1 << 14
+#: From this budget on, five points of every binade (first, last, middle, two random);
+#: below it the first and last.
+FULL_BINADES = 1 << 17
 #: Points per task (the unit of work of a backend).
 CHUNK = 1 << 18
 _KINDS = ("given", "structural", "uniform", "ordinal", "range", "refine", "integers")
@@ -127,7 +131,7 @@ def _to_format(xs: np.ndarray, dom: Domain) -> np.ndarray:
     return np.clip(xs, dom.lo, dom.hi)
 
 
-def _binade_points(dom: Domain, rng: np.random.Generator) -> list[np.ndarray]:
+def _binade_points(dom: Domain, rng: np.random.Generator, full: bool) -> list[np.ndarray]:
     fmt = dom.fmt
     olo, ohi = dom.ordinals
     es = np.arange(fmt.emin - fmt.p + 1, fmt.emax + 1)
@@ -140,12 +144,13 @@ def _binade_points(dom: Domain, rng: np.random.Generator) -> list[np.ndarray]:
         keep = a <= b
         a, b = a[keep], b[keep]
         if a.size:
-            out += [a, b, (a + b) // 2, rng.integers(a, b + 1), rng.integers(a, b + 1)]
+            out += [a, b] + ([(a + b) // 2, rng.integers(a, b + 1), rng.integers(a, b + 1)]
+                             if full else [])
     return [from_ordinal(o, fmt) for o in out]
 
 
 def _structural(dom: Domain, args: tuple[Any, ...], seed: int) -> np.ndarray:
-    breakpoints, degree = args
+    breakpoints, degree, full = args
     fmt, rng = dom.fmt, _rng(seed, "structural", 0)
     olo, ohi = dom.ordinals
     near = np.arange(-4, 5)
@@ -157,7 +162,7 @@ def _structural(dom: Domain, args: tuple[Any, ...], seed: int) -> np.ndarray:
     if olo <= 0 <= ohi:
         ords.append(np.arange(-2, 3))
     pts = [from_ordinal(np.clip(np.concatenate(ords), olo, ohi), fmt)]
-    pts += _binade_points(dom, rng)
+    pts += _binade_points(dom, rng, full)
     if degree is not None and 0 < degree <= 100_000:
         j = np.arange(degree + 1)
         mid, rad = (dom.lo + dom.hi) / 2, (dom.hi - dom.lo) / 2
@@ -247,7 +252,8 @@ def plan(dom: Domain, budget: int | str, breakpoints: list[fmpq], degree: int | 
         return [Task("range", i, (a, min(a + CHUNK - 1, ohi)))
                 for i, a in enumerate(range(olo, ohi + 1, CHUNK))], 0
     n = int(budget)
-    tasks = [Task("structural", 0, (tuple(breakpoints), degree))]
+    # five points per binade with a large budget, its two ends with a small one
+    tasks = [Task("structural", 0, (tuple(breakpoints), degree, n >= FULL_BINADES))]
     tasks += _strata("uniform", dom.lo, dom.hi, n // 2)
     tasks += _strata("ordinal", olo, ohi, n // 4)
     return tasks, n - n // 2 - n // 4

@@ -368,8 +368,10 @@ def as_reference(obj: Any, probe: fmpq | None = None) -> Reference:
                      name, deg, dom)
 
 
-def resolve_reference(reference: Any, domain: Any) -> tuple[Reference, tuple[str, fmpq, fmpq]]:
-    """(univariate reference, ("integers" | "interval", lo, hi))."""
+def resolve_reference(reference: Any, domain: Any, fallback: tuple[float, float] | None = None
+                      ) -> tuple[Reference, tuple[str, fmpq, fmpq]]:
+    """(univariate reference, ("integers" | "interval", lo, hi)); the domain is ``domain``,
+    else the reference's own, else ``fallback`` (the span of given inputs)."""
     from ..approximation import Approximation  # lazy, as in as_reference
 
     if isinstance(reference, tuple) and len(reference) == 2 and isinstance(reference[0], str) \
@@ -394,6 +396,8 @@ def resolve_reference(reference: Any, domain: Any) -> tuple[Reference, tuple[str
             raise InvalidParameterError(f"domain must be a pair (lo, hi), got {domain!r}")
         lo, hi = to_fmpq(domain[0], "domain[0]"), to_fmpq(domain[1], "domain[1]")
         dom = ("interval", lo, hi)
+    if dom is None and fallback is not None and getattr(reference, "domain", None) is None:
+        dom = ("interval", to_fmpq(fallback[0], "points"), to_fmpq(fallback[1], "points"))
     probe = None if dom is None else (dom[1] + dom[2]) / 2
     if dom is not None and dom[0] == "integers":
         probe = dom[1]
