@@ -22,7 +22,7 @@ from flint import arb, ctx, fmpq
 
 from ..atomic import write_text
 from ..numbers import fmpq_str, fmpq_to_decimal
-from .decide import PointResult
+from .decide import PointResult, q_float
 from .run import HIST_EDGES, Tally
 
 __all__ = ["ImplementationCheck", "failure_message", "q_text", "REPORT_KIND", "build_report"]
@@ -31,11 +31,16 @@ __all__ = ["ImplementationCheck", "failure_message", "q_text", "REPORT_KIND", "b
 REPORT_KIND = "implementation-check"
 
 
-def q_text(q: fmpq | None, digits: int = 4) -> str:
-    """A short decimal of an exact number, for messages (never overflows)."""
+def q_text(q: fmpq | None, digits: int = 6) -> str:
+    """A short decimal of an exact number, for messages (never overflows): ``0.5``,
+    ``2.97407``, ``2.02357e308``."""
     if q is None:
         return "inf"
-    return fmpq_to_decimal(q, digits) if q != 0 else "0"
+    if q == 0:
+        return "0"
+    if fmpq(1, 10**6) <= abs(q) < 10**6:
+        return f"{q_float(q):.{digits}g}"
+    return fmpq_to_decimal(q, digits)
 
 
 def _edge(v: float) -> str:

@@ -109,6 +109,14 @@ class Tally:
             self.pieces + other.pieces, self.seconds + other.seconds, self.by_ulps)
 
 
+def _largest(values: np.ndarray, idx: np.ndarray, k: int) -> np.ndarray:
+    """The (at most) ``k`` indices of ``idx`` with the largest ``values``, largest first
+    (ties by index: deterministic)."""
+    if idx.size > k:
+        idx = np.sort(idx[np.argpartition(-values[idx], k - 1)[:k]])
+    return idx[np.argsort(-values[idx], kind="stable")]
+
+
 def call_impl(setup: Setup, xs: np.ndarray) -> np.ndarray:
     """The implementation's outputs at ``xs`` (passed in the format's dtype)."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
@@ -165,13 +173,13 @@ def run_task(task: Task, setup: Setup) -> Tally:
     exact_lo = [q_float(r.ulps_lo) for r in decided.values() if r.ulps_lo is not None]
     floor = max([np.max(sc.ulps_lo[screened], initial=0.0), *exact_lo])
     cand = np.flatnonzero(screened & (sc.ulps_hi >= floor))
-    cand = cand[np.argsort(-sc.ulps_hi[cand], kind="stable")]
-    for i in cand[:EXACT_CAP].tolist():
+    first = _largest(sc.ulps_hi, cand, EXACT_CAP)
+    for i in first.tolist():
         decide(i)
-    bound = float(np.max(sc.ulps_hi[cand[EXACT_CAP:]], initial=0.0))
-    fails = np.flatnonzero(sc.status == FAIL)
+    rest = np.setdiff1d(cand, first, assume_unique=True)
+    bound = float(np.max(sc.ulps_hi[rest], initial=0.0))
     rank = sc.ulps_hi if by_ulps else sc.abs_hi
-    for i in fails[np.argsort(-rank[fails], kind="stable")][:KEEP].tolist():
+    for i in _largest(rank, np.flatnonzero(sc.status == FAIL), KEEP).tolist():
         decide(i)
     results = list(decided.values())
     n_fail = int(np.count_nonzero(sc.status == FAIL)) + sum(
@@ -183,7 +191,7 @@ def run_task(task: Task, setup: Setup) -> Tally:
         if r.ulps_hi is not None:
             bound = max(bound, r.ulps_key())
     hist = np.histogram(est, bins=np.array(HIST_EDGES))[0]
-    top = np.argsort(-est, kind="stable")[:4 * KEEP]
+    top = _largest(est, np.arange(est.size), 4 * KEEP)
     return Tally(
         points=int(xs.size), screened=int(np.count_nonzero(screened)),
         exact=sum(1 for i in decided if not screened[i]), failures=n_fail,
