@@ -19,8 +19,14 @@ from flint import arb, ctx, fmpq
 from dpverify.expr import parse
 from dpverify.numbers import arb_to_fmpq_bounds
 from dpverify.testing.eft import comp_horner, horner_error_terms, two_prod, two_sum
-from dpverify.testing.formats import (BINARY32, BINARY64, from_ordinal, round_nearest,
-                                      to_ordinal, ulp_exponent)
+from dpverify.testing.formats import (
+    BINARY32,
+    BINARY64,
+    from_ordinal,
+    round_nearest,
+    to_ordinal,
+    ulp_exponent,
+)
 from dpverify.testing.models import ExprModels, PolyModels, cover
 from dpverify.testing.screen import UNDECIDED, Tolerance, screen_models
 

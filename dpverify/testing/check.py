@@ -200,8 +200,9 @@ def check_implementation(
 
     The search (budget ``N``) on an interval: the ends, the breakpoints, 0, every binade
     of either sign (first and last float of each; with ``N >= 2^17`` also the middle and
-    two random ones: these come on top of ``N``), a polynomial's Chebyshev points; ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over
-    the representable numbers); then ``N/4`` in three adaptive rounds around the worst
+    two random ones: these come on top of ``N``), a polynomial's Chebyshev points;
+    ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over the
+    representable numbers); then ``N/4`` in three adaptive rounds around the worst
     inputs found, in nested windows, so a narrow bump is found from its shoulders.  A
     domain with at most ``N`` numbers of the format is checked exhaustively; an integer
     domain takes every integer (up to ``max(100000, N)``).

@@ -53,6 +53,14 @@ def _num(v: Any, what: str) -> float:
         raise MalformedCertificate(f"{what} is not a number: {v!r}") from exc
 
 
+def _short(v: Any) -> str:
+    """``0.25``, ``16``, ``2^20``: an edge of the histogram."""
+    f = float(v)
+    if f >= 1024 and math.log2(f).is_integer():
+        return f"2^{int(math.log2(f))}"
+    return f"{f:g}"
+
+
 def draw_check(fig: Figure, doc: dict[str, Any], log: bool | None = None) -> None:
     """Draw the report ``doc`` (JSON form) on ``fig`` (module docstring); ``log``: True or
     False forces the y scale of the profile, None chooses it."""
@@ -87,6 +95,9 @@ def draw_check(fig: Figure, doc: dict[str, Any], log: bool | None = None) -> Non
                 ms=6, label=f"worst: {wu:.4g} ulps at x = {wx:.17g}")
     if use_log:
         ax.set_yscale("log")
+        low = ys[finite & (ys > 0)]
+        if low.size:   # errors below a millionth of an ulp carry no information
+            ax.set_ylim(bottom=max(float(low.min()) / 2, 1e-6))
     ax.set_xlabel("x")
     ax.set_ylabel(f"error in ulps ({doc.get('binary_format', 'binary64')})")
     rig = "" if doc.get("rigorous", True) else " (reference not rigorous)"
@@ -95,7 +106,8 @@ def draw_check(fig: Figure, doc: dict[str, Any], log: bool | None = None) -> Non
     ax.grid(alpha=0.3, which="both")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, frameon=False)
     ax2 = fig.add_subplot(1, 2, 2)
-    labels = [f"≤{h['to']}" if h["to"] != "inf" else f">{h['from']:g}" for h in hist]
+    labels = [f"≤{_short(h['to'])}" if h["to"] != "inf" else f">{_short(h['from'])}"
+              for h in hist]
     counts = [int(h["count"]) for h in hist]
     ax2.bar(range(len(counts)), counts, color="tab:blue")
     ax2.set_xticks(range(len(counts)), labels, rotation=60, fontsize=7)

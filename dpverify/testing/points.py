@@ -36,7 +36,8 @@ from ..errors import InvalidParameterError
 from .formats import BinaryFormat, from_ordinal, round_nearest, to_ordinal
 
 __all__ = ["ALL_INTEGERS_MAX", "MAX_POINTS", "DEFAULT_POINTS", "PER_POINT_DEFAULT", "CHUNK",
-           "FULL_BINADES", "Domain", "Task", "make_domain", "plan", "refine", "task_points", "given_tasks"]
+           "FULL_BINADES", "Domain", "Task", "make_domain", "plan", "refine", "task_points",
+           "given_tasks"]
 
 #: Largest integer domain checked point by point by default (larger ones are sampled).
 ALL_INTEGERS_MAX = 100_000
@@ -196,19 +197,18 @@ def task_points(task: Task, dom: Domain, seed: int) -> np.ndarray:
         lo, hi = a
         xs = from_ordinal(np.arange(lo, hi + 1, dtype=np.int64), fmt)
     elif kind == "refine":
-        centres, halves, n = a
+        centre, half, n, neighbours = a
         rng = _rng(seed, kind, task.index)
-        parts = []
         levels = 6
-        for c, h in zip(centres, halves):
-            for k in range(levels):   # windows of half-width h, h/4, ..., h/4^5
-                w = h / 4.0 ** k
-                parts.append(rng.uniform(max(c - w, dom.lo), min(c + w, dom.hi),
-                                         size=max(n // levels, 1)))
-            if task.index == 0:   # the centre's neighbours once (the centre was checked)
-                o = to_ordinal(np.array([c]), fmt)[0] + np.r_[-16:0, 1:17]
-                parts.append(from_ordinal(np.clip(o, *dom.ordinals), fmt))
-        xs = _to_format(np.concatenate(parts), dom) if parts else np.zeros(0)
+        parts = []
+        for k in range(levels):   # windows of half-width h, h/4, ..., h/4^5
+            w = half / 4.0 ** k
+            parts.append(rng.uniform(max(centre - w, dom.lo), min(centre + w, dom.hi),
+                                     size=max(n // levels, 1)))
+        if neighbours:   # the centre's neighbours once (the centre itself was checked)
+            o = to_ordinal(np.array([centre]), fmt)[0] + np.r_[-16:0, 1:17]
+            parts.append(from_ordinal(np.clip(o, *dom.ordinals), fmt))
+        xs = _to_format(np.concatenate(parts), dom)
     else:  # pragma: no cover - tasks are made by this module
         raise ValueError(kind)
     xs = np.unique(xs)
@@ -264,9 +264,10 @@ def refine(dom: Domain, worst: list[tuple[float, float]], budget: int, rounds: i
     """One round of the adaptive search: ``budget / rounds`` points around the worst
     points found so far (``(x, estimated error)``, worst first; up to 16 distinct
     regions), each in six nested windows of half-widths ``8 spacing / 4^(round + k)``,
-    ``k = 0..5``, and (first round) its 16 neighbouring floats on each side.  A narrow bump is found
-    from its shoulders, where the error already stands above its surroundings: the next
-    round starts from the worst point of the nested windows."""
+    ``k = 0..5``, and (first round) its 16 neighbouring floats on each side; tasks of at
+    most :data:`CHUNK` points.  A narrow bump is found from its shoulders, where the error
+    already stands above its surroundings: the next round starts from the worst point of
+    the nested windows."""
     if not worst or budget <= 0:
         return []
     centres: list[float] = []
@@ -278,5 +279,11 @@ def refine(dom: Domain, worst: list[tuple[float, float]], budget: int, rounds: i
             break
     per = max(budget // (rounds * len(centres)), 64)
     half = min(spacing * 8.0 / 4.0 ** round_index, width)
-    halves = [max(half, 0.0)] * len(centres)
-    return [Task("refine", round_index, (tuple(centres), tuple(halves), per))]
+    tasks = []
+    for i, c in enumerate(centres):   # tasks of at most CHUNK points
+        k = max(1, math.ceil(per / CHUNK))
+        for j in range(k):
+            index = (round_index * 16 + i) * 1024 + j
+            tasks.append(Task("refine", index, (c, half, per // k,
+                                                round_index == 0 and j == 0)))
+    return tasks

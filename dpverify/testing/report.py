@@ -43,8 +43,17 @@ def q_text(q: fmpq | None, digits: int = 6) -> str:
     return fmpq_to_decimal(q, digits)
 
 
+def _hist_text(hist: Any) -> str:
+    return ", ".join(f"{'[' if a == 0 else '('}{_edge(a)}, {_edge(b)}]: {n}"
+                     for a, b, n in hist if n)
+
+
 def _edge(v: float) -> str:
-    return "inf" if math.isinf(v) else (f"{v:g}" if v >= 1 or v == 0 else f"1/{1 / v:g}")
+    if math.isinf(v):
+        return "inf"
+    if v >= 1024:
+        return f"2^{int(math.log2(v))}"
+    return f"{v:g}" if v >= 1 or v == 0 else f"1/{1 / v:g}"
 
 
 @dataclass(frozen=True)
@@ -107,8 +116,7 @@ class ImplementationCheck:
             f"({self.worst_input.hex()}): got {self.actual!r}, reference "
             f"{_ref_text(self.reference_value)} (rounds to {self.reference_rounded!r})",
             f"every checked error <= {self.ulps_bound:.6g} ulps; failures: {self.failures}",
-            "errors in ulps: " + ", ".join(
-                f"({_edge(a)}, {_edge(b)}]: {n}" for a, b, n in self.histogram if n),
+            "errors in ulps: " + _hist_text(self.histogram),
         ]
         return "\n".join(lines)
 
@@ -185,7 +193,7 @@ def failure_message(rep: ImplementationCheck, tally: Tally) -> str:
         first = (f"{head} is off by {q_text(r.ulps_hi)} ulps (limit {limit}) at "
                  f"x = {r.x!r} ({r.x.hex()}): got {y}, exact reference {ref} (rounds to "
                  f"{r.rounded!r}), |error| = {err}")
-    hist = ", ".join(f"({_edge(a)}, {_edge(b)}]: {n}" for a, b, n in rep.histogram if n)
+    hist = _hist_text(rep.histogram)
     rigour = "" if rep.rigorous else f"; reference not rigorous ({rep.reference} returns floats)"
     return (f"{first}; {rep.failures} of {rep.points} points fail"
             f"{'' if not rep.undecided else f', {rep.undecided} undecided'}{rigour}\n"

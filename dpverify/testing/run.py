@@ -190,7 +190,10 @@ def run_task(task: Task, setup: Setup) -> Tally:
         est[i] = r.ulps_key() if r.status != "pass" or r.ulps_hi is not None else 0.0
         if r.ulps_hi is not None:
             bound = max(bound, r.ulps_key())
-    hist = np.histogram(est, bins=np.array(HIST_EDGES))[0]
+    # bins (a, b], the first [0, 1/4]: an error of exactly 1 ulp counts as (1/2, 1]
+    edges = np.array(HIST_EDGES)
+    which = np.clip(np.searchsorted(edges, est, side="left") - 1, 0, edges.size - 2)
+    hist = np.bincount(which, minlength=edges.size - 1).astype(np.int64)
     top = _largest(est, np.arange(est.size), 4 * KEEP)
     return Tally(
         points=int(xs.size), screened=int(np.count_nonzero(screened)),

@@ -53,7 +53,10 @@ _U = 2.0 ** -53
 _UP = 1.0 + 2.0 ** -50
 _DOWN = 1.0 - 2.0 ** -50
 _TINY = 2.0 ** -1074
-_CHUNK = 1 << 14
+# chunks that stay in cache; arrays of 64 KiB also stay below glibc's mmap threshold,
+# which Dask workers pin at 128 KiB (MALLOC_TRIM_THRESHOLD_): larger temporaries were
+# mapped and unmapped at every operation there, 4x slower
+_CHUNK = 1 << 13
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,7 @@ def screen_models(xs: np.ndarray, ys: np.ndarray, pieces: list[Piece], fmt: Bina
         bh = np.array([q.bh for q in models]).T.copy()   # one row per power of t
         bl = np.array([q.bl for q in models]).T.copy()
         eb = np.array([q.eb for q in models]).T.copy()
-        # chunks that stay in cache: the recurrences make ~20 passes per coefficient
+        # the recurrences make ~20 passes per coefficient over each chunk
         for a in range(0, idx.size, _CHUNK):
             ii, k = idx[a:a + _CHUNK], pid[a:a + _CHUNK]
             t = np.ldexp(xs[ii] - m[k], -rho[k])   # exact: same binade (models docstring)
