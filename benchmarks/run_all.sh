@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure of issue 15 in one run: each script times its subject against a baseline
 # measured in the same run and rewrites its own section of docs/benchmarks.md.
-# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 25-35 minutes on 2 cores;
+# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 30-45 minutes on 2 cores;
 # needs `apt-get install -y sollya` for the first script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,3 +14,4 @@ python3 benchmarks/fast_vs_exact.py
 env -u OPENBLAS_NUM_THREADS python3 benchmarks/summary_release.py
 python3 benchmarks/jackson_speed.py
 python3 benchmarks/dask_release.py
+python3 benchmarks/check_scale.py

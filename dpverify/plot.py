@@ -207,6 +207,9 @@ def _log_scale(ax: Axes, ys: Sequence[float], log: bool | None, what: str) -> No
         return
     for line in ax.get_lines():
         line.set_ydata(np.abs(np.asarray(line.get_ydata(), dtype=np.float64)))
+        label = str(line.get_label())
+        if label.startswith(what):
+            line.set_label(f"|{what}|{label[len(what):]}")
     ax.set_yscale("log")
     ax.set_ylabel(f"|{what}| (log scale)")
 
