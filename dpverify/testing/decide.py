@@ -43,7 +43,7 @@ STATUSES = ("pass", "fail", "undecided", "undefined")
 
 
 class Enclosing(Protocol):
-    def enclose(self, x: fmpq, prec: int) -> tuple[fmpq, fmpq] | None: ...
+    def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None: ...
 
 
 @dataclass(frozen=True)
@@ -97,17 +97,38 @@ def decide_point(ref: Enclosing, x: float, y: float, fmt: BinaryFormat,
     last: PointResult | None = None
     while prec <= MAX_PRECISION:
         enc = ref.enclose(xq, prec)
-        if enc is None:
-            status = "pass" if not math.isfinite(y) else "undefined"
-            return PointResult(x, y, fmpq(0), fmpq(0), math.nan, fmpq(0), None, None, None,
-                               None, status, prec)
+        if enc is None:   # undefined: a non-finite output errs by 0, a finite one fails
+            z = fmpq(0) if not math.isfinite(y) else None
+            status = "pass" if z is not None else "undefined"
+            return PointResult(x, y, fmpq(0), fmpq(0), math.nan, fmpq(0), z, z, z, z, status,
+                               prec)
         lo, hi = enc
+        if lo is None or hi is None:
+            return _beyond(x, y, lo, hi, fmt, prec)
         last = _at(x, y, lo, hi, fmt, ulps, atol, prec)
         if last.status != "undecided":
             return last
         prec *= 2
     assert last is not None
     return last
+
+
+def _beyond(x: float, y: float, lo: fmpq | None, hi: fmpq | None, fmt: BinaryFormat,
+            prec: int) -> PointResult:
+    """A reference beyond ``+-2^(2^16)`` (one end of its enclosure only): it rounds to
+    ``+-inf``; the same infinity errs by 0, anything else by more than
+    ``2^(2^16) - |y|`` (a lower bound; the upper end is unknown: None)."""
+    sign = 1.0 if hi is None else -1.0
+    bound = lo if lo is not None else -hi if hi is not None else fmpq(0)
+    rounded = sign * math.inf
+    ulp = pow2(ulp_exponent(rounded, fmt))
+    if y == rounded:
+        z = fmpq(0)
+        return PointResult(x, y, bound * int(sign), bound * int(sign), rounded, ulp, z, z, z,
+                           z, "pass", prec)
+    a_lo = bound - (abs(_q(y)) if math.isfinite(y) else 0)
+    return PointResult(x, y, bound * int(sign), bound * int(sign), rounded, ulp, a_lo / ulp,
+                       None, a_lo, None, "fail", prec)
 
 
 def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | None,

@@ -59,6 +59,8 @@ MIN_POINTS = 12
 # the model's accuracy target relative to the function's size on the piece, in bits
 # beyond the format's precision: screened errors are then known to ~2^-16 ulp
 _EXTRA_BITS = 16
+# |log2 f| beyond this is far outside every format (the screen scales by 2^-E in int64)
+_SCALE_MAX = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ class ExprModels:
         if k > 0:
             ref = abs(at_m[k]) * arb(2) ** (rho * k)
         scale = _log2(max(size, ref, key=lambda a: a.mid()))
-        if scale is None:
+        if scale is None or abs(scale) > _SCALE_MAX:
             return None
         target = ref * two ** -(self.fmt.p + _EXTRA_BITS)
         order = next((n for n in range(k + 1, MAX_ORDER + 1)
@@ -232,6 +234,8 @@ class PolyModels:
         k = next((j for j, c in enumerate(scaled) if c != 0), 0)
         size = max((abs(c) for c in scaled[:k + 3]), default=fmpq(0))
         scale = 0 if size == 0 else floor_log2(int(size.p), int(size.q)) + 1
+        if abs(scale) > _SCALE_MAX:
+            return None
         scaled = [c * pow2(-scale) for c in scaled]
         # the leading term sets the accuracy needed (terms may cancel: then bisect)
         lead = max(abs(scaled[k]), fmpq(1, 2**30))

@@ -100,9 +100,10 @@ class Reference:
     #: every point costs a Python call (no models, no vectorised values)
     per_point: bool = False
 
-    def enclose(self, x: fmpq, prec: int) -> tuple[fmpq, fmpq] | None:
+    def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None:
         """``(lo, hi)`` with ``lo <= f(x) <= hi`` at about ``prec`` bits (``lo == hi``
-        when exact); None where ``f`` is undefined."""
+        when exact; one end None, unbounded, only beyond ``2^(2^16)``, which rounds to
+        +-inf in every format); None where ``f`` is undefined."""
         raise NotImplementedError
 
     def models(self, fmt: BinaryFormat) -> ModelBuilder | None:
@@ -119,7 +120,7 @@ class ExprReference(Reference):
         self.expr = expr
         self.what = expr.text
 
-    def enclose(self, x: fmpq, prec: int) -> tuple[fmpq, fmpq] | None:
+    def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None:
         args = [x] * len(self.expr.variables)
         try:
             exact = self.expr.eval_exact(*args)
@@ -135,6 +136,12 @@ class ExprReference(Reference):
         try:
             return arb_to_fmpq_bounds(v)
         except InvalidParameterError:
+            # beyond 2^(2^17): far past every format; one end is enough to round and fail
+            huge = arb(2) ** (1 << 16)
+            if v.lower() > huge:
+                return fmpq(2) ** (1 << 16), None
+            if v.upper() < -huge:
+                return None, -fmpq(2) ** (1 << 16)
             return (fmpq(-(2 ** 2000)), fmpq(2 ** 2000))
 
     def models(self, fmt: BinaryFormat) -> ModelBuilder | None:
@@ -223,14 +230,25 @@ def call_vectorized(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool,
     """``fn`` at every point of ``xs`` as a float64 array: one call on the array, or one
     call per point (a scalar function such as ``math.erfc``)."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
-    if vectorized:
-        out = np.asarray(fn(xs.copy()), dtype=np.float64)
-    else:
-        out = np.frompyfunc(fn, 1, 1)(xs).astype(np.float64) if xs.size else \
-            np.zeros(0)
+    try:
+        # the inputs include points where the function overflows or is undefined: the
+        # outputs are judged here, numpy's warnings about them are noise
+        with np.errstate(all="ignore"):
+            out = _call(fn, xs, vectorized)
+    except (TypeError, ValueError) as exc:
+        if "could not convert" in str(exc) or "float()" in str(exc) or "must be" in str(exc):
+            raise AssertionError(f"{what} returned values that are not numbers ({exc})") \
+                from None
+        raise
     if out.shape != xs.shape:
         raise AssertionError(f"{what} returned shape {out.shape} for {xs.shape[0]} inputs")
     return out
+
+
+def _call(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool) -> np.ndarray:
+    if vectorized:
+        return np.asarray(fn(xs.copy()), dtype=np.float64)
+    return np.frompyfunc(fn, 1, 1)(xs).astype(np.float64) if xs.size else np.zeros(0)
 
 
 def is_vectorized(fn: Callable[..., Any], probe: np.ndarray) -> bool:
@@ -238,7 +256,8 @@ def is_vectorized(fn: Callable[..., Any], probe: np.ndarray) -> bool:
     arrays, or a 0-d result) is called point by point; an array of the wrong shape is the
     implementation's error, reported by :func:`call_vectorized`."""
     try:
-        out = fn(probe.copy())
+        with np.errstate(all="ignore"):   # as in call_vectorized
+            out = fn(probe.copy())
     except (TypeError, ValueError):
         return False
     return np.ndim(out) >= 1

@@ -97,11 +97,19 @@ class ImplementationCheck:
     failing: tuple[PointResult, ...] = field(default=(), repr=False)
     seconds: float = 0.0
     backend: str = "local"
+    #: the worst error is infinite (a NaN or infinite output, or a reference beyond every
+    #: format): ``worst_ulps`` then holds its known lower end
+    infinite: bool = False
+
+    def _worst_text(self, digits: int = 6) -> str:
+        if self.infinite:   # an infinite error: its known lower end, if any
+            return "inf" if self.worst_ulps == 0 else f"inf (>= {q_text(self.worst_ulps)})"
+        return q_text(self.worst_ulps, digits)
 
     def __repr__(self) -> str:
         state = "passed" if self.passed else f"{self.failures} failing"
         return (f"ImplementationCheck(points={self.points}, worst_input={self.worst_input!r}, "
-                f"worst_ulps~{q_text(self.worst_ulps, 3)}, {state}"
+                f"worst_ulps~{self._worst_text(3)}, {state}"
                 f"{'' if self.rigorous else ', reference not rigorous'})")
 
     def summary(self) -> str:
@@ -112,7 +120,7 @@ class ImplementationCheck:
             f"{self.points} points in {self.seconds:.2f} s "
             f"({self.screened} decided by the screen, {self.exact} exactly"
             f"{', ' + str(self.pieces) + ' models' if self.pieces else ''})",
-            f"worst: {q_text(self.worst_ulps)} ulps at x = {self.worst_input!r} "
+            f"worst: {self._worst_text()} ulps at x = {self.worst_input!r} "
             f"({self.worst_input.hex()}): got {self.actual!r}, reference "
             f"{_ref_text(self.reference_value)} (rounds to {self.reference_rounded!r})",
             f"every checked error <= {self.ulps_bound:.6g} ulps; failures: {self.failures}",
@@ -213,12 +221,22 @@ def build_report(tally: Tally, *, ulps: fmpq | None, atol: fmpq | None, rigorous
                   histogram=hist, profile=tuple(float(v) for v in tally.profile),
                   domain=domain, failing=tuple(tally.failing), seconds=seconds,
                   backend=backend)
-    if worst is None or worst.ulps_hi is None or worst.abs_hi is None:
+    if worst is None:
         z = fmpq(0)
         return ImplementationCheck(points=tally.points, worst_input=math.nan,
                                    reference_value=z, actual=math.nan, worst_abs_error=z,
-                                   worst_ulps=z, ulps_bound=math.inf if worst else 0.0,
-                                   **common)  # type: ignore[arg-type]
+                                   worst_ulps=z, **common)  # type: ignore[arg-type]
+    if worst.ulps_hi is None or worst.abs_hi is None:
+        # an infinite error (a NaN or infinite output, or a reference beyond every format):
+        # the exact numbers hold the known lower end; the bound says inf
+        lo_u = worst.ulps_lo if worst.ulps_lo is not None else fmpq(0)
+        lo_a = worst.abs_lo if worst.abs_lo is not None else fmpq(0)
+        return ImplementationCheck(
+            points=tally.points, worst_input=worst.x,
+            reference_value=_ball(worst.ref_lo, worst.ref_hi), actual=worst.y,
+            worst_abs_error=lo_a, worst_ulps=lo_u, reference_rounded=worst.rounded,
+            worst_ulps_enclosure=(lo_u, lo_u), ulps_bound=math.inf, infinite=True,
+            **common)  # type: ignore[arg-type]
     assert worst.ulps_lo is not None
     bound = max(tally.bound, worst.ulps_key())
     return ImplementationCheck(
