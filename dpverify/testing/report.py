@@ -69,7 +69,9 @@ class ImplementationCheck:
     reference is rational).  ``ulps_bound`` bounds the error in ulps at *every* checked
     point rigorously (it exceeds ``worst_ulps`` only when more candidates for the worst
     point stood within the screen's resolution than were decided exactly).
-    ``rigorous`` is False for a float reference."""
+    ``rigorous`` is False for a float reference.  ``screened + exact == points``: the points
+    the screen decided, and those it left to exact evaluation (the worst input and the
+    failures named are evaluated exactly in any case)."""
 
     points: int
     worst_input: float
@@ -118,7 +120,7 @@ class ImplementationCheck:
             f"{self.reference} ({'rigorous' if self.rigorous else 'reference not rigorous'}"
             f", {self.format}) on [{self.domain[0]!r}, {self.domain[1]!r}]: "
             f"{self.points} points in {self.seconds:.2f} s "
-            f"({self.screened} decided by the screen, {self.exact} exactly"
+            f"({self.screened} decided by the screen, {self.exact} by exact evaluation"
             f"{', ' + str(self.pieces) + ' models' if self.pieces else ''})",
             f"worst: {self._worst_text()} ulps at x = {self.worst_input!r} "
             f"({self.worst_input.hex()}): got {self.actual!r}, reference "
