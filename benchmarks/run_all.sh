@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure of issue 15 in one run: each script times its subject against a baseline
 # measured in the same run and rewrites its own section of docs/benchmarks.md.
-# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 25-35 minutes on 2 cores;
+# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 45-60 minutes on 2 cores;
 # needs `apt-get install -y sollya` for the first script and `apt-get install -y gappa` for
 # evalbound_tightness.py, which leaves Gappa's columns empty without it).
 set -euo pipefail
@@ -19,3 +19,4 @@ python3 benchmarks/limits.py
 python3 benchmarks/verify_constructions.py
 python3 benchmarks/evalbound_tightness.py
 python3 benchmarks/minimax_reach.py
+python3 benchmarks/check_scale.py

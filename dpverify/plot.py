@@ -21,6 +21,12 @@ What is drawn, by kind:
 * release data files (``release``, ``tuv-release``, ``privacy`` with ``--n``): the
   certified accuracy ``alpha(beta)`` against the achieved ``epsilon``, one curve per
   mechanism (pass several files, one per epsilon, to draw a curve).
+* a report of :func:`dpverify.testing.check_implementation` (``implementation-check``,
+  ``report.save(path)``): the error in ulps against x and its histogram
+  (:mod:`dpverify.testing.figure`).
+
+Error curves go to a log scale (``|f - p|``) when their envelope spans more than three
+decades, or when asked (``log=True``, ``--log``; ``--linear`` keeps the signed curve).
 
 Conventions: polynomials are read with :func:`dpverify.exact.poly_from_json` and evaluated
 *exactly* at rational sample points; targets are evaluated exactly (threshold, indicator,
@@ -36,6 +42,9 @@ document, re-checked by ``dpverify verify``.
 
 matplotlib is imported on first use; without it :class:`~dpverify.errors.MissingExtraError`
 says ``pip install "dpverify[plot]"``.
+
+Size: one module for the figures of every certificate kind and data file, which share the
+error-curve, band, legend and scale helpers; splitting it would spread them.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from .exact import TensorPoly, poly_from_json
 from .expr import parse
 from .jsonfile import read_json
 from .numbers import check_int, parse_exact
+from .testing.figure import draw_check, spans_decades
 
 if TYPE_CHECKING:  # annotations only: matplotlib is an optional extra
     from matplotlib.axes import Axes
@@ -77,6 +87,7 @@ MAX_POINTS = 20000
 _CERT_KINDS = ("supnorm-finite", "supnorm-box", "minimax", "jackson-kernel",
                "lebesgue-constant")
 _RELEASE_KINDS = ("release", "tuv-release", "privacy")
+_CHECK_KIND = "implementation-check"   # a check_implementation report (report.save)
 # the precision of the mpmath evaluation of an expression target: far below any error a
 # certificate can state (the verifier's own floor is 53 bits of working precision)
 _MP_PREC = 128
@@ -185,6 +196,24 @@ def _band(ax: Axes, lower: fmpq, upper: fmpq) -> None:
         ax.axhline(-lo, color=_C_LOWER, lw=1, ls="--")
 
 
+def _log_scale(ax: Axes, ys: Sequence[float], log: bool | None, what: str) -> None:
+    """Redraw the signed error curves as ``|f - p|`` on a log axis when ``log`` (None:
+    when the curve's envelope -- its maxima over 32 stretches -- spans > 3 decades)."""
+    a = np.abs(np.asarray(ys, dtype=np.float64))
+    if log is None:
+        env = [w.max() for w in np.array_split(a, min(32, a.size)) if w.size]
+        log = spans_decades(env)
+    if not log:
+        return
+    for line in ax.get_lines():
+        line.set_ydata(np.abs(np.asarray(line.get_ydata(), dtype=np.float64)))
+        label = str(line.get_label())
+        if label.startswith(what):
+            line.set_label(f"|{what}|{label[len(what):]}")
+    ax.set_yscale("log")
+    ax.set_ylabel(f"|{what}| (log scale)")
+
+
 def _title(doc: dict[str, Any]) -> str:
     st = doc["statement"]
     poly = st.get("polynomial") or {}
@@ -204,7 +233,7 @@ def _title(doc: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _error_curve(fig: Figure, doc: dict[str, Any], points: int) -> None:
+def _error_curve(fig: Figure, doc: dict[str, Any], points: int, log: bool | None) -> None:
     st, ev = doc["statement"], doc.get("evidence") or {}
     poly = poly_from_json(st["polynomial"])
     ivals = st["domain"]["intervals"]
@@ -238,6 +267,7 @@ def _error_curve(fig: Figure, doc: dict[str, Any], points: int) -> None:
     ax.set_ylabel("f(x) − p(x)")
     ax.set_title(_title(doc), fontsize=10)
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
+    _log_scale(ax, ys, log, "f(x) − p(x)")
     ax.grid(alpha=0.3)
     _legend_below(fig, ax)
 
@@ -272,7 +302,7 @@ def _finite_points(domain: dict[str, Any]) -> list[fmpq]:
     return [_q(x, "domain point") for x in domain.get("points", [])]
 
 
-def _error_finite(fig: Figure, doc: dict[str, Any], points: int) -> None:
+def _error_finite(fig: Figure, doc: dict[str, Any], points: int, log: bool | None) -> None:
     st, ev = doc["statement"], doc.get("evidence") or {}
     poly = poly_from_json(st["polynomial"])
     dom = st["domain"]
@@ -323,6 +353,7 @@ def _error_finite(fig: Figure, doc: dict[str, Any], points: int) -> None:
     ax.set_ylabel("f(x) − p(x)")
     ax.set_title(_title(doc), fontsize=10)
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
+    _log_scale(ax, ys, log, "f(x) − p(x)")
     ax.grid(alpha=0.3)
     _legend_below(fig, ax)
 
@@ -401,7 +432,8 @@ def _lebesgue(fig: Figure, doc: dict[str, Any], points: int) -> None:
     _legend_below(fig, ax2)
 
 
-def plot_document(doc: dict[str, Any], *, points: int = 600) -> Figure:
+def plot_document(doc: dict[str, Any], *, points: int = 600, log: bool | None = None
+                  ) -> Figure:
     """The figure of one certificate document (see the module docstring for what is drawn).
 
     Parameters
@@ -411,6 +443,9 @@ def plot_document(doc: dict[str, Any], *, points: int = 600) -> Figure:
         :func:`plot_releases`.
     points : int
         Samples of each curve, in ``[2, MAX_POINTS]`` (each is an exact evaluation).
+    log : bool, optional
+        Error curves on a log scale (``|f - p|``): True, False, or None (default) when the
+        curve's envelope spans more than 3 decades.
 
     Returns
     -------
@@ -442,9 +477,9 @@ def plot_document(doc: dict[str, Any], *, points: int = 600) -> Figure:
                                               and doc["statement"].get("multipliers"))
     fig = Figure(figsize=(11, 4.6) if wide else (7.5, 5.2), layout="constrained")
     if kind == "supnorm-finite":
-        _error_finite(fig, doc, n)
+        _error_finite(fig, doc, n, log)
     elif kind in ("supnorm-box", "minimax"):
-        _error_curve(fig, doc, n)
+        _error_curve(fig, doc, n, log)
     elif kind == "jackson-kernel":
         _jackson(fig, doc, n)
     else:
@@ -539,12 +574,15 @@ def plot_releases(docs: Sequence[dict[str, Any]]) -> Figure:
 
 # ----------------------------------------------------------------- files
 
-def plot_files(paths: Sequence[str], out: str, *, points: int = 600) -> dict[str, Any]:
+def plot_files(paths: Sequence[str], out: str, *, points: int = 600,
+               log: bool | None = None) -> dict[str, Any]:
     """Read ``paths`` and write their figure to ``out`` (format from the suffix:
     ``.png``, ``.svg`` or ``.pdf``).
 
     One certificate gives :func:`plot_document`; one or more release data files give
-    :func:`plot_releases`.  The file is written atomically (:mod:`dpverify.atomic`).
+    :func:`plot_releases`; one check report (``implementation-check``) its ulp-error figure
+    (:func:`dpverify.testing.figure.draw_check`).  ``log`` as in :func:`plot_document`.
+    The file is written atomically (:mod:`dpverify.atomic`).
 
     Returns
     -------
@@ -567,11 +605,15 @@ def plot_files(paths: Sequence[str], out: str, *, points: int = 600) -> dict[str
             f"out must end in {', '.join('.' + s for s in FORMATS)}, got {out!r}")
     n = _check_points(points)
     docs = [load_document(p) for p in paths]
-    certs = [d for d in docs if d.get("kind") in _CERT_KINDS]
-    if certs:
+    certs = [d for d in docs if d.get("kind") in _CERT_KINDS + (_CHECK_KIND,)]
+    if certs and docs[0].get("kind") == _CHECK_KIND and len(docs) == 1:
+        _, Figure = _matplotlib()
+        fig, kind = Figure(figsize=(12, 4.8), layout="constrained"), _CHECK_KIND
+        draw_check(fig, docs[0], log)
+    elif certs:
         if len(docs) != 1:
             raise InvalidParameterError("paths: plot one certificate at a time")
-        fig, kind = plot_document(docs[0], points=n), docs[0]["kind"]
+        fig, kind = plot_document(docs[0], points=n, log=log), docs[0]["kind"]
     else:
         for p, d in zip(paths, docs):
             if d.get("kind") not in _RELEASE_KINDS:

@@ -1,5 +1,5 @@
 """pytest plugin: the ``dpverify_check`` fixture, which is
-:func:`dpverify.testing.check_implementation` (issue 16 item 2).
+:func:`dpverify.testing.check_implementation`.
 
 Installed as a ``pytest11`` entry point, so any project that has dpverify installed can
 write::
@@ -8,15 +8,18 @@ write::
         dpverify_check(my_fast_or, ("or", {"k": 100, "gamma": "1e-6"}), ulps=1)
 
 A failing check fails the test with the worst input, the exact reference value there and
-the error in ulps (:func:`~dpverify.testing.check_implementation`).
+the error in ulps (:func:`~dpverify.testing.check_implementation`), in a few lines: the
+check's own frames are hidden from the traceback (``__tracebackhide__``), so pytest shows
+the test's line and the message.  With ``raise_on_failure=False`` it returns the report
+instead (``report.passed``).
 
 Loading: automatic through the entry point.  With ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``
 (or without the installed metadata) load it with ``pytest -p dpverify.pytest_plugin``.
 
 Guarantee
 ---------
-The fixture adds nothing to :func:`~dpverify.testing.check_implementation`: every
-comparison is exact (see there).
+The fixture adds nothing to :func:`~dpverify.testing.check_implementation` (see there
+for what is rigorous).
 """
 
 from __future__ import annotations

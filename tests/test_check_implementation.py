@@ -1,5 +1,5 @@
 """dpverify.testing.check_implementation: a float64 implementation of any reference, checked
-exactly (issue 16 item 2).  The implementations under test are written here; the reference
+exactly.  The implementations under test are written here; the reference
 values they are compared with are exact (fmpq), and the "correctly rounded" implementation
 rounds the exact value with Python's Fraction -> float (IEEE round to nearest)."""
 
@@ -35,12 +35,13 @@ def rounded(poly):
 
 def test_correctly_rounded_implementation_passes_with_zero_ulps():
     p = ChebyshevPoly(["1/3", "-2/7", "5/11", "1/13"], domain=(0, 2))
-    rep = check_implementation(rounded(p), p, ulps="1/2")
+    # `rounded` is a Python loop over Fractions: a budget of 4000 points, not the default 10^6
+    rep = check_implementation(rounded(p), p, 4000, ulps="1/2")
     assert rep.worst_ulps <= fmpq(1, 2)      # round to nearest: at most half an ulp
     assert rep.worst_ulps > 0
     with pytest.raises(AssertionError):      # ... and not exact everywhere
-        check_implementation(rounded(p), p, ulps=0)
-    assert rep.points > 50
+        check_implementation(rounded(p), p, 4000, ulps=0)
+    assert rep.points > 3000
 
 
 def test_one_ulp_at_one_point_is_caught_and_named():
@@ -56,7 +57,7 @@ def test_one_ulp_at_one_point_is_caught_and_named():
         return ys
 
     with pytest.raises(AssertionError) as err:
-        check_implementation(impl, p, ulps=0.5)
+        check_implementation(impl, p, 4000, ulps=0.5)
     msg = str(err.value)
     assert repr(bad_x) in msg and bad_x.hex() in msg
     assert "1 of" in msg                        # exactly one failing point
@@ -132,7 +133,29 @@ def test_pytest_plugin_fixture(pytester):
 
 def test_reference_beyond_binary64_is_a_failed_check_not_a_crash():
     # 1 + 2x on [0, 1e308] exceeds the largest double near the top of the domain: the
-    # correctly rounded reference is +inf there, so an implementation returning finite
-    # values must fail with an AssertionError naming the point (it once raised OverflowError)
-    with pytest.raises(AssertionError, match="x ="), np.errstate(over="ignore"):
-        check_implementation(lambda x: 1 + 2 * x, [1, 2], ulps=4, domain=(0, 1e308))
+    # correctly rounded reference is +inf there.  float64 arithmetic rounds to +inf exactly
+    # there (it is correctly rounded), so it passes; an implementation that saturates at
+    # the largest double instead must fail with an AssertionError naming the point (the
+    # message once raised OverflowError)
+    big = np.finfo(np.float64).max
+    with np.errstate(over="ignore"):
+        rep = check_implementation(lambda x: 1 + 2 * x, [1, 2], 20000, ulps="1/2",
+                                   domain=(0, 1e308))
+    assert rep.worst_ulps <= fmpq(1, 2)
+    with pytest.raises(AssertionError, match="x =") as err, np.errstate(over="ignore"):
+        check_implementation(lambda x: np.minimum(1 + 2 * x, big), [1, 2], 20000, ulps=4,
+                             domain=(0, 1e308))
+    assert err.value.report.failures > 0
+
+
+def test_exact_zero_reference_reports_absolute_error_without_overflow():
+    # the exact reference x is 0 at x = 0: an error of 1e-15 there is ~2e308 ulps of 0 (the
+    # subnormal spacing), far beyond a float; message and repr must still be finite text
+    with pytest.raises(AssertionError) as err:
+        check_implementation(lambda xs: xs + 1e-15, [0, 1], domain=(0, 1), ulps=4)
+    msg = str(err.value)
+    assert "x = 0.0" in msg and "|error| = 1e-15" in msg
+    rep = err.value.report
+    assert rep.worst_input == 0.0 and rep.worst_abs_error == to_fmpq(1e-15)
+    assert rep.worst_ulps == to_fmpq(1e-15) * 2**1074       # exact: error / 2^-1074
+    assert "worst_ulps~2.02e308" in repr(rep)

@@ -182,3 +182,58 @@ def test_cli_plot_command(tmp_path):
                                           "--points", "1"])
     with pytest.raises(InvalidParameterError, match="^--points must be in"):
         args.handler(args)
+
+
+def test_log_scale_when_the_error_spans_decades():
+    # f - p = x^2 on [-1, 2]: the largest |f - p| over 32 stretches of 601 samples runs from
+    # ~(3/64)^2 (around 0) to 4, more than 3 decades -> |f - p| on a log axis; a constant
+    # amplitude (THRESHOLD: +-1/2) stays linear; --log / --linear force either
+    ax = plot_document(SQUARE, points=601).axes[0]
+    assert ax.get_yscale() == "log"
+    x, y = _line(ax, "|f(x)")
+    np.testing.assert_allclose(y, x**2, rtol=1e-15)
+    _, band = _line(ax, "certified bound")
+    assert band[0] == 4.0
+    assert plot_document(SQUARE, points=601, log=False).axes[0].get_yscale() == "linear"
+    assert plot_document(THRESHOLD).axes[0].get_yscale() == "linear"
+    forced = plot_document(THRESHOLD, log=True).axes[0]
+    assert forced.get_yscale() == "log"
+    assert list(_line(forced, "|f(x)")[1]) == [0.5] * 5         # |[x >= 2] - 1/2|
+
+
+def test_cli_log_and_linear_flags(tmp_path):
+    src = tmp_path / "c.json"
+    src.write_text(json.dumps(THRESHOLD))
+    p = build_parser(None)
+    assert p.parse_args(["plot", str(src), "--out", "f.png"]).log is None
+    assert p.parse_args(["plot", str(src), "--out", "f.png", "--log"]).log is True
+    assert p.parse_args(["plot", str(src), "--out", "f.png", "--linear"]).log is False
+    with pytest.raises(SystemExit):
+        p.parse_args(["plot", str(src), "--out", "f.png", "--log", "--linear"])
+
+
+def test_check_report_figure(tmp_path):
+    # a check report: errors in ulps per slice of the domain, spanning 6 decades -> log
+    from dpverify.testing import check_implementation
+
+    rep = check_implementation(lambda xs: np.exp(xs) * (1 + 3e-16 * (xs > 0.5)), "exp(x)",
+                               5000, domain=(0, 1), ulps=4)
+    path = tmp_path / "check.json"
+    rep.save(str(path))
+    res = plot_files([str(path)], str(tmp_path / "check.png"))
+    assert res["drawn"] == "implementation-check"
+    from matplotlib.figure import Figure
+
+    from dpverify.testing.figure import draw_check
+
+    fig = Figure()
+    draw_check(fig, json.loads(path.read_text()))
+    ax, hist = fig.axes
+    assert ax.get_yscale() == ("log" if max(rep.profile) > 1000 * min(
+        v for v in rep.profile if v > 0) else "linear")
+    x, y = _line(ax, "worst")
+    assert (x[0], y[0]) == (rep.worst_input, float(rep.worst_ulps))
+    heights = [b.get_height() for b in hist.patches]
+    assert heights == [n for _, _, n in rep.histogram]
+    with pytest.raises(MalformedCertificate, match="not a check report"):
+        draw_check(Figure(), {"kind": "implementation-check"})

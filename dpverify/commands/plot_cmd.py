@@ -23,7 +23,10 @@ def register(sub: _Subparsers) -> None:
         "the error curve f - p with the certified bound, the witness and the alternation "
         "(or optimality) points; the kernel and multipliers of a Jackson certificate; the "
         "iterated Bernstein basis and Lebesgue function of a lebesgue-constant "
-        "certificate. Several release data files draw the certified alpha against epsilon. "
+        "certificate. Several release data files draw the certified alpha against epsilon; "
+        "a check_implementation report (report.save) its error in ulps against x. "
+        "Error curves switch to a log scale of |f - p| when they span more than 3 decades "
+        "(--log forces it, --linear keeps the signed curve). "
         "A figure is an illustration (sampled curves); the certificate is what is checked. "
         'Needs matplotlib: pip install "dpverify[plot]".',
     )
@@ -33,6 +36,12 @@ def register(sub: _Subparsers) -> None:
                    help="output file: .png, .svg or .pdf")
     p.add_argument("--points", default="600",
                    help="samples per curve (default 600; each is an exact evaluation)")
+    scale = p.add_mutually_exclusive_group()
+    scale.add_argument("--log", dest="log", action="store_const", const=True, default=None,
+                       help="log scale for errors (|f - p|, ulps); default: automatic when "
+                       "the values span more than 3 decades")
+    scale.add_argument("--linear", dest="log", action="store_const", const=False,
+                       help="linear scale (the signed error curve) even across decades")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=run)
 
@@ -44,7 +53,7 @@ def run(args: argparse.Namespace) -> CommandResult:
 
     points = int_flag(args.points, "--points")
     with flag_names({"out": "--out", "points": "--points", "paths": "FILE"}):
-        res = plot_files(args.files, args.out, points=points)
+        res = plot_files(args.files, args.out, points=points, log=args.log)
     rows = [("figure", res["out"]), ("drawn", res["drawn"]),
             ("from", ", ".join(res["files"])),
             ("note", "an illustration (sampled); check the certificate with dpverify verify")]

@@ -1,10 +1,15 @@
 """Helpers for users who regression-test their own (fast) implementations against dpverify.
 
-* :func:`check_implementation` -- any float64 *function* (a callable on numpy arrays)
-  against an exact reference (a dpverify polynomial, a numpy polynomial, an
-  :class:`~dpverify.Approximation`, a construction by command name with any parameters, or
-  any object with exact evaluation), at adversarial inputs, compared exactly in ulps or
-  absolutely.  Also the pytest fixture ``dpverify_check`` (:mod:`dpverify.pytest_plugin`).
+* :func:`check_implementation` -- any float *function* (binary64 or binary32; a callable
+  on numpy arrays or a scalar function) against a reference of one variable (an
+  expression such as ``"erfc(x)"``, a dpverify or numpy polynomial, an
+  :class:`~dpverify.Approximation`, a construction by command name with any parameters, an
+  exact function; or a float function, not rigorous), over a million inputs by default
+  (every binade, uniform and log-uniform random inputs, an adaptive search around the
+  worst), each error in ulps enclosed rigorously by a float screen with proven bounds or
+  decided exactly; locally or on Dask.  Reports: the worst input, the reference there and
+  its correctly rounded value, the error, a histogram and a profile (``dpverify plot``).
+  Also the pytest fixture ``dpverify_check`` (:mod:`dpverify.pytest_plugin`).
 * :func:`reference` -- the exact reference values of a table entry (``fmpq``, nested lists),
   for any parameters of any table of :mod:`dpverify.tables`.
 * :func:`assert_matches_reference` -- compare your float outputs with them, *exactly*: each
@@ -37,8 +42,9 @@ Guarantee
 The reference values are exact (the exact constructions); the comparison is exact.  The
 tolerance semantics: ``|v_i - e_i| <= atol + rtol * s`` for every entry, with
 ``s = max_j |e_j|`` (``norm="normwise"``, default) or ``s = |e_i|`` (``norm="entrywise"``).
-:func:`check_implementation`: ``|impl(x) - p(x)| <= ulps * ulp(p(x))`` or ``<= atol`` at
-every checked input, decided in exact rational arithmetic (floats only choose the inputs).
+:func:`check_implementation`: with a rigorous reference, ``|impl(x) - f(x)| <= ulps *
+ulp(f(x))`` or ``<= atol`` at every checked input, each error enclosed rigorously (floats
+choose the inputs and evaluate bounds whose rounding is bounded; they never decide).
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ from __future__ import annotations
 from .check import ImplementationCheck, check_implementation, ulp_of
 from .compare import assert_matches_reference, reference
 from .points import ALL_INTEGERS_MAX as ALL_INTEGERS_MAX
+from .points import DEFAULT_POINTS as DEFAULT_POINTS
 from .points import MAX_POINTS as MAX_POINTS
 from .references import DEFAULT_DEGREE as DEFAULT_DEGREE
 from .strategies import (

@@ -1,23 +1,28 @@
-"""Check a float64 implementation against its exact reference, exactly, in ulps.
+"""Check a float implementation against its reference, in ulps, over millions of inputs.
 
-:func:`check_implementation` evaluates the implementation at adversarial inputs
-(:mod:`dpverify.testing.points`) and compares each output with the exact reference value
-(:mod:`dpverify.testing.references`) in rational arithmetic; :func:`ulp_of` is the unit of
-that comparison.  Also the pytest fixture ``dpverify_check`` (:mod:`dpverify.pytest_plugin`).
+:func:`check_implementation` searches the domain (:mod:`dpverify.testing.points`),
+screens every input in numpy with rigorous error bounds (:mod:`dpverify.testing.models`,
+:mod:`dpverify.testing.screen`), decides the doubtful and the worst inputs exactly
+(:mod:`dpverify.testing.decide`), runs locally or on Dask
+(:mod:`dpverify.testing.distribute`) and reports (:mod:`dpverify.testing.report`).
+:func:`ulp_of` is the unit of the comparison.  Also the pytest fixture ``dpverify_check``
+(:mod:`dpverify.pytest_plugin`).
 
 Guarantee
 ---------
-``|impl(x) - p(x)| <= ulps * ulp(p(x))`` or ``<= atol`` at every checked input, decided in
-exact rational arithmetic (floats only choose the inputs).
+With a rigorous reference (an expression, a polynomial, an exact function): at every
+checked input the error ``|impl(x) - f(x)|`` is enclosed rigorously -- by the screen's
+bounds or by exact evaluation -- and a point passes only if its enclosure is within the
+limit.  Floats only *choose* the inputs and *evaluate* the bounds, whose rounding errors
+are themselves bounded.  With a float reference the comparison is exact but the
+reference's own error is unknown: the report says "reference not rigorous".
 """
 
 from __future__ import annotations
 
 import math
-import sys
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -25,206 +30,245 @@ from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import ExactLike, check_int, fmpq_str, to_fmpq
-from .points import MAX_POINTS, adversarial_points
-from .references import resolve_reference
+from .distribute import check_backend, run_tasks
+from .formats import BINARY64, binary_format, pow2, round_nearest, ulp_exponent
+from .points import (
+    DEFAULT_POINTS,
+    MAX_POINTS,
+    PER_POINT_DEFAULT,
+    Domain,
+    given_tasks,
+    make_domain,
+    plan,
+    refine,
+)
+from .references import is_vectorized, resolve_reference
+from .report import ImplementationCheck, build_report, failure_message
+from .run import Setup
+from .screen import Tolerance
 
-__all__ = ["ImplementationCheck", "check_implementation", "ulp_of"]
+__all__ = ["ImplementationCheck", "check_implementation", "ulp_of", "ADAPTIVE_ROUNDS"]
 
-
-@dataclass(frozen=True)
-class ImplementationCheck:
-    """What :func:`check_implementation` compared (returned when every point passes).
-
-    ``worst_input`` is the binary64 input with the largest error in ulps,
-    ``reference_value`` the exact value of the reference there, ``worst_ulps`` the error in
-    ulps of that value (exact ratio), ``worst_abs_error`` the exact absolute error."""
-
-    points: int
-    worst_input: float
-    reference_value: fmpq
-    actual: float
-    worst_abs_error: fmpq
-    worst_ulps: fmpq
-    ulps: fmpq | None
-    atol: fmpq | None
-
-    def __repr__(self) -> str:
-        return (f"ImplementationCheck(points={self.points}, worst_input={self.worst_input!r}, "
-                f"worst_ulps~{float(self.worst_ulps):.3g})")
+#: Rounds of the adaptive search (each refines around the worst points found so far).
+ADAPTIVE_ROUNDS = 3
 
 
-def _nearest(q: fmpq) -> float:
-    """The float64 nearest to ``q`` (Python rounds int / int correctly); +-inf beyond."""
-    try:
-        return int(q.p) / int(q.q)
-    except OverflowError:
-        return math.inf if q > 0 else -math.inf  # copysign(inf, huge int) overflows too
+def ulp_of(value: Any, dtype: Any = np.float64) -> fmpq:
+    """The ulp of the number of the format (binary64, or binary32 with
+    ``dtype=numpy.float32``) nearest to the exact ``value``: ``math.ulp`` of the correctly
+    rounded value; the subnormal spacing at zero; the largest finite number's ulp beyond
+    it.  An exact rational.
 
-
-def ulp_of(value: Any) -> fmpq:
-    """The ulp of the binary64 number nearest to the exact ``value`` (``math.ulp`` of the
-    correctly rounded value; ``2^-1074`` at zero), as an exact rational.
-
-    >>> ulp_of(1), ulp_of(fmpq(3, 2)) == fmpq(1, 2**52)
-    (1/4503599627370496, True)
+    >>> ulp_of(1), ulp_of(fmpq(3, 2)) == fmpq(1, 2**52), ulp_of(1, np.float32)
+    (1/4503599627370496, True, 1/8388608)
     """
-    q = to_fmpq(value, "value")
-    f = float(Fraction(int(q.p), int(q.q)))  # Python rounds Fraction -> float correctly
-    if math.isinf(f):
-        f = math.copysign(sys.float_info.max, f)
-    return to_fmpq(math.ulp(f), "ulp")
+    fmt = binary_format(dtype)
+    return pow2(ulp_exponent(round_nearest(to_fmpq(value, "value"), fmt), fmt))
 
 
-
-def check_implementation(
-    impl: Callable[[np.ndarray], Any],
-    reference: Any,
-    points: Any = None,
-    ulps: Any = None,
-    atol: ExactLike | None = None,
-    *,
-    domain: Any = None,
-    n_random: int = 256,
-    seed: int = 0,
-) -> ImplementationCheck:
-    """Check a float64 implementation ``impl`` of a polynomial against its exact reference.
-
-    Parameters
-    ----------
-    impl : callable
-        Takes a 1-D float64 numpy array of inputs, returns an array of the same shape
-        (anything ``numpy.asarray(..., dtype=float64)`` accepts).
-    reference : polynomial, Approximation, (name, params) or exact callable
-        The exact function (univariate):
-
-        * a :mod:`dpverify.exact` polynomial, or a ``numpy.polynomial`` ``Polynomial`` /
-          ``Chebyshev`` or a list of monomial coefficients (read exactly,
-          :func:`dpverify.exact.as_poly`);
-        * an :class:`~dpverify.Approximation` (its polynomial and its domain: integers or
-          one interval);
-        * a construction by command name with any parameters (keywords of the construction
-          function, validated by it): ``("or", {"k": 100, "gamma": "1e-6"})``, ``"and"``
-          (``k, gamma[, method]``), ``"rofk"`` (``r, k, gamma[, method, reading]``),
-          ``"dlist"`` (the univariate ``h_k``: ``k, gamma[, method]``),
-          ``"jackson-approx"`` (``f, t, K``), ``"bernstein-approx"`` (``f, k, h``),
-          ``"minimax"`` (``f, degree, interval``: the polynomial dpverify's Remez search
-          returns), and the table aliases ``"or-chebyshev"``, ``"or-minimax"``,
-          ``"dlist-h"``;
-        * duck-typed: an object with ``as_fmpq_poly()`` (or ``to_monomial().as_fmpq_poly()``)
-          returning a python-flint ``fmpq_poly``, or else with ``evaluate(x)``, or else
-          callable, returning an *exact* number (``fmpq``, ``int``, ``Fraction``) at an
-          ``fmpq`` point -- a float result is refused.  Its ``domain`` (a pair) and
-          ``degree`` (an int; else :data:`DEFAULT_DEGREE`, used only to place Chebyshev
-          points) are read when present.
-    points : array-like of float64, optional
-        The inputs to check.  Default: an adversarial set -- every integer of an integer
-        domain (sampled beyond :data:`ALL_INTEGERS_MAX`); on an interval the endpoints, the
-        Chebyshev extrema and nodes of the degree, ``n_random`` seeded uniform points, the
-        points of largest error (in ulps, and absolute) found by a float search (8 maxima of
-        each on a 2049-point grid, each refined on a 65-point grid around it), and the
-        neighbouring floats (``numpy.nextafter``) of all of these.
-    ulps, atol : exact numbers, optional
-        A point passes when ``|impl(x) - p(x)| <= ulps * ulp(p(x))`` or
-        ``|impl(x) - p(x)| <= atol`` (either one given suffices).  With neither given,
-        ``ulps = 1``.  ``ulp(v)`` (:func:`ulp_of`) is ``math.ulp`` of the binary64 number
-        nearest to the exact ``v``: ``2^(e-52)`` when ``2^e <= |fl(v)| < 2^(e+1)``,
-        ``2^-1074`` at zero and among subnormals.  A correctly rounded implementation errs by
-        at most ``1/2`` ulp; ``ulps=0`` demands the exact value (possible only where it is a
-        binary64 number, e.g. integer values).
-    domain : (lo, hi), optional
-        Overrides the reference's domain (required for a polynomial without one).
-
-    Returns
-    -------
-    ImplementationCheck
-        The worst point and its error, when every point passes.
-
-    Raises
-    ------
-    AssertionError
-        Some point fails (or ``impl`` returns the wrong shape or non-finite values): the
-        message names the worst input (decimal and hex), the exact reference value there,
-        the value returned and the error in ulps.
-    InvalidParameterError, ParameterTypeError
-        Bad arguments.
-
-    Guarantee
-    ---------
-    Every comparison is exact: inputs and outputs are read as their exact binary64 values
-    and the reference is evaluated exactly (fmpq).  Floats only choose the points.
-    """
-    if not callable(impl):
-        raise ParameterTypeError(f"impl must be callable, got {type(impl).__name__}")
+def _limits(ulps: Any, atol: Any) -> tuple[fmpq | None, fmpq | None, Tolerance]:
     u = None if ulps is None else to_fmpq(ulps, "ulps")
     a = None if atol is None else to_fmpq(atol, "atol")
     if u is not None and u < 0:
         raise InvalidParameterError(f"ulps must be >= 0, got {fmpq_str(u)}")
     if a is not None and a < 0:
         raise InvalidParameterError(f"atol must be >= 0, got {fmpq_str(a)}")
-    poly, (kind, lo, hi) = resolve_reference(reference, domain)
     if u is None and a is None:
         u = fmpq(1)
-    n_random = check_int(n_random, "n_random", minimum=0, maximum=MAX_POINTS)
-    exact_at = poly.evaluate
-    if points is None:
-        def error_at(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            # floats only choose points: error in ulps of the rounded reference, and absolute
-            ys = np.asarray(impl(xs.copy()), dtype=np.float64)
-            ref = np.array([_nearest(exact_at(to_fmpq(float(x), "x"))) for x in xs])
-            if ys.shape != ref.shape:
-                raise AssertionError(f"implementation returned shape {ys.shape} for "
-                                     f"{xs.shape[0]} inputs")
-            with np.errstate(invalid="ignore"):
-                err = np.nan_to_num(np.abs(ys - ref), nan=np.inf)
-            return err / np.spacing(np.abs(ref)), err
-        xs = adversarial_points(kind, lo, hi, poly.degree, error_at, n_random, seed)
-    else:
-        xs = np.asarray(points, dtype=np.float64).ravel()
-        if xs.size > MAX_POINTS:
-            raise InvalidParameterError(f"points must have at most {MAX_POINTS} entries, "
-                                        f"got {xs.size}")
-        if not np.all(np.isfinite(xs)):
-            raise InvalidParameterError("points must be finite")
-    ys = np.asarray(impl(xs.copy()), dtype=np.float64)
-    if ys.shape != xs.shape:
-        raise AssertionError(f"implementation returned shape {ys.shape} for {xs.shape[0]} "
-                             "inputs")
-    worst: tuple[fmpq, int, fmpq, fmpq] | None = None      # largest error in ulps
-    worst_bad: tuple[fmpq, int, fmpq, fmpq, fmpq] | None = None  # worst failing point
-    failures = 0
-    for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist())):
-        ref = exact_at(to_fmpq(x, "x"))
-        if not math.isfinite(y):
-            raise AssertionError(
-                f"implementation returned {y!r} at x = {x!r} ({x.hex()}); exact reference "
-                f"{fmpq_str(ref)} (~{_nearest(ref):.17g})")
-        err = abs(to_fmpq(y, "y") - ref)
-        in_ulps = err / ulp_of(ref)
-        ok = (u is not None and in_ulps <= u) or (a is not None and err <= a)
-        if not ok:
-            failures += 1
-            # rank failures by the limit that was given (ulps first), so the point named
-            # is the one that misses it by most
-            key = in_ulps if u is not None else err
-            if worst_bad is None or key > worst_bad[0]:
-                worst_bad = (key, i, ref, err, in_ulps)
-        if worst is None or in_ulps > worst[0]:
-            worst = (in_ulps, i, ref, err)
-    if worst is None:
+
+    def out(q: fmpq | None) -> tuple[float | None, float | None]:
+        if q is None:
+            return None, None
+        f = round_nearest(q, BINARY64)
+        lo = f if fmpq(*f.as_integer_ratio()) <= q else math.nextafter(f, -math.inf)
+        hi = f if fmpq(*f.as_integer_ratio()) >= q else math.nextafter(f, math.inf)
+        return lo, hi
+
+    (ul, uh), (al, ah) = out(u), out(a)
+    return u, a, Tolerance(ul, uh, al, ah)
+
+
+def _explicit(points: Any, dtype: Any) -> np.ndarray:
+    xs = np.asarray(points, dtype=np.float64).ravel()
+    if xs.size > MAX_POINTS:
+        raise InvalidParameterError(f"points must have at most {MAX_POINTS} entries, "
+                                    f"got {xs.size}")
+    if xs.size == 0:
         raise InvalidParameterError("points must not be empty")
-    if worst_bad is not None:
-        _, i, ref, err, in_ulps = worst_bad
-        x, y = float(xs[i]), float(ys[i])
-        limit = " or ".join(t for t in (
-            None if u is None else f"{fmpq_str(u)} ulps",
-            None if a is None else f"atol {fmpq_str(a)}") if t)
-        raise AssertionError(
-            f"implementation is off by {float(in_ulps):.4g} ulps (limit {limit}) "
-            f"at x = {x!r} ({x.hex()}): got {y!r} ({y.hex()}), exact reference "
-            f"{fmpq_str(ref)} (~{_nearest(ref):.17g}), |error| = {float(err):.4g}; "
-            f"{failures} of {xs.size} points fail")
-    in_ulps, i, ref, err = worst
-    x, y = float(xs[i]), float(ys[i])
-    return ImplementationCheck(points=int(xs.size), worst_input=x, reference_value=ref,
-                               actual=y, worst_abs_error=err, worst_ulps=in_ulps, ulps=u,
-                               atol=a)
+    if not np.all(np.isfinite(xs)):
+        raise InvalidParameterError("points must be finite")
+    if np.dtype(dtype) == np.float32:
+        with np.errstate(over="ignore"):
+            same = xs.astype(np.float32).astype(np.float64) == xs
+        if not np.all(same):
+            bad = float(xs[~same][0])
+            raise InvalidParameterError(f"points must be binary32 numbers with "
+                                        f"dtype=float32, got {bad!r}")
+    return xs
+
+
+def _budget(points: Any, per_point: bool) -> int | str:
+    if points is None:
+        # exact evaluation decides every point of a per-point reference, and every point of
+        # an ulps=0 check (an enclosure never proves equality): a smaller default
+        return PER_POINT_DEFAULT if per_point else DEFAULT_POINTS
+    if isinstance(points, str):
+        if points != "all":
+            raise InvalidParameterError(f"points must be a count, 'all' or an array of "
+                                        f"inputs, got {points!r}")
+        return "all"
+    return check_int(points, "points", minimum=1, maximum=MAX_POINTS)
+
+
+def _probe(dom: Domain, dtype: Any) -> np.ndarray:
+    return np.array([dom.lo, dom.hi], dtype=np.float64).astype(dtype)
+
+
+def check_implementation(
+    impl: Callable[..., Any],
+    reference: Any,
+    points: Any = None,
+    ulps: ExactLike | None = None,
+    atol: ExactLike | None = None,
+    *,
+    domain: Any = None,
+    dtype: Any = np.float64,
+    breakpoints: Any = None,
+    seed: int = 0,
+    backend: str = "local",
+    scheduler: Any = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    raise_on_failure: bool = True,
+) -> ImplementationCheck:
+    """Check a float implementation ``impl`` against its reference, in ulps, at a million
+    inputs by default.
+
+    Parameters
+    ----------
+    impl : callable
+        Your code: takes a 1-D numpy array of inputs of ``dtype`` and returns one output
+        per input (anything ``numpy.asarray`` reads), or a scalar function such as
+        ``math.erfc`` (called once per input).
+    reference : expression, polynomial, Approximation, (name, params) or function
+        The function ``impl`` should compute (one variable):
+
+        * an expression of the safe language (:mod:`dpverify.expr`): ``"erfc(x)"``,
+          ``"exp(-x^2/2)"``, an :class:`~dpverify.expr.Expr`, or ``("expr", {"f": text,
+          "variable": name})``: evaluated rigorously in arb ball arithmetic;
+        * a :mod:`dpverify.exact` polynomial, a ``numpy.polynomial`` ``Polynomial`` /
+          ``Chebyshev`` (read exactly; *its own domain* is the default domain), or a list
+          of monomial coefficients;
+        * an :class:`~dpverify.Approximation` (its polynomial and domain: integers or one
+          interval), or a construction by command name with any parameters:
+          ``("or", {"k": 100, "gamma": "1e-6"})``, ``"and"``, ``"rofk"``, ``"dlist"``
+          (``h_k``), ``"jackson-approx"``, ``"bernstein-approx"``, ``"minimax"``,
+          ``"or-chebyshev"``, ``"or-minimax"``, ``"dlist-h"``;
+        * a function (or an object with ``evaluate``/``as_fmpq_poly``) returning exact
+          numbers (``fmpq``, ``int``, ``Fraction``) at an ``fmpq`` point: rigorous, one
+          Python call per point (default budget :data:`~dpverify.testing.points.PER_POINT_DEFAULT`);
+        * a function returning floats (``math.exp``, ``numpy.exp``, ``scipy.special.erfc``,
+          vectorised or not): its values are taken as the reference -- *not rigorous*,
+          and the report says so.
+    points : int, "all" or array-like, optional
+        A budget of inputs for the search (default 10^6; see below), ``"all"`` for every
+        number of the format in the domain, or the inputs themselves.  Where every point
+        needs exact evaluation -- an exact Python function as the reference, or ``ulps=0``
+        (an enclosure never proves equality) -- the default is ``2^14``.
+    ulps, atol : exact numbers, optional
+        A point passes when ``|impl(x) - f(x)| <= ulps * ulp(f(x))`` or ``<= atol`` (either
+        limit suffices); neither given: ``ulps = 1``.  ``ulp(v)`` (:func:`ulp_of`) is the
+        ulp of the number of the format nearest to the exact ``v``; a correctly rounded
+        implementation errs by at most ``1/2`` ulp; ``ulps=0`` demands the exact value.
+    domain : (lo, hi), optional
+        The interval searched; default the reference's own (an Approximation's,
+        a polynomial's ``domain``, numpy's ``[-1, 1]``), or the span of the given inputs;
+        required otherwise.
+    dtype : numpy.float64 or numpy.float32
+        The format of the inputs, of the ulps and of the correct rounding.
+    breakpoints : sequence of exact numbers, optional
+        Where your implementation switches method: the floats around each are checked.
+    seed : int
+        Seed of the random inputs (the same seed, the same inputs, on every backend).
+    backend : "local" or "dask"; scheduler : address or distributed.Client, optional
+        Spread the tasks (2^18 points each) over a Dask cluster (an embedded
+        ``LocalCluster`` by default; ``pip install "dpverify[dask]"``): same report.
+    progress : callable(stage, done, total), optional
+        Called after each task.
+    raise_on_failure : bool
+        Raise ``AssertionError`` when a point fails (default); else return the report with
+        ``passed=False``.
+
+    The search (budget ``N``) on an interval: the ends, the breakpoints, 0, every binade
+    of either sign (first and last float of each; with ``N >= 2^17`` also the middle and
+    two random ones: these come on top of ``N``), a polynomial's Chebyshev points;
+    ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over the
+    representable numbers); then ``N/4`` in three adaptive rounds around the worst
+    inputs found, in nested windows, so a narrow bump is found from its shoulders.  A
+    domain with at most ``N`` numbers of the format is checked exhaustively; an integer
+    domain takes every integer (up to ``max(100000, N)``).
+
+    Returns
+    -------
+    ImplementationCheck
+        The worst input, the reference there (exact or a tight ball) and its correctly
+        rounded value, the output, the error in ulps and absolute, a rigorous bound on all
+        errors, a histogram and a profile (``report.save(path)``; ``dpverify plot``).
+
+    Raises
+    ------
+    AssertionError
+        Some point fails, or cannot be decided, or ``impl`` returns the wrong shape: the
+        message names the input that misses the limit by most (decimal and hex), the
+        exact reference, the output, the error, and the counts; ``.report`` holds the
+        report.
+    InvalidParameterError, ParameterTypeError
+        Bad arguments.
+
+    Guarantee
+    ---------
+    With a rigorous reference, each point's error is enclosed rigorously (the screen's
+    bounds: Taylor models with arb remainders evaluated by a compensated Horner scheme
+    with a proven error bound; or exact evaluation at growing precision), so a passing
+    report means every checked input is within the limit.  Inputs not checked are not
+    covered: this is testing, not proof (see ``dpverify evalbound`` for bounds over all
+    inputs).
+    """
+    __tracebackhide__ = True   # pytest: the failure is in the caller's code, not here
+    if not callable(impl):
+        raise ParameterTypeError(f"impl must be callable, got {type(impl).__name__}")
+    u, a, tol = _limits(ulps, atol)
+    fmt = binary_format(dtype)
+    backend = check_backend(backend, scheduler)
+    seed = check_int(seed, "seed", minimum=0)
+    if not isinstance(raise_on_failure, bool):
+        raise ParameterTypeError("raise_on_failure must be a bool")
+    explicit = points is not None and not isinstance(points, (int, str, np.integer))
+    xs = _explicit(points, fmt.dtype) if explicit else None
+    ref, (kind, lo, hi) = resolve_reference(
+        reference, domain, None if xs is None else (float(xs.min()), float(xs.max())))
+    dom = make_domain(kind, lo, hi, fmt)
+    bps = [to_fmpq(b, "breakpoints") for b in (breakpoints or ())]
+    budget: int | str = 0
+    if xs is not None:
+        tasks, rest = given_tasks(xs), 0
+    else:
+        budget = _budget(points, ref.per_point or (u == 0 and a is None))
+        tasks, rest = plan(dom, budget, bps, ref.degree)
+    setup = Setup(impl, is_vectorized(impl, _probe(dom, fmt.dtype)), ref, dom, u, a, tol,
+                  seed)
+    t0 = time.perf_counter()
+    tally = run_tasks(tasks, setup, backend, scheduler, progress, "search")
+    if rest > 0:
+        spacing = (dom.hi - dom.lo) / max(int(budget) // 2, 1)
+        for r in range(ADAPTIVE_ROUNDS):
+            more = refine(dom, tally.screen_top, rest, ADAPTIVE_ROUNDS, r, spacing)
+            tally = tally.merge(run_tasks(more, setup, backend, scheduler, progress,
+                                          f"adaptive round {r + 1}"))
+    report = build_report(tally, ulps=u, atol=a, rigorous=ref.rigorous, reference=ref.what,
+                          fmt_name=fmt.name, domain=(dom.lo, dom.hi),
+                          seconds=time.perf_counter() - t0, backend=backend)
+    if not report.passed and raise_on_failure:
+        err = AssertionError(failure_message(report, tally))
+        err.report = report  # type: ignore[attr-defined]
+        raise err
+    return report

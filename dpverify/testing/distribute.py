@@ -1,0 +1,68 @@
+"""Backends of a check: the tasks in this process, or spread over a Dask cluster.
+
+Both run :func:`dpverify.testing.run.run_task` on the same tasks and merge the same
+:class:`~dpverify.testing.run.Tally` objects (the merge is commutative and associative up
+to the order of equal keys, which is fixed by the inputs), so the report does not depend
+on the backend.  ``backend="dask"`` needs the ``dask`` extra (``pip install
+"dpverify[dask]"``); without ``scheduler`` it starts an embedded ``LocalCluster`` sized to
+the machine, with an address it connects to that cluster, and with a
+``distributed.Client`` it uses the caller's client.  The implementation and the reference
+are pickled (cloudpickle: lambdas and closures travel) with the tasks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .points import Task
+from .run import Setup, Tally, run_task
+
+__all__ = ["check_backend", "run_tasks"]
+
+def check_backend(backend: Any, scheduler: Any) -> str:
+    """Validate ``backend`` (``"local"`` or ``"dask"``) and ``scheduler`` (an address
+    string or a ``distributed.Client``, only with ``"dask"``): the release backends'
+    rule (:func:`dpverify.mechanisms.backend.check_backend`)."""
+    if backend == "local" and scheduler is None:
+        return "local"
+    # deferred: the mechanisms package costs ~0.2 s to import, the local default skips it
+    from ..mechanisms.backend import check_backend as check
+
+    return str(check(backend, scheduler))
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
+              progress: Progress | None, stage: str) -> Tally:
+    """Run ``tasks`` and merge their tallies (module docstring)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
+    total = Tally()
+    if not tasks:
+        return total
+    if backend == "local":
+        for k, task in enumerate(tasks):
+            total = total.merge(run_task(task, setup))
+            if progress is not None:
+                progress(stage, k + 1, len(tasks))
+        return total
+    # deferred: the dask extra is optional and loads ~1 s of modules
+    from ..mechanisms.backend import dask_client
+
+    with dask_client(scheduler) as (client, _desc):
+        # the setup (implementation, reference) travels with the tasks: a scattered copy
+        # can be lost with its worker, and it is small
+        futures = client.map(run_task, tasks, setup=setup, pure=False)
+        from distributed import as_completed  # deferred with dask_client (optional extra)
+
+        order = {fut.key: k for k, fut in enumerate(futures)}
+        tallies: dict[int, Tally] = {}
+        for done, fut in enumerate(as_completed(futures)):
+            tallies[order[fut.key]] = fut.result()
+            if progress is not None:
+                progress(stage, done + 1, len(tasks))
+    for k in range(len(tasks)):   # merged in task order: the report is the local one
+        total = total.merge(tallies[k])
+    return total

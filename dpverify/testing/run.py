@@ -1,0 +1,211 @@
+"""One task of a check, run anywhere (in this process or on a Dask worker), and the
+mergeable summary it returns.
+
+:func:`run_task` makes the task's inputs (:mod:`dpverify.testing.points`), calls the
+implementation once on them (or once per point, for a scalar function), screens them
+(:mod:`dpverify.testing.screen`) and decides exactly (:mod:`dpverify.testing.decide`):
+
+* every point the screen leaves undecided;
+* the candidates for the worst error: the points whose screened upper bound exceeds the
+  largest lower bound seen (at most :data:`EXACT_CAP` of them, largest first; any left
+  over only raise :attr:`Tally.bound`, a rigorous bound on every error of the task);
+* the :data:`KEEP` largest failures, so the report names them exactly.
+
+A :class:`Tally` adds counts, a histogram of the errors in ulps (screened estimates,
+known to about ``2^-16`` ulp; exact where decided exactly), a profile of the largest error
+per slice of the domain (for plots), and the few worst exact results; :meth:`Tally.merge`
+combines two, so tasks can run in any order on any backend.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from flint import fmpq
+
+from .decide import PointResult, decide_point, q_float
+from .formats import BinaryFormat
+from .models import cover
+from .points import Domain, Task, task_points
+from .references import Reference, call_vectorized
+from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_models, screen_values
+
+__all__ = ["Setup", "Tally", "run_task", "HIST_EDGES", "EXACT_CAP", "KEEP", "PROFILE_BINS"]
+
+#: Histogram bin edges of the error in ulps (the last bin is ``(2^20, inf]``).
+HIST_EDGES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0, 256.0, 1024.0, 2.0**20, math.inf)
+#: Candidates for the worst error decided exactly per task.
+EXACT_CAP = 32
+#: Worst results and failures kept per task (exact), and screened worst points for the
+#: adaptive search.
+KEEP = 8
+#: Slices of the domain in the profile of errors.
+PROFILE_BINS = 1000
+
+
+@dataclass
+class Setup:
+    """What every task needs (picklable: shipped to Dask workers)."""
+
+    impl: Callable[..., Any]
+    vectorized: bool
+    ref: Reference
+    dom: Domain
+    ulps: fmpq | None
+    atol: fmpq | None
+    tol: Tolerance
+    seed: int
+
+    @property
+    def fmt(self) -> BinaryFormat:
+        return self.dom.fmt
+
+
+def _key(r: PointResult, by_ulps: bool) -> float:
+    if by_ulps:
+        return r.ulps_key()
+    return math.inf if r.abs_hi is None else q_float(r.abs_hi)
+
+
+def _top(results: list[PointResult], by_ulps: bool = True) -> list[PointResult]:
+    return sorted(results, key=lambda r: (-_key(r, by_ulps), r.x))[:KEEP]
+
+
+@dataclass
+class Tally:
+    """Mergeable summary of checked points (module docstring)."""
+
+    points: int = 0
+    screened: int = 0
+    exact: int = 0
+    failures: int = 0
+    undecided: int = 0
+    undefined: int = 0
+    hist: np.ndarray = field(default_factory=lambda: np.zeros(len(HIST_EDGES) - 1, np.int64))
+    profile: np.ndarray = field(default_factory=lambda: np.full(PROFILE_BINS, np.nan))
+    worst: list[PointResult] = field(default_factory=list)
+    failing: list[PointResult] = field(default_factory=list)
+    odd: list[PointResult] = field(default_factory=list)  # undecided / undefined examples
+    bound: float = 0.0
+    screen_top: list[tuple[float, float]] = field(default_factory=list)
+    pieces: int = 0
+    seconds: float = 0.0
+    by_ulps: bool = True
+
+    def merge(self, other: Tally) -> Tally:
+        return Tally(
+            self.points + other.points, self.screened + other.screened,
+            self.exact + other.exact, self.failures + other.failures,
+            self.undecided + other.undecided, self.undefined + other.undefined,
+            self.hist + other.hist, np.fmax(self.profile, other.profile),
+            _top(self.worst + other.worst), _top(self.failing + other.failing, self.by_ulps),
+            (self.odd + other.odd)[:KEEP], max(self.bound, other.bound),
+            sorted(self.screen_top + other.screen_top, key=lambda t: -t[1])[:4 * KEEP],
+            self.pieces + other.pieces, self.seconds + other.seconds, self.by_ulps)
+
+
+def _largest(values: np.ndarray, idx: np.ndarray, k: int) -> np.ndarray:
+    """The (at most) ``k`` indices of ``idx`` with the largest ``values``, largest first
+    (ties by index: deterministic)."""
+    if idx.size > k:
+        idx = np.sort(idx[np.argpartition(-values[idx], k - 1)[:k]])
+    return idx[np.argsort(-values[idx], kind="stable")]
+
+
+def call_impl(setup: Setup, xs: np.ndarray) -> np.ndarray:
+    """The implementation's outputs at ``xs`` (passed in the format's dtype)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
+    args = xs.astype(setup.fmt.dtype)
+    return call_vectorized(setup.impl, args, setup.vectorized, "implementation")
+
+
+def _screen(setup: Setup, xs: np.ndarray, ys: np.ndarray) -> tuple[Screen, int]:
+    ref, fmt = setup.ref, setup.fmt
+    vals = ref.values(xs.astype(fmt.dtype)) if not ref.per_point else None
+    if vals is not None:
+        return screen_values(ys, vals, fmt, setup.tol), 0
+    builder = ref.models(fmt)
+    if builder is None:
+        return Screen.undecided(xs.size), 0
+    pieces = cover(xs, builder)
+    return screen_models(xs, ys, pieces, fmt, setup.tol), sum(p.model is not None
+                                                             for p in pieces)
+
+
+def _profile(xs: np.ndarray, est: np.ndarray, dom: Domain) -> np.ndarray:
+    prof = np.full(PROFILE_BINS, np.nan)
+    if xs.size == 0:
+        return prof
+    width = dom.hi - dom.lo
+    b = np.zeros(xs.size, np.int64) if width <= 0 else np.clip(
+        ((xs - dom.lo) / width * PROFILE_BINS).astype(np.int64), 0, PROFILE_BINS - 1)
+    starts = np.flatnonzero(np.r_[True, np.diff(b) != 0])   # xs sorted: bins contiguous
+    prof[b[starts]] = np.fmax.reduceat(est, starts)
+    return prof
+
+
+def run_task(task: Task, setup: Setup) -> Tally:
+    """Check the points of ``task`` (module docstring)."""
+    __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
+    t0 = time.perf_counter()
+    xs = task_points(task, setup.dom, setup.seed)
+    if xs.size == 0:
+        return Tally()
+    ys = call_impl(setup, xs)
+    sc, pieces = _screen(setup, xs, ys)
+    by_ulps = setup.ulps is not None
+    decided: dict[int, PointResult] = {}
+
+    def decide(i: int) -> PointResult:
+        if i not in decided:
+            decided[i] = decide_point(setup.ref, float(xs[i]), float(ys[i]), setup.fmt,
+                                      setup.ulps, setup.atol)
+        return decided[i]
+
+    for i in np.flatnonzero(sc.status == UNDECIDED).tolist():
+        decide(i)
+    screened = sc.status != UNDECIDED
+    exact_lo = [q_float(r.ulps_lo) for r in decided.values() if r.ulps_lo is not None]
+    floor = max([np.max(sc.ulps_lo[screened], initial=0.0), *exact_lo])
+    cand = np.flatnonzero(screened & (sc.ulps_hi >= floor))
+    first = _largest(sc.ulps_hi, cand, EXACT_CAP)
+    for i in first.tolist():
+        decide(i)
+    rest = np.setdiff1d(cand, first, assume_unique=True)
+    bound = float(np.max(sc.ulps_hi[rest], initial=0.0))
+    rank = sc.ulps_hi if by_ulps else sc.abs_hi
+    for i in _largest(rank, np.flatnonzero(sc.status == FAIL), KEEP).tolist():
+        decide(i)
+    results = list(decided.values())
+    n_fail = int(np.count_nonzero(sc.status == FAIL)) + sum(
+        r.status in ("fail", "undefined") for i, r in decided.items() if not screened[i])
+    with np.errstate(over="ignore"):   # huge errors: the estimate is +inf
+        est = np.where(screened, sc.ulps_lo / 2 + sc.ulps_hi / 2, np.nan)
+    for i, r in decided.items():
+        est[i] = r.ulps_key() if r.status != "pass" or r.ulps_hi is not None else 0.0
+        if r.ulps_hi is not None:
+            bound = max(bound, r.ulps_key())
+    # bins (a, b], the first [0, 1/4]: an error of exactly 1 ulp counts as (1/2, 1]
+    edges = np.array(HIST_EDGES)
+    which = np.clip(np.searchsorted(edges, est, side="left") - 1, 0, edges.size - 2)
+    hist = np.bincount(which, minlength=edges.size - 1).astype(np.int64)
+    top = _largest(est, np.arange(est.size), 4 * KEEP)
+    return Tally(
+        points=int(xs.size), screened=int(np.count_nonzero(screened)),
+        exact=sum(1 for i in decided if not screened[i]), failures=n_fail,
+        undecided=sum(r.status == "undecided" for r in results),
+        undefined=sum(r.status == "undefined" for r in results),
+        hist=hist, profile=_profile(xs, est, setup.dom),
+        worst=_top([r for r in results if r.status != "undefined"]),
+        failing=_top([r for r in results if r.status in ("fail", "undefined")], by_ulps),
+        odd=[r for r in results if r.status in ("undecided", "undefined")][:KEEP],
+        bound=bound,
+        screen_top=[(float(xs[i]), float(est[i])) for i in top.tolist()
+                    if math.isfinite(est[i])],
+        pieces=pieces, seconds=time.perf_counter() - t0, by_ulps=by_ulps)
+
