@@ -245,10 +245,12 @@ def prefetched(items: Iterator[_T], depth: int = 2) -> Iterator[_T]:
 def stream_rows(source: str | DataSource, *, domain: Domain | None = None,
                 validate: Callable[[np.ndarray], None] | None = None,
                 min_columns: int = 1, max_columns: int | None = None,
-                prefetch: bool = True) -> Iterator[DataTable]:
+                prefetch: bool = True, progress: Any = None,
+                stage: str = "reading rows") -> Iterator[DataTable]:
     """The rows of ``source`` block by block in this process (the local backend), each
     block checked (:func:`check_table`); the width of the data is checked first.  Memory:
-    a few blocks (``prefetch``: the next ones are parsed by a background thread)."""
+    a few blocks (``prefetch``: the next ones are parsed by a background thread).
+    ``progress``: ``(stage + " (bytes)", bytes read, total or None)`` after each block."""
     src = as_source(source)
     c = src.width
     if c < min_columns or (max_columns is not None and c > max_columns):
@@ -260,6 +262,8 @@ def stream_rows(source: str | DataSource, *, domain: Domain | None = None,
     for tab in prefetched(blocks) if prefetch else blocks:
         check_table(tab, domain, validate)
         yield tab
+        if progress is not None:
+            progress(f"{stage} (bytes)", src.bytes_done, src.total_bytes)
 
 
 def _client(scheduler: Any) -> tuple[Any, Any, str]:
@@ -318,6 +322,7 @@ def reduce_rows(
     scheduler: Any = None,
     split_every: int = SPLIT_EVERY,
     backend: str = "dask",
+    progress: Any = None,
 ) -> Reduction:
     """Sum ``statistic`` over the rows of ``source`` (module docstring).
 
@@ -339,6 +344,7 @@ def reduce_rows(
     split_every : int -- fan-in of the reduction tree (>= 2).
     backend : ``"dask"`` (default) or ``"local"``: the blocks are read and summed in this
         process (:func:`stream_rows`), with the next block parsed in the background.
+    progress : callable, optional (local) -- bytes read after each block.
 
     Guarantee
     ---------
@@ -354,7 +360,8 @@ def reduce_rows(
     if backend == "local":
         value, n = None, 0
         for tab in stream_rows(src, domain=domain, validate=validate,
-                               min_columns=min_columns, max_columns=max_columns):
+                               min_columns=min_columns, max_columns=max_columns,
+                               progress=progress):
             v = statistic(tab.values)
             value = v if value is None else add_statistics(value, v)
             n += tab.n_rows

@@ -552,7 +552,8 @@ def release_bernstein(
                 "set (read the rows into an array, backend 'local')")
         red = reduce_rows(data, partial(_mean_partition_sums, query=query,
                                         pts=lattice_points(k, l), g=g),
-                          validate=query.validate, scheduler=scheduler, backend=backend)
+                          validate=query.validate, scheduler=scheduler, backend=backend,
+                          progress=progress)
         n = red.n
         if n < 2:
             raise InvalidParameterError(f"data must have at least 2 rows, got {n}")

@@ -276,6 +276,8 @@ class DataSource:
         self._stdin: CsvReader | None = None
         self._stream = stream
         self._width: int | None = None
+        #: Bytes of the source read so far by :meth:`tables` (for progress reports).
+        self.bytes_done = 0
         if self.spec == STDIN:
             self.files = [STDIN]
             self.total_bytes: int | None = None
@@ -332,21 +334,36 @@ class DataSource:
         return parts
 
     def tables(self) -> Iterator[DataTable]:
-        """The rows of every file, block by block (bounded memory), in order."""
+        """The rows of every file, block by block (bounded memory), in order;
+        :attr:`bytes_done` follows the reading (for progress reports)."""
         width = self.width
+        self.bytes_done = 0
         if self.is_stdin:
-            yield from self._stdin_reader().tables()
+            reader = self._stdin_reader()
+            for tab in reader.tables():
+                self.bytes_done = reader.bytes_read
+                yield tab
             return
         for f in self.files:
-            for tab in partition_tables(Partition(f, None, self.max_bytes)):
+            base, size = self.bytes_done, _file_bytes(f)
+            if is_parquet(f):
+                blocks = _parquet_tables(f, None, self.max_bytes)
+            else:
+                fh = open_data_file(f)
+                reader = CsvReader(fh, f, max_bytes=self.max_bytes)
+                blocks = _closing(fh, reader.tables())
+            for tab in blocks:
                 if tab.width != width:
                     raise DataValueError(f"{f!r}: {tab.width} columns, expected {width} (as "
                                          f"in {self.files[0]!r})")
+                if tab.kind == "csv":
+                    self.bytes_done = base + reader.bytes_read
+                else:  # Parquet: the share of the file's rows read so far
+                    rows = max(1, _parquet_rows(f))
+                    self.bytes_done = base + size * min(tab.row_offset + tab.n_rows,
+                                                        rows) // rows
                 yield tab
-
-    def bytes_read_hint(self) -> int | None:
-        """Total size of the files (``None`` for standard input), for progress reports."""
-        return self.total_bytes
+            self.bytes_done = base + size
 
 
 def as_source(source: str | DataSource, max_bytes: int | None = None) -> DataSource:
@@ -357,6 +374,16 @@ def as_source(source: str | DataSource, max_bytes: int | None = None) -> DataSou
     return DataSource(_check_path(source),
                       max_bytes=DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
 
+
+
+def _closing(fh: IO[bytes], items: Iterator[DataTable]) -> Iterator[DataTable]:
+    with fh:
+        yield from items
+
+
+def _parquet_rows(path: str) -> int:
+    with open_data_file(path) as fh:
+        return int(_parquet_file(path, fh).metadata.num_rows)
 
 
 def _file_width(path: str, max_bytes: int) -> int:

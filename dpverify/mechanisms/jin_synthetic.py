@@ -202,7 +202,7 @@ def release_synthetic(
     streamed = backend == "dask" or isinstance(data, (str, DataSource))
     if streamed:
         red = reduce_moment_sums(data, t, scheduler=scheduler, transform=partial(snap, N=N),
-                                 backend=backend)
+                                 backend=backend, progress=progress)
         n, d = red.n, red.columns
         summary = None
     else:
@@ -664,7 +664,7 @@ def release_synthetic_basis(
     if streamed:
         red = reduce_rows(data, partial(_snapped_basis_sums, basis=B, N=N), domain=CUBE,
                           min_columns=d, max_columns=d, scheduler=scheduler,
-                          backend=backend)
+                          backend=backend, progress=progress)
         n = red.n
     else:
         assert X is not None  # the local backend read the rows above

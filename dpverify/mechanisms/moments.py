@@ -334,9 +334,10 @@ def source_moment_sums(source: str | DataSource, t: IntLike, *,
     if 1 <= d <= 4 and t**d > MAX_MOMENTS:
         raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
     acc: MomentAccumulator | None = None
-    for tab in stream_rows(src, domain=CUBE, min_columns=1, max_columns=4):
+    for tab in stream_rows(src, domain=CUBE, min_columns=1, max_columns=4,
+                           progress=progress, stage="moments"):
         if acc is None:
-            acc = MomentAccumulator(t, d, chunk_rows(t, d), progress=progress)
+            acc = MomentAccumulator(t, d, chunk_rows(t, d))
         acc.add(tab.values if transform is None else transform(tab.values))
     if acc is None:
         raise DataValueError(f"{src.name!r} has no data rows")

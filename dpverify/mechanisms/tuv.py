@@ -528,7 +528,7 @@ def tuv_release(
         red = reduce_rows(rows, partial(partition_support_counts, t=min(t, m, kmax),
                                         doubled=doubled),
                           domain=BINARY, min_columns=d, max_columns=d, scheduler=scheduler,
-                          backend=backend)
+                          backend=backend, progress=progress)
         n = red.n
         if n >= 2**62:
             raise InvalidParameterError("too many rows")
