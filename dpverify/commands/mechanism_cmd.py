@@ -36,6 +36,7 @@ import numpy as np
 from ..errors import InvalidParameterError
 from ..jsonfile import read_json
 from ..numbers import fmpq_str, fmpq_to_decimal
+from ._cert import timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -51,7 +52,7 @@ from ._common import (
     psi_flags,
     psi_params,
 )
-from ._data import data_call, data_flags, insecure_seed, open_data, seed_flag
+from ._data import RELEASE_TIMEOUT, data_call, data_flags, insecure_seed, open_data, seed_flag
 
 __all__ = ["register", "read_csv"]
 
@@ -154,6 +155,7 @@ def register(sub: Any) -> None:
     a.add_argument("--no-certify", dest="no_certify", action="store_true",
                    help="skip certifying sup|f - p| (alpha then covers noise only)")
     add_json_flag(a)
+    timeout_flag(a, default=RELEASE_TIMEOUT)  # certifying sup|f - p| can be long
     a.set_defaults(handler=_answer)
 
 

@@ -240,6 +240,9 @@ def prefetched(items: Iterator[_T], depth: int = 2) -> Iterator[_T]:
             yield item
     finally:
         stop.set()
+        # the thread stops after the block it is reading (a file block: milliseconds); a
+        # stream that sends nothing (standard input) is not waited for
+        th.join(timeout=2.0)
 
 
 def stream_rows(source: str | DataSource, *, domain: Domain | None = None,

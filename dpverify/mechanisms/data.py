@@ -242,7 +242,9 @@ def _parquet_file(path: str, fh: IO[bytes]) -> Any:
     import pyarrow as pa  # present whenever pyarrow.parquet imported
 
     try:
-        return pq.ParquetFile(fh)
+        # read in the calling thread (no pre-buffering by pyarrow's I/O threads, which
+        # would call back into Python for this Python file object)
+        return pq.ParquetFile(fh, pre_buffer=False)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise DataValueError(f"{path!r} is not a valid Parquet file: {exc}") from None
 
@@ -482,7 +484,7 @@ def _parquet_tables(path: str, row_group: int | None, max_bytes: int) -> Iterato
                                 f"more than the size cap of {size_text(max_bytes)}")
         batch = max(1, PARQUET_BATCH_VALUES // len(names))
         try:
-            for rb in pf.iter_batches(batch_size=batch, row_groups=groups):
+            for rb in pf.iter_batches(batch_size=batch, row_groups=groups, use_threads=False):
                 yield _parquet_batch(rb, path, names, offset)
                 offset += rb.num_rows
         except (pa.ArrowException, OSError) as exc:

@@ -288,8 +288,10 @@ def _arrow_block(body: bytes, c: int) -> np.ndarray | None:
         return None
     names = [f"c{j}" for j in range(c)]
     try:
+        # a pyarrow buffer, not a Python file: pyarrow's threads then never need the GIL
+        # (a Python file read from its I/O threads can deadlock the interpreter's exit)
         tab = pacsv.read_csv(
-            io.BytesIO(body),
+            pa.BufferReader(body),
             read_options=pacsv.ReadOptions(column_names=names,
                                            block_size=max(1 << 20, len(body) // 2 + 1)),
             parse_options=pacsv.ParseOptions(quote_char=False, ignore_empty_lines=False),
@@ -355,7 +357,7 @@ class CsvReader:
         self.bytes_read = 0
         self._use_arrow = use_arrow
         self._blocks = _blocks(fh, path, max_bytes, block_bytes)
-        self._pending: tuple[int, bytes] | None = None
+        self._pending: tuple[int, bytes, int] | None = None
 
     def open(self) -> CsvReader:
         """Read up to the first data row (header rule); idempotent."""

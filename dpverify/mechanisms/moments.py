@@ -181,6 +181,7 @@ class MomentAccumulator:
         last one: Python overhead)."""
         if r == self._shape_r:
             return
+        tb: np.ndarray
         if self.d == 1:
             tb = self._tab_buf[:(_half(self.t) + 1) * r].reshape(-1, r)
             tb[0] = 1.0
