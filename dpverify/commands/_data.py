@@ -72,7 +72,8 @@ _SIZE = re.compile(r"([0-9]+)([KMGT]?)(?:i?B)?\Z", re.IGNORECASE)
 def max_data_bytes(args: Any) -> int:
     """``--max-data-size`` in bytes (``4G``, ``500M``, ``123456``; at least 1, at most
     1 PiB)."""
-    text = str(getattr(args, "max_data_size", None) or DEFAULT_MAX_DATA_SIZE).strip()
+    raw = getattr(args, "max_data_size", None)
+    text = str(DEFAULT_MAX_DATA_SIZE if raw is None else raw).strip()
     m = _SIZE.match(text)
     if m is None or len(m.group(1)) > 16:
         raise InvalidParameterError(

@@ -346,17 +346,19 @@ class CsvReader:
 
     :meth:`open` reads up to the first data row (the header and the width are then known;
     an input without data rows is an error); :meth:`tables` yields the data rows block by
-    block as :class:`DataTable` objects (once).  ``max_bytes``: the most bytes read.
+    block as :class:`DataTable` objects (once).  ``max_bytes``: the most bytes read;
+    ``block_bytes``: bytes read at a time (default :data:`BLOCK_BYTES`);
     ``use_arrow=False``: never pyarrow (the numpy scan, then the strict path)."""
 
     def __init__(self, fh: IO[bytes], path: str, *, max_bytes: int,
-                 block_bytes: int = BLOCK_BYTES, use_arrow: bool = True) -> None:
+                 block_bytes: int | None = None, use_arrow: bool = True) -> None:
         self.path = path
         self.header: tuple[str, ...] | None = None
         self.width: int | None = None
         self.bytes_read = 0
         self._use_arrow = use_arrow
-        self._blocks = _blocks(fh, path, max_bytes, block_bytes)
+        self._blocks = _blocks(fh, path, max_bytes,
+                               BLOCK_BYTES if block_bytes is None else block_bytes)
         self._pending: tuple[int, bytes, int] | None = None
 
     def open(self) -> CsvReader:
