@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ._cert import timeout_flag
-from ._common import int_flag
+from ._common import data_errors, int_flag
 
 __all__ = [
     "DATA_RULES",
@@ -26,6 +26,7 @@ __all__ = [
     "insecure_seed",
     "max_data_bytes",
     "open_data",
+    "reraise",
     "seed_flag",
 ]
 
@@ -101,13 +102,12 @@ def data_call(args: Any, fn: Any, *a: Any, flag: str = "--data", **kw: Any) -> A
             msg += " (raise it with --max-data-size)"
         raise exc.with_message(f"{flag} {msg}") from None
     except InvalidParameterError as exc:
-        msg = str(exc)
-        if msg.startswith(("'", '"', "cannot read ")):
-            raise type(exc)(f"{flag} {msg}") from None
-        for name in ("scheduler", "backend"):  # the library's parameter -> the flag
-            if msg.startswith((name + " ", name + ":")):
-                raise type(exc)(f"--{msg}") from None
-        raise
+        return data_errors(reraise, exc, flag=flag)  # the other library errors
+
+
+def reraise(exc: BaseException) -> Any:
+    """Raise ``exc`` (to hand an error already caught to a wrapper that calls a function)."""
+    raise exc
 
 
 def open_data(args: Any, backend: str = "local", flag: str = "--data") -> Any:

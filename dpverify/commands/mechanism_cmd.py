@@ -52,7 +52,15 @@ from ._common import (
     psi_flags,
     psi_params,
 )
-from ._data import RELEASE_TIMEOUT, data_call, data_flags, insecure_seed, open_data, seed_flag
+from ._data import (
+    RELEASE_TIMEOUT,
+    data_call,
+    data_flags,
+    insecure_seed,
+    open_data,
+    reraise,
+    seed_flag,
+)
 
 __all__ = ["register", "read_csv"]
 
@@ -200,17 +208,13 @@ def _data_rows_named(args: Any, tab: Any, fn: Any, *a: Any, **kw: Any) -> Any:
     except InvalidParameterError as exc:
         m = re.match(r"data row (\d+)(?: column (\d+))?: (.*)", str(exc), re.S)
         if m is None or tab is None:
-            return data_call(args, _raise, exc)
+            return data_call(args, reraise, exc)
         j = None if m.group(2) is None else int(m.group(2)) - 1
         msg = f"--data {tab.where(int(m.group(1)) - 1, j)}: {m.group(3)}"
         value = getattr(exc, "value", None)
         if getattr(args, "show_values", False) and value is not None:
             msg += f" (value: {value!r})"
         raise InvalidParameterError(msg) from None
-
-
-def _raise(exc: BaseException) -> None:
-    raise exc
 
 
 def _release_bernstein(args: Any) -> CommandResult:
