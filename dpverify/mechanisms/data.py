@@ -348,7 +348,9 @@ class DataSource:
             return
         for f in self.files:
             base, size = self.bytes_done, _file_bytes(f)
+            rows = 1
             if is_parquet(f):
+                rows = max(1, _parquet_rows(f))
                 blocks = _parquet_tables(f, None, self.max_bytes)
             else:
                 fh = open_data_file(f)
@@ -361,7 +363,6 @@ class DataSource:
                 if tab.kind == "csv":
                     self.bytes_done = base + reader.bytes_read
                 else:  # Parquet: the share of the file's rows read so far
-                    rows = max(1, _parquet_rows(f))
                     self.bytes_done = base + size * min(tab.row_offset + tab.n_rows,
                                                         rows) // rows
                 yield tab
