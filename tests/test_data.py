@@ -309,3 +309,13 @@ def test_header_width_must_match_the_rows(tmp_path):
     with pytest.raises(InvalidParameterError, match="header has 2 columns but the data rows "
                        "have 3"):
         D.read_data(_write(tmp_path, b"x,y\n0.1,0.2,0.3\n0.2,0.3,0.4\n", "w.csv"))
+
+
+def test_data_errors_cross_processes_with_their_value():
+    # a Dask worker's error is pickled to the client: the value stays apart from the text
+    import pickle
+
+    for cls in (D.DataValueError, D.DataSizeError):
+        e = pickle.loads(pickle.dumps(cls("'f.csv' line 2 column 1: rule", "0.7")))
+        assert type(e) is cls and str(e) == "'f.csv' line 2 column 1: rule"
+        assert e.value == "0.7" and e.shown().endswith("(value: '0.7')")
