@@ -575,7 +575,7 @@ def release_summary(
         file, a directory of them, a glob, ``-`` (local backend) or a
         :class:`~dpverify.mechanisms.data.DataSource` with its size cap -- read block by
         block (:mod:`dpverify.mechanisms.data`; with ``"local"`` the release is that of the
-        same rows given as an array, bit for bit).
+        same rows given as an array with the same BLAS threads, bit for bit).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
     epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
@@ -623,7 +623,8 @@ def reduce_moment_sums(source: str | DataSource, t: int, *, scheduler: Any = Non
     the local backend), domain ``[-1, 1]``, d <= 4: reduced on Dask
     (:func:`dpverify.mechanisms.backend.reduce_rows`), or with ``backend="local"`` read
     block by block in this process with the sums of one :func:`moment_sums` call on all
-    the rows, bit for bit (:func:`dpverify.mechanisms.moments.source_moment_sums`).
+    the rows with the same BLAS threads, bit for bit
+    (:func:`dpverify.mechanisms.moments.source_moment_sums`).
     ``transform`` (row-wise, picklable) maps the rows first (jin's grid snapping).
     Returns the :class:`~dpverify.mechanisms.backend.Reduction`."""
     t = check_int(t, "t", minimum=1)
