@@ -198,8 +198,12 @@ def _blocks(fh: IO[bytes], path: str, max_bytes: int,
     line = 1
     total = 0
     first = True
+    # the first reads are short and grow to block_bytes: the consumer starts on the first
+    # rows while the parser reads on (less time with nothing to overlap)
+    size = min(block_bytes, 1 << 18)
     while True:
-        raw = fh.read(block_bytes)
+        raw = fh.read(size)
+        size = min(2 * size, block_bytes)
         total += len(raw)
         if total > max_bytes:
             raise DataSizeError(f"{path!r} is larger than the size cap of {size_text(max_bytes)}")
