@@ -118,9 +118,9 @@ def _cli(argv):
 
 
 @pytest.mark.parametrize("case, match", [
-    ("domain", r"--data '.*bad\.csv' line 3 column 2: 1\.5 is outside \[-1, 1\]"),
+    ("domain", r"--data '.*bad\.csv' line 3 column 2: the value is outside \[-1, 1\]$"),
     ("column", r"--data '.*bad\.csv': 1 columns, expected 2"),
-    ("cell", r"--data '.*bad\.csv' line 2 column 1: expected a number, got 'zz'"),
+    ("cell", r"--data '.*bad\.csv' line 2 column 1: expected a number"),
     ("parquet", r"--data '.*bad\.parquet' is not a valid Parquet file"),
 ])
 def test_bad_partition_one_line_exit_2_nothing_written(tmp_path, client, case, match):

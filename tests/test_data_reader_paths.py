@@ -1,9 +1,11 @@
-"""Issue 15: the data reader's pyarrow-from-the-file path (only the head is read into
-Python) agrees with the strict ``csv.reader`` path -- the reference: one regex per cell and
-Python's correctly rounded ``float()`` -- and the domain check's two-reduction shortcut
-agrees with the element-wise mask."""
+"""The block reader on files: blocks cut anywhere (inside a line, between the two bytes of
+a CRLF) give the rows and line numbers of one read, pyarrow's per-block parse gives the
+floats of the strict path, and the domain check's two-reduction shortcut agrees with the
+element-wise mask."""
 
 from __future__ import annotations
+
+import io
 
 import numpy as np
 import pytest
@@ -12,50 +14,39 @@ from hypothesis import strategies as st
 
 from dpverify.errors import InvalidParameterError
 from dpverify.mechanisms import data as D
-
-_CELLS = ["1", "-1", "+1", ".5", "5.", "1e3", "1E+3", "-0", "nan", "inf", "1e999", "0x10",
-          "1_000", " 2 ", "\t3", "", "a", "1e", "+.5e-2", "-.", "1.5e-400", "0.1",
-          "0.30000000000000004", "9007199254740993", "2.2250738585072011e-308"]
+from dpverify.mechanisms import data_csv as C
 
 
-def _strict(path: str, text: str):
-    try:
-        return D._read_csv_strict(path, text).values
-    except InvalidParameterError:
-        return None
+def _blocks_read(raw: bytes, block: int, **kw):
+    r = C.CsvReader(io.BytesIO(raw), "x.csv", max_bytes=len(raw) + 1, block_bytes=block,
+                    **kw)
+    return list(r.tables())
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(_CELLS), min_size=2, max_size=2), min_size=1,
-                max_size=4), st.booleans(), st.sampled_from(["\n", "\r\n"]))
-def test_read_data_equals_strict_reader(tmp_path_factory, rows, header, eol):
-    # law: read_data (pyarrow on the file itself, then the fallbacks) accepts exactly what
-    # the strict reader accepts, with bit-identical values
-    text = ("a,b" + eol if header else "") + "0,0" + eol + "".join(
-        ",".join(r) + eol for r in rows)
-    path = str(tmp_path_factory.mktemp("r") / "x.csv")
-    with open(path, "wb") as fh:
-        fh.write(text.encode("utf-8"))
-    want = _strict(path, text)
-    try:
-        got = D.read_data(path).values
-    except InvalidParameterError:
-        got = None
-    assert (got is None) == (want is None)
-    if got is not None:
-        assert np.array_equal(got, want)
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 60), st.sampled_from([b"\n", b"\r\n", b"\r"]), st.integers(3, 64),
+       st.booleans())
+def test_any_block_size_gives_the_same_rows_and_lines(n, eol, block, arrow):
+    # law: the rows, their values and the line of every row do not depend on where the
+    # blocks are cut (the reference is one block holding the whole file)
+    g = np.random.default_rng(n)
+    X = g.uniform(-1, 1, (n, 2))
+    lines = [b"x,y"] + [f"{float(a)!r},{float(b)!r}".encode() for a, b in X]
+    lines.insert(1 + n // 2, b"")  # a blank line: the rows after it shift by one line
+    raw = eol.join(lines) + eol
+    one = C.concat_tables(_blocks_read(raw, 1 << 22, use_arrow=arrow))
+    cut = C.concat_tables(_blocks_read(raw, block, use_arrow=arrow))
+    assert np.array_equal(one.values, X) and np.array_equal(cut.values, X)
+    assert [one.location(i) for i in range(n)] == [cut.location(i) for i in range(n)]
+    want = [i + 2 + (i >= n // 2) for i in range(n)]  # header on line 1, blank line
+    assert [cut.location(i) for i in range(n)] == [f"line {v}" for v in want]
 
 
-def test_head_cut_inside_the_second_line_falls_back(tmp_path, monkeypatch):
-    # a head that ends inside the first data line must not fix the width: the reader then
-    # decides on the whole file (same values as the strict reader)
-    text = "alpha,beta,gamma\n0.25,-0.5,1\n0.125,0,-1\n"
-    path = tmp_path / "h.csv"
-    path.write_text(text)
-    monkeypatch.setattr(D, "HEAD_BYTES", 20)  # cuts "0.25,-0.5,1" after "0.25"
-    tab = D.read_data(str(path))
-    assert tab.header == ("alpha", "beta", "gamma")
-    assert np.array_equal(tab.values, [[0.25, -0.5, 1], [0.125, 0, -1]])
+def test_error_line_is_the_same_whatever_the_blocks(tmp_path):
+    raw = b"x,y\n" + b"0.25,-0.5\n" * 500 + b"0.25,zz\n" + b"0.5,0.5\n" * 10
+    for block in (7, 64, 1000, 1 << 22):
+        with pytest.raises(InvalidParameterError, match=r"line 502 column 2"):
+            _blocks_read(raw, block)
 
 
 def test_missing_file_and_non_utf8(tmp_path):
@@ -64,7 +55,7 @@ def test_missing_file_and_non_utf8(tmp_path):
     assert "--" not in str(err.value)  # library errors never name CLI flags
     p = tmp_path / "b.csv"
     p.write_bytes(b"a,b\n1,\xff\n")
-    with pytest.raises(InvalidParameterError, match="not a text CSV file"):
+    with pytest.raises(InvalidParameterError, match="line 2: not UTF-8 text"):
         D.read_data(str(p))
 
 
@@ -75,6 +66,8 @@ def test_many_rows_exact_round_trip(tmp_path):
     p = tmp_path / "m.csv"
     np.savetxt(p, X, delimiter=",", header="a,b,c", comments="", fmt="%.17g")
     assert np.array_equal(D.read_data(str(p)).values, X)
+    raw = p.read_bytes()
+    assert np.array_equal(C.concat_tables(_blocks_read(raw, 10_000)).values, X)
 
 
 _VALS = st.sampled_from([0.0, 1.0, -1.0, 0.5, 1.5, -1.5, 2.0, np.nan, np.inf, -np.inf,

@@ -5,6 +5,8 @@ only parse flags.  Library errors name parameters, never flags; the commands ren
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -59,7 +61,8 @@ def test_every_builtin_builds_with_its_parameters():
     ({"function": "logistic"}, "lam"),
     ({"function": "logistic", "lam": 1, "label_encoding": "xx"}, "label_encoding"),
     ({"function": "logistic", "lam": 1, "label_column": 7}, "label_column"),
-    ({"function": "naive-bayes", "bandwidth": 1, "label_column": 0}, "label_column"),
+    # a bad label is data: the row and column are named, never the value (0.5)
+    ({"function": "naive-bayes", "bandwidth": 1, "label_column": 0}, "data row 1 column 1"),
     ({"function": "naive-bayes", "bandwidth": 1, "data": None}, "backend"),
     ({"function": "kde", "bandwidth": 1, "data": np.zeros((3, 5))}, "data"),
 ])
@@ -69,7 +72,7 @@ def test_builtin_errors_name_parameters_not_flags(kw, name):
     with pytest.raises(InvalidParameterError) as err:
         builtin_query(kw.pop("function"), data, columns=3, **kw)
     msg = str(err.value)
-    assert msg.startswith(name) and "--" not in msg
+    assert msg.startswith(name) and "--" not in msg and "0.5" not in msg
 
 
 def test_jin_answer_is_the_mean_over_the_rows():
@@ -93,4 +96,6 @@ def test_commands_name_the_flags(tmp_path, capsys):
     assert main(base + ["--function", "kde"]) == 2
     assert "--bandwidth is required" in capsys.readouterr().err
     assert main(base + ["--function", "logistic", "--lambda", "1"]) == 2
-    assert "--label-column values must be" in capsys.readouterr().err
+    # the label of line 2 is 0 (encoding pm1): the file's line and column, not the value
+    assert re.search(r"--data '.*b\.csv' line 2 column 3: a label must be 1 or -1 \(label "
+                     r"encoding pm1\)$", capsys.readouterr().err.strip())

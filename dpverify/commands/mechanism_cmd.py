@@ -1,6 +1,6 @@
 """``dpverify release`` / ``dpverify answer``: Bernstein mechanism and Wang summary.
 
-``dpverify release bernstein --data FILE.csv --function
+``dpverify release bernstein --data SOURCE --function
 kde|linear-mean|priestley-chao|naive-bayes|logistic [--bandwidth B] [--label-bound B]
 [--gap C] [--lambda LAM] [--label-column J] [--label-encoding pm1|01] [--e-max E]
 --k K --h H --epsilon E [--delta D] [--beta BETA] [--insecure-seed S] [--no-check]
@@ -8,10 +8,10 @@ kde|linear-mean|priestley-chao|naive-bayes|logistic [--bandwidth B] [--label-bou
 coordinate in [0, 1]; Priestley-Chao: columns ``d, label``; naive-bayes / logistic: the
 label column (default last) and l <= 4 feature columns).
 
-``dpverify release wang-summary --data FILE.csv --t T [--K K] --epsilon E [--delta D]
+``dpverify release wang-summary --data SOURCE --t T [--K K] --epsilon E [--delta D]
 [--insecure-seed S] --out s.json`` (wang2013 Algorithm 1; columns in [-1, 1], d <= 4).
 
-``dpverify release jin-synthetic --data FILE.csv --t T --N N [--m M] [--grid-subset C]
+``dpverify release jin-synthetic --data SOURCE --t T --N N [--m M] [--grid-subset C]
 --epsilon E [--delta D] --out syn.json`` (jin Algorithm 1; LP needs scipy); practical
 variant: ``--basis-degree S | --basis-size R`` with ``--grid-subset C`` or ``--psi-k K
 --psi-epsilon E2 [--psi-delta D2] [--psi-iters L] [--candidates C]`` (jin §3.4, Alg. 2).
@@ -19,7 +19,11 @@ variant: ``--basis-degree S | --basis-size R`` with ``--grid-subset C`` or ``--p
 ``dpverify answer --summary FILE (--at "0.3,0.5[;0.1,0.2]" | --query EXPR [--K K])
 [--beta B] [--no-certify]``: evaluates a Bernstein release at points (exact) or answers a
 smooth query from a Wang summary with its certified alpha(beta).
-Exit codes: 0 success, 2 bad input.
+SOURCE: a CSV/Parquet file, a directory of them, a glob or ``-`` (standard input), read
+in blocks under ``--max-data-size`` (default 4G); data errors name the file, line, column and
+rule, never the cell (``--show-values`` adds it); ``--timeout`` (default 600 s) bounds every
+release; ``--insecure-seed`` is announced on stderr.
+Exit codes: 0 success, 1 time limit reached, 2 bad input.
 """
 
 from __future__ import annotations
@@ -32,12 +36,12 @@ import numpy as np
 from ..errors import InvalidParameterError
 from ..jsonfile import read_json
 from ..numbers import fmpq_str, fmpq_to_decimal
+from ._cert import timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
     backend_flags,
     backend_params,
-    data_errors,
     eps_delta_flags,
     exact,
     flag_names,
@@ -48,6 +52,15 @@ from ._common import (
     psi_flags,
     psi_params,
 )
+from ._data import (
+    RELEASE_TIMEOUT,
+    data_call,
+    data_flags,
+    insecure_seed,
+    open_data,
+    reraise,
+    seed_flag,
+)
 
 __all__ = ["register", "read_csv"]
 
@@ -55,17 +68,22 @@ __all__ = ["register", "read_csv"]
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "release",
+        # the same text as dpverify.cli.COMMANDS (checked by tests/test_cli_startup.py)
         help="private release of a CSV: bernstein (alda2017) or wang-summary (wang2013)",
-        description="Run a release mechanism on a numeric CSV (optional header row) and "
-        "write the published summary with its privacy certificate (sensitivity, noise "
-        "scale, achieved epsilon, comparison with the paper's printed scale).",
+        description="Run a release mechanism -- bernstein (alda2017 Algorithm 1), "
+        "wang-summary (wang2013 Algorithm 1) or jin-synthetic (jin Algorithm 1) -- on a "
+        "numeric CSV or Parquet data set and write the published summary with its privacy "
+        "certificate (sensitivity, noise scale, achieved epsilon, comparison with the "
+        "paper's printed scale).  --data is a file, a directory, a glob or '-' (standard "
+        "input), read in blocks under a size cap (--max-data-size); every mechanism takes "
+        "--timeout.",
     )
     msub = p.add_subparsers(dest="mechanism", metavar="MECHANISM", parser_class=type(p))
     b = msub.add_parser("bernstein", help="Bernstein mechanism (alda2017 Algorithm 1)",
                         description="Noisy lattice values of F(D, y) + iterated Bernstein "
                         "evaluator.")
-    b.add_argument("--data", required=True, type=str,
-                   help="CSV file (first row a header iff it has no number) or Parquet")
+    data_flags(b, "CSV or Parquet rows (kde, linear-mean: read in blocks; the other "
+               "functions hold the rows in memory)")
     b.add_argument("--function", required=True, type=str,
                    help="kde, linear-mean, priestley-chao, naive-bayes or logistic")
     b.add_argument("--bandwidth", default=None, type=str, help="kernel bandwidth b > 0")
@@ -86,8 +104,7 @@ def register(sub: Any) -> None:
     b.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     b.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
     b.add_argument("--beta", default="1/20", type=str, help="failure probability for alpha")
-    b.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
-                   help="reproducible NON-PRIVATE noise (testing only)")
+    seed_flag(b)
     b.add_argument("--no-check", dest="no_check", action="store_true",
                    help="skip the sensitivity check on public random neighbours")
     backend_flags(b)
@@ -97,14 +114,12 @@ def register(sub: Any) -> None:
 
     w = msub.add_parser("wang-summary", help="smooth-query summary (wang2013 Algorithm 1)",
                         description="Noisy Chebyshev moments b_m, ||m||_inf <= t-1.")
-    w.add_argument("--data", required=True, type=str,
-                   help="CSV or Parquet file, values in [-1, 1]")
+    data_flags(w, "CSV or Parquet rows, values in [-1, 1], at most 4 columns")
     w.add_argument("--t", required=True, type=str, help="moments per axis t >= 2")
     w.add_argument("--K", default="2", type=str, help="smoothness order (recorded)")
     w.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     w.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
-    w.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
-                   help="reproducible NON-PRIVATE noise (testing only)")
+    seed_flag(w)
     backend_flags(w)
     add_json_flag(w)
     progress_flags(w)
@@ -113,8 +128,7 @@ def register(sub: Any) -> None:
     j = msub.add_parser("jin-synthetic", help="synthetic database (jin Algorithm 1)",
                         description="Noisy moments of the grid-discretised data, L1 LP "
                         "(scipy HiGHS, pip install \"dpverify[lp]\"), sampled synthetic rows.")
-    j.add_argument("--data", required=True, type=str,
-                   help="CSV or Parquet file, values in [-1, 1]")
+    data_flags(j, "CSV or Parquet rows, values in [-1, 1]")
     j.add_argument("--t", default=None, type=str, help="moments per axis t >= 1 (full tensor)")
     j.add_argument("--basis-degree", dest="basis_degree", default=None, type=str,
                    help="practical variant: moments of total degree <= S only (d up to 1000)")
@@ -129,8 +143,7 @@ def register(sub: Any) -> None:
                    help="practical variant: random subset of this many grid points")
     j.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     j.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
-    j.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
-                   help="reproducible NON-PRIVATE noise (testing only)")
+    seed_flag(j)
     backend_flags(j)
     add_json_flag(j)
     progress_flags(j)
@@ -150,6 +163,7 @@ def register(sub: Any) -> None:
     a.add_argument("--no-certify", dest="no_certify", action="store_true",
                    help="skip certifying sup|f - p| (alpha then covers noise only)")
     add_json_flag(a)
+    timeout_flag(a, default=RELEASE_TIMEOUT)  # certifying sup|f - p| can be long
     a.set_defaults(handler=_answer)
 
 
@@ -163,32 +177,53 @@ def read_csv(path: str, flag: str = "--data") -> np.ndarray:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.data import read_data
 
-    return data_errors(read_data, path, flag=flag).values
+    return data_call(None, read_data, path, flag=flag).values
 
 
-def _seed(args: Any) -> int | None:
-    if args.insecure_seed is None:
-        return None
-    return int_flag(args.insecure_seed, "--insecure-seed", minimum=0)
+def _width(args: Any, src: Any, maximum: int) -> int:
+    """The width of ``--data`` (its first data row or Parquet schema), at most ``maximum``."""
+    c = data_call(args, lambda: src.width)
+    if c > maximum:
+        raise InvalidParameterError(f"--data has {c} columns; at most {maximum}")
+    return c
+
+
+def _in_memory(args: Any, src: Any, domain: Any = None) -> Any:
+    """Every row of ``--data`` in memory (capped by --max-data-size), checked against
+    ``domain``: for the mechanisms that need the whole data set at once."""
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.data import read_data
+
+    tab = data_call(args, read_data, src)
+    if domain is not None:
+        data_call(args, domain.check, tab)
+    return tab
+
+
+def _data_rows_named(args: Any, tab: Any, fn: Any, *a: Any, **kw: Any) -> Any:
+    """Call ``fn`` on rows read into memory: an error naming an array row ("data row 7:")
+    names the file and line of that row instead."""
+    try:
+        return fn(*a, **kw)
+    except InvalidParameterError as exc:
+        m = re.match(r"data row (\d+)(?: column (\d+))?: (.*)", str(exc), re.S)
+        if m is None or tab is None:
+            return data_call(args, reraise, exc)
+        j = None if m.group(2) is None else int(m.group(2)) - 1
+        msg = f"--data {tab.where(int(m.group(1)) - 1, j)}: {m.group(3)}"
+        value = getattr(exc, "value", None)
+        if getattr(args, "show_values", False) and value is not None:
+            msg += f" (value: {value!r})"
+        raise InvalidParameterError(msg) from None
 
 
 def _release_bernstein(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms import bernstein_mech as bm
+    from ..mechanisms.bernstein_builtin import ROW_SUM_QUERIES, builtin_query
 
+    seed = insecure_seed(args, "dpverify release bernstein")
     backend, scheduler = backend_params(args)
-    if backend == "dask":
-        # deferred: `dpverify --help` imports every command module (CLI start-up)
-        from ..mechanisms.data import source_width
-
-        X: np.ndarray | None = None
-        width = data_errors(source_width, args.data)
-    else:
-        # deferred: `dpverify --help` imports every command module (CLI start-up)
-        from ..mechanisms.data import read_data
-
-        tab = data_errors(read_data, args.data)
-        X, width = tab.values, tab.values.shape[1]
     k = int_flag(args.k, "--k", minimum=1, maximum=1000)
     h = int_flag(args.h, "--h", minimum=1, maximum=64)
     eps, delta = eps_delta_flags(args)
@@ -200,15 +235,21 @@ def _release_bernstein(args: Any) -> CommandResult:
         e_max = exact(args.e_max, "--e-max")
         if e_max < 0:
             raise InvalidParameterError(f"--e-max must be >= 0, got {args.e_max!r}")
-    # deferred: `dpverify --help` imports every command module (CLI start-up)
-    from ..mechanisms.bernstein_builtin import builtin_query
-
+    src = open_data(args, backend)
+    tab = None
+    if backend == "dask" or str(args.function).strip().lower() in ROW_SUM_QUERIES:
+        # a sum over rows: the rows are read in blocks by the release itself
+        X: np.ndarray | None = None
+        width = _width(args, src, 10**6)
+    else:
+        tab = _in_memory(args, src)
+        X, width = tab.values, tab.width
     with flag_names({"function": "--function", "bandwidth": "--bandwidth",
                      "label_bound": "--label-bound", "gap": "--gap", "lam": "--lambda",
                      "label_column": "--label-column", "label_encoding": "--label-encoding",
                      "data": "--data", "backend": "--backend"}):
-        q, X = builtin_query(
-            args.function, X, columns=width,
+        q, X = _data_rows_named(
+            args, tab, builtin_query, args.function, X, columns=width,
             bandwidth=None if args.bandwidth is None else exact(args.bandwidth, "--bandwidth"),
             label_bound=exact(args.label_bound, "--label-bound"),
             gap=None if args.gap is None else exact(args.gap, "--gap"),
@@ -218,18 +259,10 @@ def _release_bernstein(args: Any) -> CommandResult:
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
     with make_progress(args, "dpverify release bernstein") as bar:
-        try:
-            rel = data_errors(bm.release_bernstein, args.data if X is None else X, q, k, h,
-                              eps, delta=delta, e_max=e_max, check=not args.no_check,
-                              insecure_seed=_seed(args), progress=bar, backend=backend,
-                              scheduler=scheduler)
-        except InvalidParameterError as exc:
-            # the library names the array row; the file's line is known here
-            m = re.match(r"data row (\d+): (.*)", str(exc), re.S)
-            if m is None or X is None:
-                raise
-            raise InvalidParameterError(
-                f"--data {tab.where(int(m.group(1)) - 1)}: {m.group(2)}") from None
+        rel = _data_rows_named(args, tab, bm.release_bernstein, src if X is None else X, q,
+                               k, h, eps, delta=delta, e_max=e_max, check=not args.no_check,
+                               insecure_seed=seed, progress=bar, backend=backend,
+                               scheduler=scheduler)
     n = int(rel.info["n"])
     data = rel.to_json()
     acc = bm.bernstein_accuracy(rel, beta, query=q, n=n)
@@ -250,31 +283,9 @@ def _release_bernstein(args: Any) -> CommandResult:
         ("alpha(beta)", acc["alpha_decimal"] + ("" if acc["approximation_certified"]
                                                 else " (noise + evaluation only)")),
     ]
+    if seed is not None:
+        rows.append(("randomness", "INSECURE seed (not private)"))
     return CommandResult(data=data, text=format_table(rows))
-
-
-def _read_cube_data(path: str) -> Any:
-    """Data for the smooth-query mechanisms: at most 4 columns, values in [-1, 1] (an
-    out-of-domain value is an error naming the file, line and column)."""
-    # deferred: `dpverify --help` imports every command module (CLI start-up)
-    from ..mechanisms.data import CUBE, read_data
-
-    tab = data_errors(read_data, path)
-    if tab.values.shape[1] > 4:
-        raise InvalidParameterError(f"--data has {tab.values.shape[1]} columns; at most 4")
-    data_errors(CUBE.check, tab)
-    return tab.values
-
-
-def _cube_width(args: Any) -> int:
-    """dask: the width of the first partition of --data (at most 4 columns)."""
-    # deferred: `dpverify --help` imports every command module (CLI start-up)
-    from ..mechanisms.data import source_width
-
-    c = data_errors(source_width, args.data)
-    if c > 4:
-        raise InvalidParameterError(f"--data has {c} columns; at most 4")
-    return c
 
 
 def _check_moment_count(t: int, d: int) -> None:
@@ -289,16 +300,18 @@ def _release_wang(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.wang_summary import release_summary
 
+    seed = insecure_seed(args, "dpverify release wang-summary")
     backend, scheduler = backend_params(args)
-    X = _read_cube_data(args.data) if backend == "local" else None
     t = int_flag(args.t, "--t", minimum=2, maximum=1000)
     K = int_flag(args.K, "--K", minimum=0, maximum=100)
-    _check_moment_count(t, X.shape[1] if X is not None else _cube_width(args))
     eps, delta = eps_delta_flags(args)
+    src = open_data(args, backend)
+    _check_moment_count(t, _width(args, src, 4))
     with make_progress(args, "dpverify release wang-summary") as bar:
-        s = data_errors(release_summary, args.data if X is None else X, t, eps, delta=delta,
-                        insecure_seed=_seed(args), progress=bar, backend=backend,
-                        scheduler=scheduler)
+        # the rows are read in blocks, parsed in the background while the moments of the
+        # previous block are summed (either backend)
+        s = data_call(args, release_summary, src, t, eps, delta=delta, insecure_seed=seed,
+                      progress=bar, backend=backend, scheduler=scheduler)
     data = s.to_json()
     data["K"] = K
     pp = s.privacy["paper"]
@@ -312,33 +325,21 @@ def _release_wang(args: Any) -> CommandResult:
         ("paper scale t^d/(n eps)", pp["wang2013_algorithm1_scale"]),
         ("paper scale achieves eps <=", pp["wang2013_achieved_epsilon_upper"]),
     ]
+    if seed is not None:
+        rows.append(("randomness", "INSECURE seed (not private)"))
     return CommandResult(data=data, text=format_table(rows))
 
 
 def _release_jin_basis(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.data import CUBE
     from ..mechanisms.jin_synthetic import MAX_BASIS, release_synthetic_basis
 
     if args.t is not None:
         raise InvalidParameterError("--t is the full tensor; do not combine it with "
                                     "--basis-degree/--basis-size")
+    seed = insecure_seed(args, "dpverify release jin-synthetic")
     backend, scheduler = backend_params(args)
-    if backend == "dask":
-        # deferred: `dpverify --help` imports every command module (CLI start-up)
-        from ..mechanisms.data import source_width
-
-        X = None
-        width = data_errors(source_width, args.data)
-    else:
-        # deferred: `dpverify --help` imports every command module (CLI start-up)
-        from ..mechanisms.data import CUBE, read_data
-
-        tab = data_errors(read_data, args.data)
-        data_errors(CUBE.check, tab)
-        X = tab.values
-        width = X.shape[1]
-    if width > 1000:
-        raise InvalidParameterError(f"--data has {width} columns; at most 1000")
     N = int_flag(args.N, "--N", minimum=1, maximum=10**6)
     m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
     S = None if args.basis_degree is None else int_flag(args.basis_degree, "--basis-degree",
@@ -348,14 +349,19 @@ def _release_jin_basis(args: Any) -> CommandResult:
     sub = None if args.grid_subset is None else int_flag(args.grid_subset, "--grid-subset",
                                                          1, 10**6)
     eps, delta = eps_delta_flags(args)
+    src = open_data(args, backend)
+    width = _width(args, src, 1000)
     kw: dict[str, Any] = psi_params(args, width) or {}
+    data_arg: Any = src
     if kw:
         kw["candidates"] = int_flag(args.candidates, "--candidates", 1, 10**6)
+        # the private subspace iteration makes several passes: the rows in memory
+        data_arg = _in_memory(args, src, CUBE).values
     with make_progress(args, "dpverify release jin-synthetic") as bar:
-        syn = data_errors(release_synthetic_basis, args.data if X is None else X, N, eps,
-                          basis_degree=S, basis_size=R, delta=delta, m=m, grid_subset=sub,
-                          insecure_seed=_seed(args), progress=bar, backend=backend,
-                          scheduler=scheduler, **kw)
+        syn = data_call(args, release_synthetic_basis, data_arg, N, eps,
+                        basis_degree=S, basis_size=R, delta=delta, m=m, grid_subset=sub,
+                        insecure_seed=seed, progress=bar, backend=backend,
+                        scheduler=scheduler, **kw)
     tot = syn.privacy["total"]
     data = {
         "mechanism": "jin-synthetic",
@@ -374,6 +380,8 @@ def _release_jin_basis(args: Any) -> CommandResult:
         ("total epsilon, delta", f"{tot['epsilon_decimal_up']}, {tot['delta']}"),
         ("LP objective", f"{syn.info['lp_objective']:.6g}"),
     ]
+    if seed is not None:
+        rows.append(("randomness", "INSECURE seed (not private)"))
     return CommandResult(data=data, text=format_table(rows))
 
 
@@ -388,20 +396,21 @@ def _release_jin(args: Any) -> CommandResult:
                                     "--basis-size)")
     if args.t is None:
         raise InvalidParameterError("--t is required (or --basis-degree/--basis-size)")
+    seed = insecure_seed(args, "dpverify release jin-synthetic")
     backend, scheduler = backend_params(args)
-    X = _read_cube_data(args.data) if backend == "local" else None
-    width = X.shape[1] if X is not None else _cube_width(args)
     t = int_flag(args.t, "--t", minimum=1, maximum=1000)
     N = int_flag(args.N, "--N", minimum=1, maximum=10_000)
     m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
+    eps, delta = eps_delta_flags(args)
+    src = open_data(args, backend)
+    width = _width(args, src, 4)
     sub = None if args.grid_subset is None else int_flag(
         args.grid_subset, "--grid-subset", minimum=1, maximum=N ** width)
     _check_moment_count(t, width)
-    eps, delta = eps_delta_flags(args)
     with make_progress(args, "dpverify release jin-synthetic") as bar:
-        syn = data_errors(release_synthetic, args.data if X is None else X, t, N, eps, m=m,
-                          delta=delta, grid_subset=sub, insecure_seed=_seed(args),
-                          progress=bar, backend=backend, scheduler=scheduler)
+        syn = data_call(args, release_synthetic, src, t, N, eps, m=m, delta=delta,
+                        grid_subset=sub, insecure_seed=seed, progress=bar, backend=backend,
+                        scheduler=scheduler)
     data = {
         "mechanism": "jin-synthetic",
         "reference": "jin Algorithm 1",
@@ -416,6 +425,8 @@ def _release_jin(args: Any) -> CommandResult:
         ("achieved epsilon", syn.privacy["achieved_epsilon"]),
         ("LP objective", f"{syn.info['lp_objective']:.6g}"),
     ]
+    if seed is not None:
+        rows.append(("randomness", "INSECURE seed (not private)"))
     return CommandResult(data=data, text=format_table(rows))
 
 

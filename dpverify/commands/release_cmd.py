@@ -2,9 +2,9 @@
 
 ``dpverify release-size --d D --class disjunction|rofk|dlist --k K [--r R] --epsilon E
 --alpha A --beta B [--delta DL] [--gamma G | --gammas G1,G2,...]
-[--representation full|multilinear] [--method M] [--json]``.
+[--representation full|multilinear] [--method M] [--timeout S] [--json]``.
 Exit 0 when at least one gamma gives a certified polynomial (the best n is reported), 1 when
-none does, 2 on bad input.
+none does or the time limit (default 600 s) is reached, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 from ..numbers import MAX_DEGREE
+from ._cert import timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -23,6 +24,7 @@ from ._common import (
     make_progress,
     progress_flags,
 )
+from ._data import RELEASE_TIMEOUT
 
 __all__ = ["register"]
 
@@ -62,6 +64,8 @@ def register(sub: Any) -> None:
                    help="chebyshev|minimax (disjunction, dlist), sherstov|minimax (rofk)")
     progress_flags(p)
     add_json_flag(p)
+    # certifying a polynomial per gamma can be long: the limit of every release command
+    timeout_flag(p, default=RELEASE_TIMEOUT)
     p.set_defaults(handler=_run)
 
 

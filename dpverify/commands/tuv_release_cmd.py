@@ -1,6 +1,6 @@
 """``dpverify tuv-release`` and ``dpverify tuv-answer``: thaler2012 polynomial release.
 
-``dpverify tuv-release --data FILE.csv --k K --gamma G --epsilon E [--delta DL] [--r R]
+``dpverify tuv-release --data SOURCE --k K --gamma G --epsilon E [--delta DL] [--r R]
 [--representation multilinear|full] [--universe monotone|doubled] [--beta B]
 [--insecure-seed S] --out summary.json`` (CSV of 0/1 columns, optional header).
 
@@ -26,13 +26,20 @@ from ._common import (
     add_json_flag,
     backend_flags,
     backend_params,
-    data_errors,
     eps_delta_flags,
     exact,
     format_table,
     int_flag,
     make_progress,
     progress_flags,
+)
+from ._data import (
+    data_call,
+    data_flags,
+    insecure_seed,
+    max_data_bytes,
+    open_data,
+    seed_flag,
 )
 
 __all__ = ["register"]
@@ -49,12 +56,10 @@ def register(sub: Any) -> None:
         "the certified alpha(beta).  With --dlists FILE --m M the rows are decision lists "
         "of length <= k and the queries are inputs y in {0,1}^m (thaler2012 Theorem 1.3).",
     )
-    p.add_argument("--data", default=None, type=str,
-                   help="CSV (first row a header iff it has no number) or Parquet file of 0/1 "
-                   "columns")
+    data_flags(p, "CSV or Parquet rows of 0/1 columns (read in blocks)", required=False)
     p.add_argument("--dlists", default=None, type=str,
-                   help="decision-list database (CSV 'lit,bit,...,default' lines or JSON); "
-                   "instead of --data")
+                   help="decision-list database (CSV 'lit,bit,...,default' lines or JSON; a "
+                   "regular file under --max-data-size); instead of --data")
     p.add_argument("--m", default=None, type=str, help="variables of the decision lists "
                    "(with --dlists)")
     p.add_argument("--k", required=True, type=str, help="largest query size k")
@@ -71,8 +76,7 @@ def register(sub: Any) -> None:
                    help="release the paper's whole monomial vector (default: only monomials "
                    "on <= k variables, the only ones a query of size <= k reads)")
     p.add_argument("--beta", default="1/20", type=str, help="failure probability (report)")
-    p.add_argument("--insecure-seed", dest="insecure_seed", default=None, type=str,
-                   help="reproducible NON-PRIVATE randomness (testing only)")
+    seed_flag(p)
     backend_flags(p)
     add_json_flag(p)
     progress_flags(p)
@@ -94,27 +98,19 @@ def register(sub: Any) -> None:
     q.set_defaults(handler=_answer)
 
 
-def _flag_prefix(flag: str, fn: Any, *a: Any) -> Any:
-    """Call a library reader; its errors (which name the file, never a flag) get ``flag``
-    in front, so the one-line CLI message says which option was wrong."""
-    try:
-        return fn(*a)
-    except InvalidParameterError as exc:
-        raise InvalidParameterError(f"{flag} {exc}") from None
-
-
 def _release(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
-    from ..mechanisms.tuv import read_binary_csv, tuv_release
+    from ..mechanisms.tuv import tuv_release
 
     if (args.data is None) == (args.dlists is None):
         raise InvalidParameterError("give exactly one of --data (0/1 CSV) and --dlists "
                                     "(decision lists)")
     backend, scheduler = backend_params(args)
+    seed = insecure_seed(args, "dpverify tuv-release")
     if args.dlists is not None:
         if backend != "local":
             raise InvalidParameterError("--dlists releases run with --backend local only")
-        return _release_dlists(args)
+        return _release_dlists(args, seed)
     if args.m is not None:
         raise InvalidParameterError("--m applies only to --dlists")
     # every parameter is checked before the data is read (documented ranges)
@@ -129,26 +125,17 @@ def _release(args: Any) -> CommandResult:
         raise InvalidParameterError(f"--representation must be full or multilinear, got {rep!r}")
     if uni not in ("monotone", "doubled"):
         raise InvalidParameterError(f"--universe must be monotone or doubled, got {uni!r}")
-    seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
-                                                            "--insecure-seed")
-    if backend == "dask":
-        # deferred: `dpverify --help` imports every command module (CLI start-up)
-        from ..mechanisms.data import source_width
-
-        X = None
-        width = data_errors(source_width, args.data)
-    else:
-        X = _flag_prefix("--data", read_binary_csv, args.data)
-        width = X.shape[1]
+    src = open_data(args, backend)
+    width = data_call(args, lambda: src.width)
     m = width * (2 if uni == "doubled" else 1)
     if k > m:
         raise InvalidParameterError(f"--k must be <= {m} (variables of the universe), got {k}")
     with make_progress(args, "dpverify tuv-release") as bar:
-        s = data_errors(tuv_release, args.data if X is None else X, k, gamma, eps,
-                        delta=delta, r=r, representation=rep, universe=uni,
-                        method=args.method, beta=beta, truncate=args.truncate,
-                        insecure_seed=seed, progress=bar, backend=backend,
-                        scheduler=scheduler)
+        # the rows are read in blocks (support counts summed exactly), either backend
+        s = data_call(args, tuv_release, src, k, gamma, eps, delta=delta, r=r,
+                      representation=rep, universe=uni, method=args.method, beta=beta,
+                      truncate=args.truncate, insecure_seed=seed, progress=bar,
+                      backend=backend, scheduler=scheduler)
     d = s.data
     ach = d["privacy"]["achieved"] or {}
     rows = [
@@ -166,7 +153,7 @@ def _release(args: Any) -> CommandResult:
     return CommandResult(data=d, text=format_table(rows), exit_code=0, extra_lines=extra)
 
 
-def _release_dlists(args: Any) -> CommandResult:
+def _release_dlists(args: Any, seed: int | None) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv_dlist import read_decision_lists, tuv_dlist_release
 
@@ -186,9 +173,8 @@ def _release_dlists(args: Any) -> CommandResult:
     method = (args.method or "chebyshev").strip()
     if method not in ("chebyshev", "minimax"):
         raise InvalidParameterError(f"--method must be chebyshev or minimax, got {method!r}")
-    seed = None if args.insecure_seed is None else int_flag(args.insecure_seed,
-                                                            "--insecure-seed")
-    dls = _flag_prefix("--dlists", read_decision_lists, args.dlists, m, k)
+    dls = data_call(args, read_decision_lists, args.dlists, m, k,
+                    max_bytes=max_data_bytes(args), flag="--dlists")
     s = tuv_dlist_release(dls, m, k, gamma, eps, beta=beta, method=method, insecure_seed=seed)
     d = s.data
     sens = d["privacy"]["sensitivity"]

@@ -1,16 +1,23 @@
-"""Backends of the release mechanisms: ``local`` (numpy, one process) and ``dask``.
+"""Backends of the release mechanisms: ``local`` (one process) and ``dask``.
 
 Every statistic the mechanisms release is a **sum over rows**: wang2013 / jin Chebyshev
-moment sums, thaler2012 support counts, alda2017 lattice sums.  The ``dask`` backend is a
-map-reduce:
+moment sums, thaler2012 support counts, alda2017 lattice sums.  Both backends read a data
+source (:class:`~dpverify.mechanisms.data.DataSource`: a file, a directory, a glob; ``-``
+for the local one) in blocks of rows, so a worker holds a few blocks whatever the size of
+the data.
 
-1. the client lists the partitions (:func:`dpverify.mechanisms.data.list_partitions`: one
-   per CSV file, one per Parquet row group; a file, a directory or a glob) and reads the
-   width of the first one;
-2. each partition is a partition of a ``dask.dataframe`` (``dd.from_map``) read by the one
-   data reader :mod:`dpverify.mechanisms.data` (pyarrow); a task validates it (width,
-   domain, the query's own check -- errors name the file and the line or row) and computes
-   its statistic with the same fast code as the local backend;
+``local`` (:func:`stream_rows`): the blocks of every file in order; the next blocks are read
+and parsed by a background thread (:func:`prefetched`) while this one is checked and summed,
+so parsing a CSV overlaps the arithmetic.
+
+``dask`` is a map-reduce:
+
+1. the client lists the partitions (:meth:`~dpverify.mechanisms.data.DataSource.partitions`:
+   one per CSV file, one per Parquet row group) and reads the width of the first one;
+2. a task reads its partition block by block with the one data reader
+   (:func:`~dpverify.mechanisms.data.partition_tables`), validates each block (width,
+   domain, the query's own check -- errors name the file and the line or row) and sums its
+   statistic with the same fast code as the local backend;
 3. the per-partition results are combined by a tree of ``combine`` tasks (fan-in
    ``split_every``, depth ``ceil(log_split_every P)``), which also adds the row counts and
    the number of partitions covered;
@@ -40,22 +47,24 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ..errors import DPVerifyError, InvalidParameterError, MissingExtraError, ParameterTypeError
 from .data import (
+    DataSource,
     DataTable,
+    DataValueError,
     Domain,
     Partition,
-    list_partitions,
-    read_partition,
-    source_width,
+    as_source,
+    partition_tables,
 )
 
 __all__ = [
@@ -63,9 +72,12 @@ __all__ = [
     "Reduction",
     "add_statistics",
     "check_backend",
+    "check_table",
     "dask_client",
     "first_bad_row",
+    "prefetched",
     "reduce_rows",
+    "stream_rows",
 ]
 
 BACKENDS = ("local", "dask")
@@ -102,6 +114,8 @@ class Reduction:
     scheduler: str
 
     def info(self) -> dict[str, Any]:
+        if self.scheduler == "local":
+            return {"backend": "local", "files": self.files, "read": "streamed in blocks"}
         return {"backend": "dask", "partitions": self.partitions, "files": self.files,
                 "reduction_fan_in": SPLIT_EVERY, "reduction_depth": self.depth,
                 "scheduler": self.scheduler}
@@ -137,42 +151,37 @@ def first_bad_row(validate: Callable[[np.ndarray], None], X: np.ndarray) -> int:
     return lo
 
 
-def _frame(part: Partition, columns: int) -> Any:
-    """Partition -> pandas DataFrame (dask.dataframe's unit); reads with the data reader
-    and checks the width, so the error names this partition's file."""
-    # dask.dataframe's partition type (installed with the dask extra; stubs optional)
-    import pandas as pd  # type: ignore[import-untyped, unused-ignore]
-
-    tab = read_partition(part)
-    if tab.values.shape[1] != columns:
-        raise InvalidParameterError(
-            f"{part.path!r}: {tab.values.shape[1]} columns, expected {columns} (as in the "
-            "first partition)")
-    df = pd.DataFrame(tab.values, columns=[f"c{j}" for j in range(columns)], copy=False)
-    df.attrs["table"] = (tab.path, tab.kind, tab.first_line, tab.lines, tab.row_offset,
-                         tab.header)
-    return df
-
-
-def _statistic(df: Any, part: Partition, domain: Domain | None,
-               validate: Callable[[np.ndarray], None] | None,
-               statistic: Callable[[np.ndarray], Any]) -> tuple[Any, int, int]:
-    """Map step: (statistic, rows, partitions covered = 1) of one partition."""
-    path, kind, first_line, lines, row_offset, header = df.attrs["table"]
-    X = np.ascontiguousarray(df.to_numpy(dtype=np.float64))
-    tab = DataTable(X, path, header, kind, first_line=first_line, lines=lines,
-                    row_offset=row_offset)
+def check_table(tab: DataTable, domain: Domain | None,
+                validate: Callable[[np.ndarray], None] | None) -> None:
+    """The domain check and the query's own row-wise check of one block of rows; an error
+    names the file and the line or row (the failing row is found by bisection)."""
     if domain is not None:
         domain.check(tab)
-    if validate is not None and len(X):
+    if validate is not None and tab.n_rows:
         try:
-            validate(X)
+            validate(tab.values)
         except (InvalidParameterError, ParameterTypeError) as exc:
-            i = first_bad_row(validate, X)
-            raise InvalidParameterError(f"{tab.where(i)}: {exc}") from None
-    if not len(X):
-        return None, 0, 1
-    return statistic(X), len(X), 1
+            i = first_bad_row(validate, tab.values)
+            raise DataValueError(f"{tab.where(i)}: {exc}") from None
+
+
+def _partition_statistic(part: Partition, columns: int, domain: Domain | None,
+                         validate: Callable[[np.ndarray], None] | None,
+                         statistic: Callable[[np.ndarray], Any]) -> tuple[Any, int, int]:
+    """Map step: (statistic, rows, partitions covered = 1) of one partition, read block by
+    block (a worker holds a few blocks, whatever the size of the file)."""
+    value, rows = None, 0
+    for tab in partition_tables(part):
+        if tab.width != columns:
+            raise DataValueError(
+                f"{part.path!r}: {tab.width} columns, expected {columns} (as in the first "
+                "partition)")
+        check_table(tab, domain, validate)
+        if tab.n_rows:
+            v = statistic(tab.values)
+            value = v if value is None else add_statistics(value, v)
+            rows += tab.n_rows
+    return value, rows, 1
 
 
 def _combine(*parts: tuple[Any, int, int]) -> tuple[Any, int, int]:
@@ -184,6 +193,80 @@ def _combine(*parts: tuple[Any, int, int]) -> tuple[Any, int, int]:
         rows += r
         count += c
     return value, rows, count
+
+
+_T = TypeVar("_T")
+
+
+def prefetched(items: Iterator[_T], depth: int = 2) -> Iterator[_T]:
+    """``items`` produced by a background thread up to ``depth`` items ahead, so that
+    reading and parsing the next block (file reads and pyarrow release the GIL) overlaps
+    the work on this one.  Errors arrive in order; closing the result (or an exception in
+    the consumer, e.g. a time limit) stops the thread, which closes ``items``."""
+    q: queue.Queue[tuple[int, Any]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(kind: int, item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put((kind, item), timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        try:
+            for item in items:
+                if not put(0, item):
+                    return
+            put(1, None)
+        except BaseException as exc:  # handed to the consumer, raised there
+            put(2, exc)
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()
+
+    th = threading.Thread(target=run, name="dpverify-read", daemon=True)
+    th.start()
+    try:
+        while True:
+            kind, item = q.get()
+            if kind == 1:
+                return
+            if kind == 2:
+                raise item
+            yield item
+    finally:
+        stop.set()
+        # the thread stops after the block it is reading (a file block: milliseconds); a
+        # stream that sends nothing (standard input) is not waited for
+        th.join(timeout=2.0)
+
+
+def stream_rows(source: str | DataSource, *, domain: Domain | None = None,
+                validate: Callable[[np.ndarray], None] | None = None,
+                min_columns: int = 1, max_columns: int | None = None,
+                prefetch: bool = True, progress: Any = None,
+                stage: str = "reading rows") -> Iterator[DataTable]:
+    """The rows of ``source`` block by block in this process (the local backend), each
+    block checked (:func:`check_table`); the width of the data is checked first.  Memory:
+    a few blocks (``prefetch``: the next ones are parsed by a background thread).
+    ``progress``: ``(stage + " (bytes)", bytes read, total or None)`` after each block."""
+    src = as_source(source)
+    c = src.width
+    if c < min_columns or (max_columns is not None and c > max_columns):
+        hi = "" if max_columns is None else f" and at most {max_columns}"
+        first = src.name if src.is_stdin else src.files[0]
+        raise DataValueError(
+            f"{first!r} has {c} columns; the data need at least {min_columns}{hi}")
+    blocks = src.tables()
+    for tab in prefetched(blocks) if prefetch else blocks:
+        check_table(tab, domain, validate)
+        yield tab
+        if progress is not None:
+            progress(f"{stage} (bytes)", src.bytes_done, src.total_bytes)
 
 
 def _client(scheduler: Any) -> tuple[Any, Any, str]:
@@ -232,7 +315,7 @@ def dask_client(scheduler: Any = None) -> Iterator[tuple[Any, str]]:
 
 
 def reduce_rows(
-    source: str,
+    source: str | DataSource,
     statistic: Callable[[np.ndarray], Any],
     *,
     domain: Domain | None = None,
@@ -241,57 +324,67 @@ def reduce_rows(
     max_columns: int | None = None,
     scheduler: Any = None,
     split_every: int = SPLIT_EVERY,
+    backend: str = "dask",
+    progress: Any = None,
 ) -> Reduction:
-    """Sum ``statistic`` over the partitions of ``source`` on Dask (module docstring).
+    """Sum ``statistic`` over the rows of ``source`` (module docstring).
 
     Parameters
     ----------
-    source : str
-        A CSV/Parquet file, a directory of them, or a glob pattern.
+    source : str or DataSource
+        A CSV/Parquet file, a directory of them, or a glob pattern (``-``, standard input:
+        local backend only), read under the source's size cap.
     statistic : callable ``(rows (r, c) float64) -> value``
-        Per-partition statistic; values are combined by :func:`add_statistics`.  Must be
-        picklable (a module-level function or a ``functools.partial`` of one) for a
+        Statistic of a block of rows; values are combined by :func:`add_statistics`.  Must
+        be picklable (a module-level function or a ``functools.partial`` of one) for a
         multi-process cluster.
-    domain : Domain, optional -- value domain, checked per partition (error names the row).
+    domain : Domain, optional -- value domain, checked per block (error names the row).
     validate : callable, optional -- a further row-wise check raising
         ``InvalidParameterError`` (the failing row is located by bisection and named).
     min_columns, max_columns : int -- accepted data width.
-    scheduler : None, address string or ``distributed.Client``
+    scheduler : None, address string or ``distributed.Client`` (dask only)
         ``None`` starts an embedded ``LocalCluster`` sized to the machine.
     split_every : int -- fan-in of the reduction tree (>= 2).
+    backend : ``"dask"`` (default) or ``"local"``: the blocks are read and summed in this
+        process (:func:`stream_rows`), with the next block parsed in the background.
+    progress : callable, optional (local) -- bytes read after each block.
 
     Guarantee
     ---------
-    The result covers every partition exactly once (checked) or an error is raised; no
-    partial result is ever returned.
+    The result covers every partition (every block) exactly once (checked) or an error is
+    raised; no partial result is ever returned.
     """
     if not callable(statistic):
         raise ParameterTypeError("statistic must be callable")
     if not isinstance(split_every, int) or split_every < 2:
         raise InvalidParameterError(f"split_every must be an integer >= 2, got {split_every!r}")
-    parts = list_partitions(source)
-    c = source_width(source)
+    backend = check_backend(backend, scheduler)
+    src = as_source(source)
+    if backend == "local":
+        value, n = None, 0
+        for tab in stream_rows(src, domain=domain, validate=validate,
+                               min_columns=min_columns, max_columns=max_columns,
+                               progress=progress):
+            v = statistic(tab.values)
+            value = v if value is None else add_statistics(value, v)
+            n += tab.n_rows
+        if n < 1 or value is None:
+            raise DataValueError(f"{src.name!r} has no data rows")
+        return Reduction(value, n, src.width, len(src.files), len(src.files), 0, "local")
+    parts = src.partitions()
+    c = src.width
     if c < min_columns or (max_columns is not None and c > max_columns):
         hi = "" if max_columns is None else f" and at most {max_columns}"
-        raise InvalidParameterError(
+        raise DataValueError(
             f"{parts[0].path!r} has {c} columns; the data need at least {min_columns}{hi}")
     try:
         # optional dependency (the [dask] extra): imported when the dask backend runs
         import dask
-        import dask.dataframe as dd  # optional extra: dask backend only
-        import pandas as pd
     except ImportError:
         raise MissingExtraError(
             'backend "dask" needs dask: pip install "dpverify[dask]"') from None
-    meta = pd.DataFrame({f"c{j}": pd.Series(dtype="float64") for j in range(c)})
-    ddf = dd.from_map(partial(_frame, columns=c), parts, meta=meta, enforce_metadata=False,
-                      label="dpverify-read")
-    frames = ddf.to_delayed(optimize_graph=False)
-    if len(frames) != len(parts):
-        raise DPVerifyError("internal: dask.dataframe changed the partitioning")
-    stat = dask.delayed(_statistic, pure=True)
-    level = [stat(f, p, domain, validate, statistic) for f, p in zip(frames, parts,
-                                                                        strict=True)]
+    stat = dask.delayed(_partition_statistic, pure=True)
+    level = [stat(p, c, domain, validate, statistic) for p in parts]
     depth = 0
     comb = dask.delayed(_combine, pure=True)
     while len(level) > 1:
@@ -312,8 +405,7 @@ def reduce_rows(
             f"internal: the reduction covered {count} of {len(parts)} partitions; nothing "
             "was released")
     if n < 1 or value is None:
-        raise InvalidParameterError(f"{source!r} has no data rows")
+        raise DataValueError(f"{src.name!r} has no data rows")
     files = len({p.path for p in parts})
     return Reduction(value, int(n), c, len(parts), files,
                      max(depth, 0) if len(parts) > 1 else 0, desc)
-

@@ -30,6 +30,7 @@ from .bernstein_queries import (
     naive_bayes_query,
     priestley_chao_query,
 )
+from .data import DataValueError
 
 __all__ = ["BUILTIN_QUERIES", "ROW_SUM_QUERIES", "LABEL_ENCODINGS", "builtin_query",
            "label_last"]
@@ -74,9 +75,11 @@ def label_last(X: np.ndarray, label_column: Any = -1, encoding: str = "pm1",
     allowed = (1.0, -1.0) if enc == "pm1" else (1.0, 0.0)
     bad = ~np.isin(lab, allowed)
     if bad.any():
-        raise InvalidParameterError(
-            f"label_column values must be {allowed[0]:g} or {allowed[1]:g} (label "
-            f"encoding {enc}), got {float(lab[bad][0])!r}")
+        i = int(np.flatnonzero(bad)[0])
+        # the row and the rule, never the value (private data; DataValueError keeps it)
+        raise DataValueError(
+            f"data row {i + 1} column {j + 1}: a label must be {allowed[0]:g} or "
+            f"{allowed[1]:g} (label encoding {enc})", repr(float(lab[i])))
     return np.column_stack([np.delete(X, j, axis=1), lab]), enc
 
 

@@ -133,6 +133,7 @@ from .bernstein_queries import (
     naive_bayes_sensitivity,
     priestley_chao_query,
 )
+from .data import DataSource
 from .privacy import (
     calibrate_laplace,
     check_delta,
@@ -542,14 +543,17 @@ def release_bernstein(
         raise InvalidParameterError(f"lattice (k+1)^l = {m} exceeds {MAX_LATTICE}")
     backend = check_backend(backend, scheduler)
     red = None
-    if backend == "dask":
+    if backend == "dask" or isinstance(data, (str, DataSource)):
+        # a data source is read block by block: only a sum over rows can be computed so
         if not isinstance(query, MeanQuery):
             raise InvalidParameterError(
-                f"backend 'dask' needs a mean query (a sum over rows); {query.name!r} is "
-                f"evaluated in {mode!r} mode on the whole data set")
+                f"backend {backend!r} on a data source needs a mean query (a sum over "
+                f"rows); {query.name!r} is evaluated in {mode!r} mode on the whole data "
+                "set (read the rows into an array, backend 'local')")
         red = reduce_rows(data, partial(_mean_partition_sums, query=query,
                                         pts=lattice_points(k, l), g=g),
-                          validate=query.validate, scheduler=scheduler)
+                          validate=query.validate, scheduler=scheduler, backend=backend,
+                          progress=progress)
         n = red.n
         if n < 2:
             raise InvalidParameterError(f"data must have at least 2 rows, got {n}")
@@ -644,7 +648,7 @@ def release_bernstein(
     noisy = [c + sample_discrete_laplace(scale, g, rng) for c in centres]
     coeffs = _coefficients(noisy, k, h, l)
     info = {"function": query.name, "function_params": query.params, "n": n}
-    if red is not None:
+    if red is not None and backend == "dask":
         info["statistics"] = red.info()  # how the exact integer sums were reduced
     if insecure_seed is not None:
         info["insecure_seed"] = int(insecure_seed)

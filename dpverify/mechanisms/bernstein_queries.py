@@ -625,8 +625,8 @@ def naive_bayes_query(bandwidth: ExactLike, dim: IntLike, *,
         check_box(data[:, :dim], 0.0, 1.0, "data feature")
         bad = ~np.isin(data[:, dim], [1.0, negf])
         if bad.any():
-            raise InvalidParameterError(
-                f"data labels must be 1 or {fmpq_str(neg)}, got {data[bad, dim][0]!r}")
+            # the rule, never the value (private data); the caller names the row
+            raise InvalidParameterError(f"data labels must be 1 or {fmpq_str(neg)}")
 
     return FunctionQuery(
         name="naive-bayes",

@@ -1,93 +1,106 @@
 """Reading data files: ONE reader (CSV and Parquet) for every command and every backend.
 
-Header rule (also stated in the ``--data`` help of the commands that read data):
+Sources (:class:`DataSource`): a CSV or Parquet file, a directory (its ``.csv``, ``.txt``,
+``.parquet``, ``.pq`` files, sorted; names starting with ``.`` or ``_`` skipped), a glob
+pattern, or ``-`` for standard input (CSV only).  Only regular files are read: a FIFO, a
+device (``/dev/zero``), a socket or a symbolic link to one is refused before anything is
+read (a file is opened without blocking and checked with ``fstat``), so a read never waits
+on a writer; a stream is read through ``-``.
 
-* blank lines are skipped;
-* the first non-blank row is a **header** (skipped) exactly when **none** of its cells is a
-  number; a row with at least one number is data;
-* every data row must consist of numbers only (a decimal literal
-  ``[+-]digits[.digits][e[+-]d]`` -- not ``nan``, ``inf``, ``1_000`` or hexadecimal) and have
-  the width of the first data row; a number must be a finite binary64 value (``1e999`` is an
-  error); anything else is an error naming the file, line and column (an out-of-domain value
-  is an error, never a silently skipped row);
-* the value domain of the mechanism (:class:`Domain`: ``[-1, 1]``, ``[0, 1]``, ``{0, 1}``,
-  finite) is checked by :meth:`Domain.check`, whose error names the file, line (CSV) or row
-  (Parquet) and column.
+Size cap: a source may hold at most ``max_bytes`` bytes (default :data:`DEFAULT_MAX_BYTES`,
+4 GiB): the sum of its files' sizes, where a Parquet file counts as the larger of its size
+and its decoded values (8 bytes each), so a highly compressed file counts as what it
+expands to.  The cap is checked from the file system before any row is read, and again
+while reading (a growing file, standard input).  Rows held in memory at once (:func:`read_data`)
+are capped the same way.  Exceeding it raises :class:`DataSizeError`.
 
-Parquet files (``.parquet`` / ``.pq``; needs pyarrow, ``pip install "dpverify[dask]"``):
-every column must have an integer or floating type and no nulls; the column names are the
-header.  Errors name the file, the 1-based row and the column.
+Streaming: :meth:`DataSource.tables` yields the rows as a sequence of :class:`DataTable`
+blocks (CSV: blocks of at most :data:`~dpverify.mechanisms.data_csv.BLOCK_BYTES` bytes of
+whole lines, :mod:`dpverify.mechanisms.data_csv`; Parquet: record batches of at most
+:data:`PARQUET_BATCH_VALUES` values), so a release that sums over rows holds a few blocks,
+whatever the size of the input.  The CSV grammar, the header rule and the guarantee that the
+fast parser returns the values of the strict one are stated in
+:mod:`dpverify.mechanisms.data_csv`.
 
-Fast path (issue 15): only the head of a CSV (:data:`HEAD_BYTES`) is read into Python to
-find the header and the width; pyarrow (when installed) then parses the file itself (its
-multi-threaded reader, no copy of the text in Python) into float64 columns, which are
-copied once, chunk by chunk, into the result.  pyarrow's float grammar is the strict one
-plus ``nan``/``inf`` (refused by the finiteness check) and it converts a decimal literal to
-the nearest binary64 value, so the result is the value of the strict reader.  Without
-pyarrow, or when it refuses the file, the whole file is read: its data lines are validated
-against the strict grammar by one regular-expression scan (``^(?!row$)``: the first line
-that is *not* a row of ``c`` numbers, found in C without a Python loop) and converted by
-numpy.  Anything neither path accepts (quotes, blank lines, unusual whitespace, a bad cell)
-goes through the strict ``csv.reader`` path, which either accepts the file with the same
-values or raises the error naming the line and column.  ``tests/test_data.py`` and
-``tests/test_data_reader_paths.py`` check that the paths agree (the latter through
-:func:`read_data` on files, i.e. pyarrow reading the file itself).
+Parquet (``.parquet`` / ``.pq``; needs pyarrow, ``pip install "dpverify[dask]"``): every
+column must have an integer or floating type and no nulls; the column names are the header.
+Errors name the file, the 1-based row and the column.
 
-Errors are :class:`dpverify.errors.InvalidParameterError` naming the file (``path``), the
-line or row and the column; they never mention command-line flags (the CLI prefixes
+Errors are :class:`~dpverify.mechanisms.data_csv.DataValueError` (an
+:class:`~dpverify.errors.InvalidParameterError`) naming the file (``path``), the line or
+row, the column and the rule -- never the value of a cell (``value`` keeps it for a caller
+that shows it on request); they never mention command-line flags (the CLI prefixes
 ``--data``).
 
 Guarantee
 ---------
 Every returned value is the binary64 value nearest to the decimal text of its cell (CSV) or
-the stored value (Parquet), finite; rows are in file order; the reader refuses rather than
-skips anything it does not understand.
+the stored value (Parquet), finite; rows are in file order (files in sorted order); the
+reader refuses rather than skips anything it does not understand.
 """
 
 from __future__ import annotations
 
-import csv
 import glob
 import io
 import os
-import re
+import stat
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import IO, Any
 
 import numpy as np
 
 from ..errors import InvalidParameterError, MissingExtraError, ParameterTypeError
+from .data_csv import (
+    CsvReader,
+    DataSizeError,
+    DataTable,
+    DataValueError,
+    concat_tables,
+    csv_lines,
+    is_number,
+    size_text,
+)
 
 __all__ = [
     "BINARY",
     "CUBE",
+    "DATA_SUFFIXES",
+    "DEFAULT_MAX_BYTES",
     "FINITE",
+    "PARQUET_BATCH_VALUES",
+    "PARQUET_SUFFIXES",
+    "STDIN",
     "UNIT",
+    "DataSizeError",
+    "DataSource",
     "DataTable",
+    "DataValueError",
     "Domain",
     "Partition",
-    "DATA_SUFFIXES",
-    "HEAD_BYTES",
-    "PARQUET_SUFFIXES",
+    "as_source",
     "csv_records",
     "expand_source",
     "is_number",
     "is_parquet",
     "list_partitions",
+    "open_data_file",
+    "partition_tables",
     "read_data",
     "read_partition",
     "source_width",
 ]
 
-_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
-_NUMBER = re.compile(rf"^{_NUM}$")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 DATA_SUFFIXES = (".csv", ".txt") + PARQUET_SUFFIXES
-
-
-def is_number(cell: str) -> bool:
-    """Whether ``cell`` (stripped) is a decimal number literal (header rule)."""
-    return bool(_NUMBER.match(cell.strip()))
+#: Default size cap of a data source (bytes; :class:`DataSource`).
+DEFAULT_MAX_BYTES = 4 << 30
+#: Values per Parquet record batch (a batch of a 2-column file has 2^19 rows).
+PARQUET_BATCH_VALUES = 1 << 20
+#: The source name of standard input.
+STDIN = "-"
 
 
 @dataclass(frozen=True)
@@ -126,15 +139,15 @@ class Domain:
                 and (self.upper is None or hi <= self.upper))
 
     def check(self, table: DataTable) -> None:
-        """Raise :class:`InvalidParameterError` naming the file, line/row and column of
-        the first value outside the domain (row order)."""
+        """Raise :class:`DataValueError` naming the file, line/row and column of the first
+        value outside the domain (row order); the value itself is only in ``value``."""
         if self.contains_all(table.values):
             return
         bad = self.bad_mask(table.values)
         if bad.any():
             i, j = (int(v) for v in np.argwhere(bad)[0])
-            raise InvalidParameterError(
-                f"{table.where(i, j)}: {float(table.values[i, j])!r} is outside {self.name}")
+            raise DataValueError(f"{table.where(i, j)}: the value is outside {self.name}",
+                                 repr(float(table.values[i, j])))
 
 
 FINITE = Domain("the finite numbers")
@@ -143,47 +156,18 @@ UNIT = Domain("[0, 1]", 0.0, 1.0)
 BINARY = Domain("{0, 1}", 0.0, 1.0, integers=True)
 
 
-@dataclass(frozen=True)
-class DataTable:
-    """The data rows of one file (or one Parquet row group) as a float64 ``(n, c)`` array.
-
-    ``first_line`` (CSV): the file line of row 0 when rows are consecutive lines (fast path),
-    else ``lines`` holds the line of every row.  ``row_offset`` (Parquet): the file row of
-    row 0 (a row group starts inside the file).
-    """
-
-    values: np.ndarray
-    path: str
-    header: tuple[str, ...] | None
-    kind: str  # "csv" or "parquet"
-    first_line: int = 1
-    lines: tuple[int, ...] | None = None
-    row_offset: int = 0
-
-    @property
-    def n_rows(self) -> int:
-        return int(self.values.shape[0])
-
-    def location(self, i: int) -> str:
-        """``"line L"`` (CSV) or ``"row R"`` (Parquet, 1-based) of data row ``i``."""
-        if self.kind == "parquet":
-            return f"row {self.row_offset + i + 1}"
-        ln = self.lines[i] if self.lines is not None else self.first_line + i
-        return f"line {ln}"
-
-    def where(self, i: int, j: int | None = None) -> str:
-        """``'file' line L column C`` for error messages (the column named when known)."""
-        out = f"{self.path!r} {self.location(i)}"
-        if j is not None:
-            col = self.header[j] if self.kind == "parquet" and self.header else None
-            out += f" column {j + 1}" + (f" ({col!r})" if col else "")
-        return out
-
-
 def _check_path(path: object) -> str:
     if not isinstance(path, str):
         raise ParameterTypeError(f"path must be a string, got {type(path).__name__}")
     return path
+
+
+def _check_max_bytes(max_bytes: object) -> int:
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        raise ParameterTypeError(f"max_bytes must be an integer, got {type(max_bytes).__name__}")
+    if max_bytes < 1:
+        raise InvalidParameterError(f"max_bytes must be >= 1, got {max_bytes}")
+    return max_bytes
 
 
 def is_parquet(path: str) -> bool:
@@ -191,232 +175,282 @@ def is_parquet(path: str) -> bool:
     return path.lower().endswith(PARQUET_SUFFIXES)
 
 
-def read_data(path: str) -> DataTable:
-    """Read one CSV or Parquet file with the rules of the module docstring.
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISDIR, "a directory"))
+
+
+def _not_regular(path: str, mode: int) -> DataValueError:
+    kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
+    return DataValueError(f"{path!r} is {kind}, not a regular file; a stream is read as "
+                          "standard input ('-')")
+
+
+def _stat(path: str) -> os.stat_result:
+    try:
+        return os.stat(path)
+    except OSError as exc:
+        raise DataValueError(f"cannot read {path!r}: {exc.strerror}") from None
+
+
+def open_data_file(path: str) -> IO[bytes]:
+    """Open a regular file for reading without ever blocking: opened with ``O_NONBLOCK``
+    (a FIFO without writer does not stall the open) and refused unless ``fstat`` says it
+    is a regular file (a FIFO, device or socket -- also behind a symbolic link)."""
+    path = _check_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise DataValueError(f"cannot read {path!r}: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(path, mode)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def expand_source(source: str) -> list[str]:
+    """The data files of ``source``: a file, a directory (its ``.csv``/``.txt``/Parquet
+    files) or a glob pattern; sorted, so partitions have a fixed order.  Every file must be
+    a regular file (a FIFO or device matched by a pattern is an error, not skipped)."""
+    source = _check_path(source)
+    if source == STDIN:
+        raise DataValueError("standard input ('-') is one stream, not a set of files")
+    if os.path.isdir(source):
+        files = sorted(os.path.join(source, f) for f in os.listdir(source)
+                       if f.lower().endswith(DATA_SUFFIXES) and not f.startswith((".", "_")))
+    elif any(ch in source for ch in "*?[") and not os.path.lexists(source):
+        files = sorted(f for f in glob.glob(source) if not os.path.isdir(f))
+    else:
+        files = [source]
+    if not files:
+        raise DataValueError(f"{source!r} matches no data files (.csv, .txt, .parquet)")
+    for f in files:
+        mode = _stat(f).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(f, mode)
+    return files
+
+
+def _parquet_file(path: str, fh: IO[bytes]) -> Any:
+    pq = _pyarrow_parquet()
+    import pyarrow as pa  # present whenever pyarrow.parquet imported
+
+    try:
+        # read in the calling thread (no pre-buffering by pyarrow's I/O threads, which
+        # would call back into Python for this Python file object)
+        return pq.ParquetFile(fh, pre_buffer=False)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DataValueError(f"{path!r} is not a valid Parquet file: {exc}") from None
+
+
+def _file_bytes(path: str) -> int:
+    """A file's size for the cap: its size, or for Parquet the larger of its size and its
+    decoded values (8 bytes each, from the footer)."""
+    size = _stat(path).st_size
+    if not is_parquet(path):
+        return size
+    with open_data_file(path) as fh:
+        meta = _parquet_file(path, fh).metadata
+        return max(size, 8 * meta.num_rows * meta.num_columns)
+
+
+class DataSource:
+    """The rows behind ``--data``: a CSV/Parquet file, a directory of them, a glob, or
+    ``-`` (standard input, CSV; ``stream`` replaces ``sys.stdin.buffer``), read under the
+    size cap ``max_bytes`` (module docstring).
+
+    The files are listed and the cap checked on construction (nothing is read);
+    :attr:`width` reads the first data row (or the Parquet schema); :meth:`tables` streams
+    the rows of every file in order, checking that each file has the width of the first.
+    Standard input can be streamed once.
+    """
+
+    def __init__(self, spec: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                 stream: IO[bytes] | None = None) -> None:
+        self.spec = _check_path(spec)
+        self.max_bytes = _check_max_bytes(max_bytes)
+        self._stdin: CsvReader | None = None
+        self._stream = stream
+        self._width: int | None = None
+        #: Bytes of the source read so far by :meth:`tables` (for progress reports).
+        self.bytes_done = 0
+        if self.spec == STDIN:
+            self.files = [STDIN]
+            self.total_bytes: int | None = None
+            return
+        self.files = expand_source(self.spec)
+        self.total_bytes = sum(_file_bytes(f) for f in self.files)
+        if self.total_bytes > self.max_bytes:
+            raise DataSizeError(
+                f"{self.spec!r} holds {size_text(self.total_bytes)} of data, more than the "
+                f"size cap of {size_text(self.max_bytes)}")
+
+    def __repr__(self) -> str:
+        return f"DataSource({self.spec!r}, max_bytes={self.max_bytes})"
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.spec == STDIN
+
+    @property
+    def name(self) -> str:
+        """The name errors use for the source: ``<stdin>`` or the spec."""
+        return "<stdin>" if self.is_stdin else self.spec
+
+    def _stdin_reader(self) -> CsvReader:
+        if self._stdin is None:
+            fh = self._stream if self._stream is not None else sys.stdin.buffer
+            self._stdin = CsvReader(fh, "<stdin>", max_bytes=self.max_bytes)
+        return self._stdin
+
+    @property
+    def width(self) -> int:
+        """Number of columns of the first file (Parquet: schema; CSV: first data row)."""
+        if self._width is None:
+            if self.is_stdin:
+                self._width = self._stdin_reader().open().width
+            else:
+                self._width = _file_width(self.files[0], self.max_bytes)
+        assert self._width is not None  # CsvReader.open sets it or raises
+        return self._width
+
+    def partitions(self) -> list[Partition]:
+        """One :class:`Partition` per CSV file and per Parquet row group."""
+        if self.is_stdin:
+            raise DataValueError("standard input ('-') cannot be split into partitions: "
+                                 "read it with the local backend")
+        parts: list[Partition] = []
+        for f in self.files:
+            if is_parquet(f):
+                with open_data_file(f) as fh:
+                    groups = _parquet_file(f, fh).metadata.num_row_groups
+                parts.extend(Partition(f, g, self.max_bytes) for g in range(max(groups, 1)))
+            else:
+                parts.append(Partition(f, None, self.max_bytes))
+        return parts
+
+    def tables(self) -> Iterator[DataTable]:
+        """The rows of every file, block by block (bounded memory), in order;
+        :attr:`bytes_done` follows the reading (for progress reports)."""
+        width = self.width
+        self.bytes_done = 0
+        if self.is_stdin:
+            reader = self._stdin_reader()
+            for tab in reader.tables():
+                self.bytes_done = reader.bytes_read
+                yield tab
+            return
+        for f in self.files:
+            base, size = self.bytes_done, _file_bytes(f)
+            rows = 1
+            if is_parquet(f):
+                rows = max(1, _parquet_rows(f))
+                blocks = _parquet_tables(f, None, self.max_bytes)
+            else:
+                fh = open_data_file(f)
+                reader = CsvReader(fh, f, max_bytes=self.max_bytes)
+                blocks = _closing(fh, reader.tables())
+            for tab in blocks:
+                if tab.width != width:
+                    raise DataValueError(f"{f!r}: {tab.width} columns, expected {width} (as "
+                                         f"in {self.files[0]!r})")
+                if tab.kind == "csv":
+                    self.bytes_done = base + reader.bytes_read
+                else:  # Parquet: the share of the file's rows read so far
+                    self.bytes_done = base + size * min(tab.row_offset + tab.n_rows,
+                                                        rows) // rows
+                yield tab
+            self.bytes_done = base + size
+
+
+def as_source(source: str | DataSource, max_bytes: int | None = None) -> DataSource:
+    """``source`` as a :class:`DataSource` (a string is opened with ``max_bytes``, default
+    :data:`DEFAULT_MAX_BYTES`)."""
+    if isinstance(source, DataSource):
+        return source
+    return DataSource(_check_path(source),
+                      max_bytes=DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
+
+
+
+def _closing(fh: IO[bytes], items: Iterator[DataTable]) -> Iterator[DataTable]:
+    with fh:
+        yield from items
+
+
+def _parquet_rows(path: str) -> int:
+    with open_data_file(path) as fh:
+        return int(_parquet_file(path, fh).metadata.num_rows)
+
+
+def _file_width(path: str, max_bytes: int) -> int:
+    if is_parquet(path):
+        with open_data_file(path) as fh:
+            return len(_parquet_file(path, fh).schema_arrow.names)
+    with open_data_file(path) as fh:
+        width = CsvReader(fh, path, max_bytes=max_bytes).open().width
+    assert width is not None  # open() sets it or raises
+    return width
+
+
+def read_data(path: str | DataSource, *, max_bytes: int | None = None) -> DataTable:
+    """Read every row of a source (:class:`DataSource`: a file, a directory, a glob or
+    ``-``) into memory, with the rules of the module docstring; the rows held are capped
+    at ``max_bytes`` (8 bytes per value) like the input.
 
     Raises
     ------
     InvalidParameterError
-        Unreadable file, no data rows, a non-number or non-finite cell, ragged rows, a
-        non-numeric Parquet column or a null; the message names the file, line/row and column.
+        Unreadable or non-regular file, too large, no data rows, a non-number or non-finite
+        cell, ragged rows, a non-numeric Parquet column or a null; the message names the
+        file, line/row and column (:class:`DataValueError`).
     """
-    path = _check_path(path)
-    if is_parquet(path):
-        return _read_parquet(path, None)
-    return _check_header_width(_read_csv(path))
+    src = as_source(path, max_bytes)
+    tabs: list[DataTable] = []
+    held = 0
+    for tab in src.tables():
+        held += tab.values.nbytes
+        if held > src.max_bytes:
+            raise DataSizeError(f"the rows of {src.name!r} take more than the size cap of "
+                                f"{size_text(src.max_bytes)} in memory")
+        tabs.append(tab)
+    if not tabs or not sum(t.n_rows for t in tabs):
+        raise DataValueError(f"{src.name!r} has no data rows")
+    return concat_tables(tabs)
 
 
-def _check_header_width(tab: DataTable) -> DataTable:
-    width = tab.values.shape[1] if tab.values.ndim == 2 else 1
-    if tab.header is not None and len(tab.header) != width:
-        raise InvalidParameterError(
-            f"{tab.path!r}: the header has {len(tab.header)} columns "
-            f"({', '.join(tab.header)[:80]}) but the data rows have {width}")
-    return tab
-
-
-def _read_csv(path: str) -> DataTable:
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(HEAD_BYTES)
-            # pyarrow parses the file itself: the data are never copied into Python
-            tab = _read_csv_fast(path, None, head)
-            if tab is not None:
-                return tab
-            fh.seek(0)
-            raw = fh.read()
-    except OSError as exc:
-        raise InvalidParameterError(f"cannot read {path!r}: {exc.strerror}") from None
-    tab = _read_csv_fast(path, raw, use_arrow=False)  # pyarrow failed or is absent
-    if tab is not None:
-        return tab
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidParameterError(f"{path!r} is not a text CSV file: {exc}") from None
-    return _read_csv_strict(path, text)
-
-
-def _row_pattern(c: int) -> str:
-    cell = rf"[ \t]*{_NUM}[ \t]*"
-    return rf"{cell}(?:,{cell}){{{c - 1}}}\r?"
-
-
-#: Bytes read to find the header and the width before pyarrow parses the file itself.
-HEAD_BYTES = 1 << 16
-
-
-def _read_csv_fast(path: str, raw: bytes | None, head: bytes | None = None, *,
-                   use_arrow: bool = True) -> DataTable | None:
-    """The fast path, or ``None`` when the strict reader must decide (module docstring).
-
-    ``raw``: the whole file, or ``None``: pyarrow then reads ``path`` itself and only
-    ``head`` (the first :data:`HEAD_BYTES` bytes) is seen here (``None`` is returned when
-    pyarrow is absent, so that the caller reads the file).  Only the first lines are
-    decoded here: pyarrow accepts nothing but the ASCII of numbers in a float column, so
-    the rest needs no UTF-8 check on this path."""
-    if head is None:
-        head = raw[:HEAD_BYTES] if raw is not None else b""
-    lines = head.split(b"\n", 2)
-    if raw is None and len(head) == HEAD_BYTES and len(lines) < 3:
-        return None  # the first two lines may be cut: decide on the whole file
-    try:
-        first = lines[0].decode("utf-8")
-        second = lines[1].decode("utf-8") if len(lines) > 1 else ""
-    except UnicodeDecodeError:
-        return None
-    if not first.strip() or '"' in first or "\r" in first.rstrip("\r"):
-        return None  # quoting or CR-only line ends: the strict reader decides
-    cells = [c.strip() for c in next(csv.reader([first]))]
-    header: tuple[str, ...] | None = None
-    line, first_line = first, 1
-    if not any(is_number(c) for c in cells):
-        if len(lines) < 2:
-            return None
-        header, line, first_line = tuple(cells), second, 2
-    if not line.strip():
-        return None
-    c = line.count(",") + 1
-    values = _convert_arrow(path if raw is None else raw, first_line - 1, c) \
-        if use_arrow else None
-    if values is None:
-        if raw is None:
-            return None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        body = text.split("\n", 1)[1] if header is not None else text
-        body = body.rstrip("\r\n")
-        if not body or re.search(rf"^(?!{_row_pattern(c)}$)", body, re.M) is not None:
-            return None  # some line is not a row of c numbers: the strict reader decides
-        values = _convert_numpy(body, c)
-    if values is None or not values.shape[0] or not _all_finite(values):
-        return None
-    return DataTable(values, path, header, "csv", first_line=first_line)
-
-
-def _convert_arrow(source: str | bytes, skip: int, c: int) -> np.ndarray | None:
-    """pyarrow's multi-threaded CSV parser on a file name or the file's bytes, when
-    installed, or ``None``.
-
-    Every cell pyarrow converts to a finite float64 is a strict decimal literal after
-    stripping blanks, with the same value (tests/test_data.py checks this on random
-    strings): its float grammar is ``[-+]?digits[.digits][e[-+]digits]`` plus ``nan``/``inf``
-    (caught by the finiteness check).  A blank line (a 1-column row), an empty cell (a null)
-    or a ragged row makes it fail, and the strict reader decides."""
-    try:
-        import pyarrow as pa  # optional fast converter (the [dask] extra)
-        from pyarrow import csv as pacsv
-    except ImportError:
-        return None
-    names = [f"c{j}" for j in range(c)]
-    try:
-        tab = pacsv.read_csv(
-            source if isinstance(source, str) else io.BytesIO(source),
-            read_options=pacsv.ReadOptions(column_names=names, skip_rows=skip),
-            parse_options=pacsv.ParseOptions(quote_char=False, ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={nm: pa.float64() for nm in names}),
-        )
-    except (pa.ArrowException, OSError):
-        return None
-    out = np.empty((tab.num_rows, c), dtype=np.float64)
-    for j in range(c):
-        col = tab.column(j)
-        if col.null_count:
-            return None
-        i0 = 0
-        for chunk in col.chunks:  # one copy per chunk, straight into the result
-            k = len(chunk)
-            out[i0:i0 + k, j] = chunk.to_numpy(zero_copy_only=False)
-            i0 += k
-    return out
-
-
-def _all_finite(X: np.ndarray) -> bool:
-    """Two reductions, no temporary: ``min``/``max`` propagate ``nan``; ``inf`` shows."""
-    return bool(np.isfinite(X.min()) and np.isfinite(X.max()))
-
-
-def _convert_numpy(body: str, c: int) -> np.ndarray | None:
-    """Text validated by the row pattern -> float64 ``(n, c)`` (nearest binary64)."""
-    flat = np.array(body.replace("\n", ",").split(","), dtype=np.float64)
-    if flat.size % c:
-        return None
-    return flat.reshape(-1, c)
-
-
-def csv_records(path: str, text: str | None = None, *,
-                comments: bool = False) -> Iterator[tuple[int, list[str]]]:
-    """``(line, stripped cells)`` of every data row of a CSV text (read from ``path`` when
-    ``text`` is ``None``), after the header rule: blank rows skipped, a first row without
-    any number skipped as the header; ``comments``: rows whose first cell starts with ``#``
-    are skipped too.  Used by the strict reader and by readers of other row formats
+def csv_records(path: str, text: str | None = None, *, comments: bool = False,
+                max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[tuple[int, list[str]]]:
+    """``(line, stripped cells)`` of every data row of a CSV file (or of ``text``) after
+    the header rule: blank rows skipped, a first row without any number skipped as the
+    header; ``comments``: rows whose first cell starts with ``#`` are skipped too.  Read in
+    blocks under the size cap (regular files only).  Used by readers of other row formats
     (decision lists), so that every CSV input follows one rule."""
     path = _check_path(path)
-    if text is None:
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read().decode("utf-8")
-        except OSError as exc:
-            raise InvalidParameterError(f"cannot read {path!r}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise InvalidParameterError(f"{path!r} is not a text CSV file: {exc}") from None
-    seen_first = False
-    try:
-        for ln, rec in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
-            cells = [c.strip() for c in rec]
-            if len(cells) <= 1 and all(c == "" for c in cells):
-                continue  # a blank line; a row of empty cells (",") is data with missing values
-            if comments and cells[0].startswith("#"):
-                continue
+    if text is not None:
+        fh: IO[bytes] = io.BytesIO(text.encode("utf-8"))
+    else:
+        if _stat(path).st_size > max_bytes:
+            raise DataSizeError(f"{path!r} is larger than the size cap of "
+                                f"{size_text(max_bytes)}")
+        fh = open_data_file(path)
+    with fh:
+        seen_first = False
+        for ln, cells in csv_lines(fh, path, max_bytes=max_bytes, comments=comments):
             if not seen_first:
                 seen_first = True
                 if not any(is_number(c) for c in cells):
                     continue  # header: a first row without any number
             yield ln, cells
-    except csv.Error as exc:
-        raise InvalidParameterError(f"{path!r} is not a text CSV file: {exc}") from None
 
 
-def _header(text: str) -> tuple[str, ...] | None:
-    for rec in csv.reader(io.StringIO(text, newline="")):
-        cells = [c.strip() for c in rec]
-        if not cells or all(c == "" for c in cells):
-            continue
-        return None if any(is_number(c) for c in cells) else tuple(cells)
-    return None
-
-
-def _read_csv_strict(path: str, text: str) -> DataTable:
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    for ln, cells in csv_records(path, text):
-        bad = [j for j, c in enumerate(cells) if not is_number(c)]
-        if bad:
-            raise InvalidParameterError(
-                f"{path!r} line {ln} column {bad[0] + 1}: expected a number, got "
-                f"{cells[bad[0]][:40]!r} (a row with a number is data; only a first "
-                "row without numbers is a header)")
-        if rows and len(cells) != len(rows[0]):
-            raise InvalidParameterError(
-                f"{path!r} line {ln}: {len(cells)} columns, expected {len(rows[0])}")
-        rows.append(cells)
-        lines.append(ln)
-    header = _header(text)
-    if not rows:
-        raise InvalidParameterError(f"{path!r} has no data rows")
-    values = np.array([[float(c) for c in row] for row in rows], dtype=np.float64)
-    tab = DataTable(values, path, header, "csv", first_line=lines[0], lines=tuple(lines))
-    if not np.all(np.isfinite(values)):
-        i, j = (int(v) for v in np.argwhere(~np.isfinite(values))[0])
-        raise InvalidParameterError(
-            f"{tab.where(i, j)}: {rows[i][j][:40]!r} is not a finite binary64 number")
-    return tab
-
-
-def _pyarrow_parquet():
+def _pyarrow_parquet() -> Any:
     try:
         import pyarrow.parquet as pq  # optional extra: only Parquet input needs it
     except ImportError:
@@ -425,107 +459,92 @@ def _pyarrow_parquet():
     return pq
 
 
-def _read_parquet(path: str, row_group: int | None) -> DataTable:
-    pq = _pyarrow_parquet()
-    import pyarrow as pa  # present whenever pyarrow.parquet imported
+def _parquet_tables(path: str, row_group: int | None, max_bytes: int) -> Iterator[DataTable]:
+    """The rows of a Parquet file (or of one row group) as record batches of at most
+    :data:`PARQUET_BATCH_VALUES` values."""
+    import pyarrow as pa  # optional extra: only Parquet input needs it
 
-    try:
-        pf = pq.ParquetFile(path)
-        offset = sum(pf.metadata.row_group(i).num_rows for i in range(row_group or 0))
-        tab = pf.read() if row_group is None else pf.read_row_group(row_group)
-    except OSError as exc:
-        raise InvalidParameterError(
-            f"cannot read {path!r} as Parquet: {getattr(exc, 'strerror', None) or exc}") from None
-    except (pa.ArrowException, ValueError) as exc:
-        raise InvalidParameterError(f"{path!r} is not a valid Parquet file: {exc}") from None
-    names = tuple(tab.column_names)
-    if not names:
-        raise InvalidParameterError(f"{path!r} has no columns")
-    out = np.empty((tab.num_rows, len(names)), dtype=np.float64)
+    with open_data_file(path) as fh:
+        pf = _parquet_file(path, fh)
+        meta = pf.metadata
+        names = tuple(pf.schema_arrow.names)
+        if not names:
+            raise DataValueError(f"{path!r} has no columns")
+        for j, field in enumerate(pf.schema_arrow):
+            if not (pa.types.is_integer(field.type) or pa.types.is_floating(field.type)):
+                raise DataValueError(f"{path!r} column {j + 1} ({field.name!r}) has type "
+                                     f"{field.type}; expected numbers")
+        if row_group is not None and not 0 <= row_group < max(meta.num_row_groups, 1):
+            raise InvalidParameterError(f"{path!r} has no row group {row_group}")
+        groups = list(range(meta.num_row_groups)) if row_group is None else \
+            [row_group] if meta.num_row_groups else []
+        offset = sum(meta.row_group(i).num_rows for i in range(row_group or 0))
+        rows = sum(meta.row_group(i).num_rows for i in groups)
+        if 8 * rows * len(names) > max_bytes:
+            raise DataSizeError(f"{path!r} decodes to {size_text(8 * rows * len(names))}, "
+                                f"more than the size cap of {size_text(max_bytes)}")
+        batch = max(1, PARQUET_BATCH_VALUES // len(names))
+        try:
+            for rb in pf.iter_batches(batch_size=batch, row_groups=groups, use_threads=False):
+                yield _parquet_batch(rb, path, names, offset)
+                offset += rb.num_rows
+        except (pa.ArrowException, OSError) as exc:
+            raise DataValueError(f"{path!r} is not a valid Parquet file: {exc}") from None
+
+
+def _parquet_batch(rb: Any, path: str, names: tuple[str, ...], offset: int) -> DataTable:
+    out = np.empty((rb.num_rows, len(names)), dtype=np.float64)
     for j, nm in enumerate(names):
-        col = tab.column(j)
-        if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
-            raise InvalidParameterError(
-                f"{path!r} column {j + 1} ({nm!r}) has type {col.type}; expected numbers")
+        col = rb.column(j)
         if col.null_count:
             i = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-            raise InvalidParameterError(
-                f"{path!r} row {offset + i + 1} column {j + 1} ({nm!r}): missing value")
-        out[:, j] = col.to_numpy()
+            raise DataValueError(f"{path!r} row {offset + i + 1} column {j + 1} ({nm!r}): "
+                                 "missing value")
+        out[:, j] = col.to_numpy(zero_copy_only=False)
     table = DataTable(out, path, names, "parquet", row_offset=offset)
-    if row_group is None and not table.n_rows:
-        raise InvalidParameterError(f"{path!r} has no data rows")
-    if not np.all(np.isfinite(out)):
+    if out.size and not (np.isfinite(out.min()) and np.isfinite(out.max())):
         i, j = (int(v) for v in np.argwhere(~np.isfinite(out))[0])
-        raise InvalidParameterError(f"{table.where(i, j)}: {float(out[i, j])!r} is not finite")
+        raise DataValueError(f"{table.where(i, j)}: not a finite number", repr(out[i, j]))
     return table
 
 
 @dataclass(frozen=True)
 class Partition:
     """One unit of work of a distributed read: a CSV file, or one row group of a Parquet
-    file (``row_group`` set), so that a partition's memory is bounded by the writer's row
-    group size."""
+    file (``row_group`` set), read under the size cap ``max_bytes``."""
 
     path: str
     row_group: int | None = None
+    max_bytes: int = DEFAULT_MAX_BYTES
 
 
-def expand_source(source: str) -> list[str]:
-    """The data files of ``source``: a file, a directory (its ``.csv``/``.txt``/Parquet
-    files) or a glob pattern; sorted, so partitions have a fixed order."""
-    source = _check_path(source)
-    if os.path.isdir(source):
-        files = sorted(os.path.join(source, f) for f in os.listdir(source)
-                       if f.lower().endswith(DATA_SUFFIXES) and not f.startswith((".", "_")))
-    elif any(ch in source for ch in "*?["):
-        files = sorted(f for f in glob.glob(source) if os.path.isfile(f))
-    elif os.path.isfile(source):
-        files = [source]
-    else:
-        raise InvalidParameterError(f"cannot read {source!r}: no such file or directory")
-    if not files:
-        raise InvalidParameterError(f"{source!r} matches no data files (.csv, .txt, .parquet)")
-    return files
-
-
-def list_partitions(source: str) -> list[Partition]:
-    """Partitions of ``source`` (:func:`expand_source`): one per CSV file, one per Parquet
-    row group (the file's metadata is read here)."""
-    parts: list[Partition] = []
-    for f in expand_source(source):
-        if is_parquet(f):
-            pq = _pyarrow_parquet()
-            try:
-                groups = pq.ParquetFile(f).metadata.num_row_groups
-            except Exception as exc:  # pyarrow raises several types for a corrupt footer
-                raise InvalidParameterError(f"{f!r} is not a valid Parquet file: {exc}") from None
-            parts.extend(Partition(f, g) for g in range(max(groups, 1)))
-        else:
-            parts.append(Partition(f))
-    return parts
-
-
-def source_width(source: str) -> int:
-    """Number of columns of the first file of ``source`` (Parquet: from the schema; CSV:
-    the first data row), read without loading the data."""
-    f = expand_source(source)[0]
-    if is_parquet(f):
-        pq = _pyarrow_parquet()
-        try:
-            return len(pq.ParquetFile(f).schema_arrow.names)
-        except Exception as exc:  # pyarrow raises several types for a corrupt footer
-            raise InvalidParameterError(f"{f!r} is not a valid Parquet file: {exc}") from None
-    for _, cells in csv_records(f):
-        return len(cells)
-    raise InvalidParameterError(f"{f!r} has no data rows")
-
-
-def read_partition(part: Partition) -> DataTable:
-    """Read one :class:`Partition` (same rules and errors as :func:`read_data`; an empty
-    Parquet row group gives 0 rows)."""
+def partition_tables(part: Partition) -> Iterator[DataTable]:
+    """The rows of one :class:`Partition`, block by block (same rules and errors as
+    :func:`read_data`; an empty Parquet row group gives no block)."""
     if not isinstance(part, Partition):
         raise ParameterTypeError(f"part must be a Partition, got {type(part).__name__}")
     if is_parquet(part.path):
-        return _read_parquet(part.path, 0 if part.row_group is None else part.row_group)
-    return read_data(part.path)
+        yield from _parquet_tables(part.path, part.row_group, part.max_bytes)
+        return
+    with open_data_file(part.path) as fh:
+        yield from CsvReader(fh, part.path, max_bytes=part.max_bytes).tables()
+
+
+def list_partitions(source: str | DataSource) -> list[Partition]:
+    """Partitions of ``source`` (:func:`expand_source`): one per CSV file, one per Parquet
+    row group (the file's metadata is read here)."""
+    return as_source(source).partitions()
+
+
+def source_width(source: str | DataSource) -> int:
+    """Number of columns of the first file of ``source`` (Parquet: from the schema; CSV:
+    the first data row), read without loading the data."""
+    return as_source(source).width
+
+
+def read_partition(part: Partition) -> DataTable:
+    """Read one :class:`Partition` into memory (an empty Parquet row group gives 0 rows)."""
+    tabs = list(partition_tables(part))
+    if not tabs:
+        return DataTable(np.empty((0, 0)), part.path, None, "parquet")
+    return concat_tables(tabs)

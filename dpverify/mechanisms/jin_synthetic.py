@@ -60,7 +60,7 @@ from ..noise import random_source, round_to_grid, sample_discrete_laplace
 from ..numbers import ExactLike, IntLike, check_int, fmpq_str, to_fmpq
 from ..progress import report
 from .backend import check_backend, reduce_rows
-from .data import CUBE, source_width
+from .data import CUBE, DataSource, source_width
 from .jin_psi import ellipsoid_points, private_subspace_iteration
 from .privacy import calibrate_laplace, check_delta, check_epsilon, compose_basic
 from .wang_summary import (
@@ -198,8 +198,11 @@ def release_synthetic(
     if delta is not None:
         check_delta(delta)
     a = grid_points(N)
-    if backend == "dask":
-        red = reduce_moment_sums(data, t, scheduler=scheduler, transform=partial(snap, N=N))
+    # a data source is read block by block (either backend)
+    streamed = backend == "dask" or isinstance(data, (str, DataSource))
+    if streamed:
+        red = reduce_moment_sums(data, t, scheduler=scheduler, transform=partial(snap, N=N),
+                                 backend=backend, progress=progress)
         n, d = red.n, red.columns
         summary = None
     else:
@@ -217,10 +220,10 @@ def release_synthetic(
     if cols * t**d > MAX_LP:
         raise InvalidParameterError(f"LP of {cols} x {t**d} exceeds {MAX_LP} entries")
     linprog = _linprog()
-    if backend == "dask":
-        summary = release_from_moment_sums(red.value, n, t, epsilon, delta=delta,
-                                           insecure_seed=insecure_seed, progress=progress,
-                                           info={"statistics": red.info()})
+    if streamed:
+        summary = release_from_moment_sums(
+            red.value, n, t, epsilon, delta=delta, insecure_seed=insecure_seed,
+            progress=progress, info={"statistics": red.info()} if backend == "dask" else None)
     else:
         summary = release_summary(snap(X, N), t, epsilon, delta=delta,
                                   insecure_seed=insecure_seed, progress=progress)
@@ -623,11 +626,13 @@ def release_synthetic_basis(
     heuristic (HiGHS status must be optimal).
     """
     backend = check_backend(backend, scheduler)
-    if backend == "dask":
+    # a data source is read block by block (either backend)
+    streamed = backend == "dask" or isinstance(data, (str, DataSource))
+    if streamed:
         if psi_k is not None:
             raise InvalidParameterError(
                 "psi_k (private subspace iteration) needs several passes over the data and "
-                "is available with backend 'local' only")
+                "the rows in memory: backend 'local' with the rows as an array")
         d = source_width(data)
         if not 1 <= d <= MAX_D:
             raise InvalidParameterError(f"data dimension d must be 1..{MAX_D}, got {d}")
@@ -656,9 +661,10 @@ def release_synthetic_basis(
     rng = np.random.default_rng(check_int(sample_seed, "sample_seed", minimum=0))  # public
     a = grid_points(N)
     red = None
-    if backend == "dask":
+    if streamed:
         red = reduce_rows(data, partial(_snapped_basis_sums, basis=B, N=N), domain=CUBE,
-                          min_columns=d, max_columns=d, scheduler=scheduler)
+                          min_columns=d, max_columns=d, scheduler=scheduler,
+                          backend=backend, progress=progress)
         n = red.n
     else:
         assert X is not None  # the local backend read the rows above
@@ -677,7 +683,8 @@ def release_synthetic_basis(
     if red is not None:
         summary = release_basis_summary(None, B, epsilon, delta=delta,
                                         insecure_seed=insecure_seed, sums=red.value, n=n,
-                                        info={"statistics": red.info()})
+                                        info={"statistics": red.info()}
+                                        if backend == "dask" else None)
     else:
         summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
                                         insecure_seed=insecure_seed)
@@ -722,6 +729,6 @@ def release_synthetic_basis(
             "candidates": len(support), "grid_subset": grid_subset,
             "psi_k": None if psi is None else int(psi_k),
             "psi_eigenvalues": None if psi is None else [float(v) for v in psi.eigenvalues]}
-    if red is not None:
+    if red is not None and backend == "dask":
         info["statistics"] = red.info()
     return SyntheticDatabase(rows, u, summary, privacy, info, support=support)

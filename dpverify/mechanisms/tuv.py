@@ -81,7 +81,7 @@ from ..numbers import (
     parse_fmpq_str,
 )
 from .backend import check_backend, reduce_rows
-from .data import BINARY, read_data, source_width
+from .data import BINARY, DataSource, read_data, source_width
 from .privacy import (
     REPRESENTATIONS,
     UNIVERSES,
@@ -463,8 +463,9 @@ def tuv_release(
         coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
     insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
     progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : ``"local"`` (default) or ``"dask"``: ``rows`` is then a CSV/Parquet file,
-        directory or glob; the support counts (integers) are summed exactly over the
+    backend : ``"local"`` (default) or ``"dask"``: ``rows`` may be a CSV/Parquet file,
+        directory or glob (``-`` or a :class:`~dpverify.mechanisms.data.DataSource` too,
+        locally), read block by block; the support counts (integers) are summed exactly over the
         partitions (:func:`dpverify.mechanisms.backend.reduce_rows`), noise is drawn once
         on the client.  Same privacy record and, with the same ``insecure_seed``, the same
         release as ``"local"`` (exact integer sums).
@@ -483,7 +484,9 @@ def tuv_release(
     _check_kinds(representation, universe, truncate)
     backend = check_backend(backend, scheduler)
     red = None
-    if backend == "dask":
+    # a data source is read block by block (either backend): memory bounded by a block
+    streamed = backend == "dask" or isinstance(rows, (str, DataSource))
+    if streamed:
         d = source_width(rows)
         X: np.ndarray | None = None
         # no data yet: validates every parameter and certifies g before the data pass
@@ -521,10 +524,11 @@ def tuv_release(
             "gamma's precision, or use the multilinear representation")
     if progress is not None:
         progress("support counts", 0, None)
-    if backend == "dask":
+    if streamed:
         red = reduce_rows(rows, partial(partition_support_counts, t=min(t, m, kmax),
                                         doubled=doubled),
-                          domain=BINARY, min_columns=d, max_columns=d, scheduler=scheduler)
+                          domain=BINARY, min_columns=d, max_columns=d, scheduler=scheduler,
+                          backend=backend, progress=progress)
         n = red.n
         if n >= 2**62:
             raise InvalidParameterError("too many rows")
@@ -536,7 +540,7 @@ def tuv_release(
                            universe=universe, max_support=k if truncate else None)
     a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q,
                                                     min(t, m, kmax))
-    if backend == "local":
+    if red is None:
         assert X is not None  # read above for the local backend
         Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
         counts = _support_counts(Xd, min(t, m, kmax), d, doubled)
@@ -627,7 +631,7 @@ def tuv_release(
         "coefficients": coeffs,
         "secure_randomness": src.secure,
     }
-    if red is not None:
+    if red is not None and backend == "dask":
         data["statistics"] = red.info()  # how the exact integer sums were reduced
     return TUVSummary(data)
 

@@ -64,6 +64,7 @@ exact rationals; ``alpha(beta)`` is a rigorous upper bound.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
@@ -87,7 +88,14 @@ from ..numbers import (
     fmpq_to_decimal,
     parse_fmpq_str,
 )
-from .data import csv_records
+from .data import (
+    DEFAULT_MAX_BYTES,
+    DataSizeError,
+    DataValueError,
+    csv_records,
+    open_data_file,
+)
+from .data_csv import size_text
 from .privacy import check_epsilon, dlist_privacy, dlist_term_coefficients, json_int
 from .tuv import MAX_COORDINATES, noise_union_quantile
 
@@ -134,23 +142,22 @@ def reduce_decision_list(dlist: DecisionList) -> DecisionList:
 
 def _parse_literal(text: Any, where: str) -> int:
     if isinstance(text, bool):
-        raise InvalidParameterError(f"{where}: literal must be +j or -j, got {text!r}")
+        raise DataValueError(f"{where}: a literal must be +j or -j", repr(text))
     if isinstance(text, int):
         return text
     s = str(text).strip()
     body = s[1:] if s[:1] in "+-" else s
     if not (body and all(c in "0123456789" for c in body)):
-        raise InvalidParameterError(f"{where}: literal must be +j or -j (DIMACS), got "
-                                    f"{s[:40]!r}")
+        raise DataValueError(f"{where}: a literal must be +j or -j (DIMACS)", s[:40])
     if len(body.lstrip("0")) > 7:  # |j| <= m <= 10^6 (and int() refuses > 4300 digits)
-        raise InvalidParameterError(f"{where}: literal {s[:20]}... is out of range")
+        raise DataValueError(f"{where}: the literal is out of range", s[:20])
     return -int(body) if s.startswith("-") else int(body)
 
 
 def _parse_bit(text: Any, where: str) -> int:
     s = str(text).strip() if not isinstance(text, bool) else "bool"
     if s not in ("0", "1"):
-        raise InvalidParameterError(f"{where}: output bit must be 0 or 1, got {text!r}")
+        raise DataValueError(f"{where}: an output bit must be 0 or 1", repr(text)[:40])
     return int(s)
 
 
@@ -162,13 +169,14 @@ def _make_list(nodes: list, default: Any, m: int, k: int, where: str) -> Decisio
     for i, node in enumerate(nodes, start=1):
         lit = _parse_literal(node[0], f"{where} node {i}")
         if lit == 0 or abs(lit) > m:
-            raise InvalidParameterError(
-                f"{where} node {i}: literal must be +-j with 1 <= j <= m = {m}, got {lit}")
+            raise DataValueError(
+                f"{where} node {i}: a literal must be +-j with 1 <= j <= m = {m}", str(lit))
         parsed.append((lit, _parse_bit(node[1], f"{where} node {i}")))
     return DecisionList(tuple(parsed), _parse_bit(default, f"{where} default"), m)
 
 
-def read_decision_lists(path: str, m: IntLike, k: IntLike) -> list[DecisionList]:
+def read_decision_lists(path: str, m: IntLike, k: IntLike, *,
+                        max_bytes: int = DEFAULT_MAX_BYTES) -> list[DecisionList]:
     """Read decision lists from ``path`` (JSON if it ends in ``.json``, else CSV/text).
 
     CSV: one list per line, ``lit_1,bit_1,...,lit_L,bit_L,default`` (an odd number of
@@ -176,13 +184,20 @@ def read_decision_lists(path: str, m: IntLike, k: IntLike) -> list[DecisionList]
     and lines starting with ``#`` are skipped, and a first row without any number is a
     header (:mod:`dpverify.mechanisms.data`).  JSON: ``{"m": M, "lists": [...]}`` or a bare
     list; each list ``{"nodes": [[lit, bit], ...], "default": b}``.  Errors name the file and
-    the line (CSV) or list index (JSON).
+    the line (CSV) or list index (JSON) and the rule, never the offending field
+    (:class:`~dpverify.mechanisms.data.DataValueError` keeps it in ``value``).  Only a
+    regular file of at most ``max_bytes`` bytes is read.
     """
     m = check_int(m, "m", minimum=1, maximum=10**6)
     k = check_int(k, "k", minimum=1, maximum=64)
     out: list[DecisionList] = []
     try:
         if path.endswith(".json"):
+            # the JSON reader needs the whole text: a regular file under the cap only
+            open_data_file(path).close()
+            if os.stat(path).st_size > max_bytes:
+                raise DataSizeError(f"{path!r} is larger than the size cap of "
+                                    f"{size_text(max_bytes)}")
             obj = read_json(path, "decision lists")
             if isinstance(obj, dict):
                 if "m" in obj and obj["m"] != m:
@@ -201,20 +216,21 @@ def read_decision_lists(path: str, m: IntLike, k: IntLike) -> list[DecisionList]
                     raise InvalidParameterError(f"{where}: each node must be [lit, bit]")
                 out.append(_make_list(item["nodes"], item["default"], m, k, where))
         else:
-            for ln, cells in csv_records(path, comments=True):
+            for ln, cells in csv_records(path, comments=True, max_bytes=max_bytes):
                 where = f"{path!r} line {ln}"
                 if len(cells) % 2 == 0:
-                    raise InvalidParameterError(
+                    raise DataValueError(
                         f"{where}: expected lit,bit,...,lit,bit,default (an odd number "
                         f"of fields), got {len(cells)}")
                 nodes = [(cells[2 * i], cells[2 * i + 1]) for i in range(len(cells) // 2)]
                 out.append(_make_list(nodes, cells[-1], m, k, where))
     except OSError as exc:
         raise InvalidParameterError(f"cannot read {path!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidParameterError(f"{path!r} is not a text file: {exc}") from None
+    except UnicodeDecodeError:
+        raise DataValueError(f"{path!r} is not a UTF-8 text file") from None
     except json.JSONDecodeError as exc:
-        raise InvalidParameterError(f"{path!r} is not JSON: {exc}") from None
+        raise DataValueError(f"{path!r} is not JSON (line {exc.lineno} column "
+                             f"{exc.colno}: {exc.msg})") from None
     if not out:
         raise InvalidParameterError(f"{path!r} has no decision lists")
     return out

@@ -85,8 +85,20 @@ from ..numbers import (
     parse_fmpq_str,
     to_fmpq,
 )
-from .backend import check_backend, reduce_rows
-from .data import CUBE, source_width
+from .backend import Reduction, check_backend, reduce_rows
+from .data import CUBE, DataSource, source_width
+from .moments import (
+    CHUNK_BYTES,
+    MAX_CHUNK_ROWS,
+    MAX_MOMENTS,
+    chebyshev_moments,
+    chebyshev_table,
+    check_data,
+    checked_moment_sums,
+    chunk_rows,
+    moment_sums,
+    source_moment_sums,
+)
 from .privacy import (
     advanced_composition_epsilon,
     calibrate_laplace,
@@ -115,225 +127,8 @@ __all__ = [
     "wang_privacy",
 ]
 
-#: Largest number of moments t^d released.
-MAX_MOMENTS = 200_000
 _U = fmpq(1, 2**53)
 _VARS = ("x", "y", "z", "w")
-
-
-def chebyshev_table(x: Any, t: int) -> np.ndarray:
-    """``T[i, m] = T_m(x_i)`` for ``m < t`` by the three-term recurrence (float64)."""
-    x = np.asarray(x, dtype=np.float64)
-    T = np.empty((x.size, t))
-    T[:, 0] = 1.0
-    if t > 1:
-        T[:, 1] = x
-    for m in range(2, t):
-        T[:, m] = 2.0 * x * T[:, m - 1] - T[:, m - 2]
-    return T
-
-
-#: Default bound (bytes) on the working memory of one chunk of rows in
-#: :func:`moment_sums`: the ``d`` tables ``(t, rows)``, a ``2 x`` row and the Khatri-Rao
-#: blocks ``(t^(d-1), rows)`` (and ``(t^(d-2), rows)`` for d = 4).  8 MiB (well under the
-#: 256 MiB ceiling of issue 15) keeps a chunk in the last-level cache (measured fastest);
-#: the peak memory of a release is this plus the data and ``t^d`` accumulators, for any n.
-CHUNK_BYTES = 2**23
-
-
-def _table_rows(x: np.ndarray, rows: list[np.ndarray], x2: np.ndarray) -> None:
-    """``rows[m][i] = T_m(x_i)`` for ``m >= 1`` (``rows``: the ``t`` contiguous rows of a
-    ``(t, r)`` table whose row 0 already holds ones: the recurrence streams along memory
-    instead of striding down the columns).  ``x`` may be a strided column of the data (read
-    once, into ``rows[1]``); ``x2`` is an ``(r,)`` buffer for ``2 x`` (exact).  In place:
-    no temporary; the row views are made once per chunk shape (Python overhead)."""
-    mul, sub = np.multiply, np.subtract
-    if len(rows) > 1:
-        rows[1][...] = x
-        mul(rows[1], 2.0, x2)
-    for m in range(2, len(rows)):
-        mul(x2, rows[m - 1], rows[m])
-        sub(rows[m], rows[m - 2], rows[m])
-
-
-#: Longest table row (rows per chunk) by default: the recurrence keeps three rows of this
-#: length in the per-core L2 cache (measured: d = 1 is ~10% faster than with 32768).
-MAX_CHUNK_ROWS = 16384
-
-#: d = 1 (:func:`_moment_sums_1d`): at most 8192 rows per chunk, so that each ``numpy.dot``
-#: stays below OpenBLAS's 10,000-element threshold for a multi-threaded ``ddot``
-#: (measured on 2 cores: 16384 rows, thread start-up on every dot, is 2.7x slower).
-_MAX_CHUNK_ROWS_1D = 8192
-
-
-def _half(t: int) -> int:
-    """Highest table row of the d = 1 product form: ``T_0 .. T_h`` reach every ``k < t``
-    as ``k = 2m`` or ``2m + 1`` with ``m + 1 <= h`` (``h = ceil((t - 1) / 2)``)."""
-    return t // 2
-
-
-def chunk_rows(t: int, d: int, chunk_bytes: int = CHUNK_BYTES) -> int:
-    """Rows per chunk so that the working memory of :func:`moment_sums` -- the ``d``
-    tables ``(t, rows)``, the ``2 x`` buffer and the Khatri-Rao blocks; for d = 1 the
-    table ``T_0 .. T_{t // 2}`` and the ``2 x`` buffer -- takes at most ``chunk_bytes`` (at
-    least 64 rows, at most :data:`MAX_CHUNK_ROWS`; 8192 for d = 1)."""
-    if d == 1:
-        per_row = 8 * (_half(t) + 2)
-        return max(64, min(_MAX_CHUNK_ROWS_1D, int(chunk_bytes) // per_row))
-    per_row = 8 * (d * t + 1 + (t ** (d - 1) if d > 2 else 0)
-                   + (t ** (d - 2) if d > 3 else 0))
-    return max(64, min(MAX_CHUNK_ROWS, int(chunk_bytes) // per_row))
-
-
-def moment_sums(data: Any, t: IntLike, *, chunk: int | None = None,
-                chunk_bytes: int = CHUNK_BYTES, progress: Any = None) -> np.ndarray:
-    """Un-normalised moment tensor ``S[m_1, ..., m_d] = sum_x prod_i T_{m_i}(x_i)``
-    (float64), the statistic every backend sums over rows (wang2013 Algorithm 1).
-
-    GEMM-shaped: for each chunk of rows, ``(t^{d-1}, rows) @ (rows, t)`` -- the Khatri-Rao
-    (row-wise Kronecker) product of the tables of axes ``1..d-1`` times the table of axis
-    ``d`` (d = 1: products of half the table, :func:`_moment_sums_1d`; ``S_0 = n``
-    exactly).  One pass over the data (each chunk's columns are read once,
-    straight into the tables: no transposed copy of the data).
-
-    Memory: the working memory of a chunk is at most ``chunk_bytes`` (default
-    :data:`CHUNK_BYTES`; :func:`chunk_rows`; ``chunk`` overrides the row count, and a
-    chunk of 64 rows is the least), so the peak memory of the call beyond the data is
-    ``chunk_bytes`` plus two ``t^d`` float64 arrays (the accumulator and one GEMM
-    product) and numpy's internal ufunc buffers (``np.getbufsize()`` elements each),
-    whatever ``n`` (``benchmarks/summary_release.py`` measures it).
-
-    Error: each sum is within ``(4 (d t^2 + n) 2^-53) n`` of the exact sum over the same
-    float64 data, for ANY summation order -- chunks, BLAS blocking, or a
-    distributed reduction tree (proof in :func:`summary_grid`).
-    ``progress``: optional ``(stage, done, total)`` callback, once per chunk.
-    """
-    X = check_data(data)
-    t = check_int(t, "t", minimum=1)
-    R = check_int(chunk, "chunk", minimum=1) if chunk is not None else None
-    chunk_bytes = check_int(chunk_bytes, "chunk_bytes", minimum=1)
-    return _checked_moment_sums(X, t, R, chunk_bytes, progress)
-
-
-def _checked_moment_sums(X: np.ndarray, t: int, chunk: int | None, chunk_bytes: int,
-                         progress: Any) -> np.ndarray:
-    """:func:`moment_sums` on data already checked by :func:`check_data`."""
-    n, d = X.shape
-    if t**d > MAX_MOMENTS:
-        raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
-    R = min(chunk if chunk is not None else chunk_rows(t, d, chunk_bytes), n)
-    if d == 1:
-        return _moment_sums_1d(X[:, 0], t, R, progress)
-    acc = np.zeros((t ** (d - 1), t))
-    tab_buf = np.empty(d * t * R)
-    x2_buf = np.empty(R)
-    # Khatri-Rao buffers: the last product (t^(d-1) rows) and, for d = 4, the one before
-    kr_bufs = [np.empty(t ** (d - 1 - i) * R) for i in range(d - 2)] if d > 2 else []
-    shape_r = -1  # chunk length the views below were made for
-    for i0 in range(0, n, R):
-        r = min(R, n - i0)
-        if r != shape_r:  # first chunk and the short last one
-            tb = tab_buf[:d * t * r].reshape(d, t, r)  # contiguous for every chunk length
-            tb[:, 0] = 1.0  # T_0; nothing else writes these rows
-            rows = [list(tb[j]) for j in range(d)]
-            x2 = x2_buf[:r]
-            shape_r = r
-        for j in range(d):
-            _table_rows(X[i0:i0 + r, j], rows[j], x2)
-        if d == 2:
-            acc += tb[0] @ tb[1].T
-        else:
-            # Khatri-Rao block of axes 1..d-1: cur[(a, b), i] = prev[a, i] T_b(x_{i,j});
-            # two buffers so that no product reads the array it writes
-            cur, width = tb[0], t
-            for j in range(1, d - 1):
-                # the last product (j = d - 2) goes to buffer 0, earlier ones alternate
-                dst = kr_bufs[(d - 2 - j) % 2][:width * t * r].reshape(width, t, r)
-                np.multiply(cur[:, None, :], tb[j][None, :, :], out=dst)
-                width *= t
-                cur = dst.reshape(width, r)
-            acc += cur @ tb[d - 1].T
-        if progress is not None:
-            progress("moments (rows)", i0 + r, n)
-    return acc.reshape((t,) * d)
-
-
-def _moment_sums_1d(x: np.ndarray, t: int, R: int, progress: Any) -> np.ndarray:
-    """d = 1: ``S_k = sum_x T_k(x)`` from half the table, by the product formula
-    ``2 T_a T_b = T_{a+b} + T_{|a-b|}``:
-
-    ``S_{2m} = 2 sum_x T_m(x)^2 - n``  and  ``S_{2m+1} = 2 sum_x T_m(x) T_{m+1}(x) - S_1``
-    (``m >= 1``; ``S_0 = n`` exactly, ``S_1 = sum_x x``).
-
-    Only ``T_0 .. T_h`` (``h = t // 2``) are computed by the recurrence and every sum is a
-    ``numpy.dot`` of two rows: about 2/3 of the elementwise passes of the whole table plus
-    a sum per row (measured ~1.25x faster at t = 32).  The float error stays within the
-    bound of :func:`summary_grid`; step 4 of its proof covers this form."""
-    n = x.shape[0]
-    h = _half(t)
-    sq = np.zeros(h + 1)  # sq[m] = sum T_m^2
-    cr = np.zeros(h)  # cr[m] = sum T_m T_{m+1}; cr[0] = sum x
-    tab_buf = np.empty((h + 1) * R)
-    x2_buf = np.empty(R)
-    dot = np.dot
-    shape_r = -1
-    for i0 in range(0, n, R):
-        r = min(R, n - i0)
-        if r != shape_r:
-            tb = tab_buf[:(h + 1) * r].reshape(h + 1, r)
-            tb[0] = 1.0
-            rows = list(tb)
-            x2 = x2_buf[:r]
-            shape_r = r
-        _table_rows(x[i0:i0 + r], rows, x2)
-        for m in range(1, h + 1):
-            sq[m] += dot(rows[m], rows[m])
-        for m in range(h):
-            cr[m] += dot(rows[m], rows[m + 1])
-        if progress is not None:
-            progress("moments (rows)", i0 + r, n)
-    S = np.empty(t)
-    S[0] = n
-    if t > 1:
-        S[1] = cr[0]
-    for k in range(2, t):
-        m = k // 2
-        S[k] = 2.0 * sq[m] - n if k % 2 == 0 else 2.0 * cr[m] - cr[0]
-    return S
-
-
-def chebyshev_moments(data: Any, t: IntLike, *, chunk: int | None = None,
-                      chunk_bytes: int = CHUNK_BYTES, progress: Any = None) -> np.ndarray:
-    """Moment tensor ``b[m_1, ..., m_d] = (1/n) sum_x prod_i T_{m_i}(x_i)`` (float64):
-    :func:`moment_sums` divided by ``n``.  Proven a-priori error below
-    ``4 (d t^2 + n) 2^-53`` per moment for any summation order (:func:`summary_grid`).
-    wang2013 Algorithm 1.
-    """
-    X = check_data(data)
-    t = check_int(t, "t", minimum=1)
-    R = check_int(chunk, "chunk", minimum=1) if chunk is not None else None
-    chunk_bytes = check_int(chunk_bytes, "chunk_bytes", minimum=1)
-    return _checked_moment_sums(X, t, R, chunk_bytes, progress) / len(X)
-
-
-def check_data(data: Any) -> np.ndarray:
-    """``data`` as a float64 ``(n, d)`` array (1-D: one column), ``n >= 1``, ``d <= 4``,
-    every value in ``[-1, 1]`` (two reductions over the data: ``nan`` fails both
-    comparisons, ``inf`` the bounds)."""
-    try:
-        X = np.asarray(data, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidParameterError("data must be a numeric (n, d) array") from None
-    if X.ndim == 1:
-        X = X.reshape(-1, 1)
-    if X.ndim != 2 or X.shape[0] < 1:
-        raise InvalidParameterError("data must be a non-empty (n, d) array")
-    if not 1 <= X.shape[1] <= 4:
-        raise InvalidParameterError(f"data dimension d must be 1..4, got {X.shape[1]}")
-    lo, hi = X.min(), X.max()
-    if not (lo >= -1.0 and hi <= 1.0):  # also False for nan
-        raise InvalidParameterError("data values must lie in [-1, 1]")
-    return X
 
 
 def summary_grid(n: int, t: int, d: int) -> fmpq:
@@ -361,11 +156,13 @@ def summary_grid(n: int, t: int, d: int) -> fmpq:
        ``<= gamma_{n-1} sum |terms|``, i.e. ``<= (n-1) u (1 + 2e-5)`` after division by
        ``n``, plus ``u`` for that division.
     Total ``<= (3 d t^2 + d + n) u (1 + 1e-4) <= 4 (d t^2 + n) u`` for ``t, n >= 1``.
-    4. d = 1 uses the product form of :func:`_moment_sums_1d`: ``S_k = 2 G_ab - c`` with
+    4. d = 1 uses the product form of
+       :meth:`~dpverify.mechanisms.moments.MomentAccumulator._chunk_1d`: ``S_k = 2 G_ab - c`` with
        ``G_ab = sum_x T_a T_b``, ``(a, b) = (m, m)``, ``c = n`` for ``k = 2m`` and
        ``(a, b) = (m, m + 1)``, ``c = G_01 = sum_x x`` for ``k = 2m + 1``.  Let the rows be
-       split into ``P`` parts (chunks are inside one part; a part is one call, e.g. a dask
-       partition, with ``N`` the most rows of a part) whose results are added in any order.
+       split into ``P`` parts (chunks are inside one part; a part is one call or one
+       accumulator, e.g. a block of a dask partition, with ``N`` the most rows of a part)
+       whose results are added in any order.
        Per part: (a) ``|T^_a T^_b - T_a T_b| <= 3 (a^2 + b^2) u M`` (step 1,
        ``M = 1 + 1.2e-5``), doubled ``<= 3 (k^2 + 1) u M`` per row; (b) a dot product of
        ``n_p`` terms in any order is within ``gamma_{n_p} sum |terms|`` (Higham §3.1; FMA
@@ -776,17 +573,20 @@ def release_summary(
 
     Parameters
     ----------
-    data : array (n, d), values in [-1, 1], d <= 4; with ``backend="dask"``: a CSV/Parquet
-        file, a directory of them or a glob (:mod:`dpverify.mechanisms.data`).
+    data : array (n, d), values in [-1, 1], d <= 4; or a data source -- a CSV/Parquet
+        file, a directory of them, a glob, ``-`` (local backend) or a
+        :class:`~dpverify.mechanisms.data.DataSource` with its size cap -- read block by
+        block (:mod:`dpverify.mechanisms.data`; with ``"local"`` the release is that of the
+        same rows given as an array with the same BLAS threads, bit for bit).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
     epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
     grid : exact > 0, optional (default :func:`summary_grid`).
     insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
     progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : ``"local"`` (default) or ``"dask"``: the moment sums are reduced over the
-        partitions (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn
-        once, here, exactly as for ``"local"``.
+    backend : ``"local"`` (default) or ``"dask"`` (``data`` a source): the moment sums are
+        reduced over the partitions (:func:`dpverify.mechanisms.backend.reduce_rows`);
+        noise is then drawn once, here, exactly as for ``"local"``.
     scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
 
     Guarantee
@@ -803,25 +603,36 @@ def release_summary(
     eps = check_epsilon(epsilon)
     if delta is not None:
         check_delta(delta)
-    if backend == "dask":
-        red = reduce_moment_sums(data, t, scheduler=scheduler)
+    if backend == "dask" or isinstance(data, (str, DataSource)):
+        red = reduce_moment_sums(data, t, scheduler=scheduler, backend=backend,
+                                 progress=progress)
+        # a source read locally is released exactly as its rows in an array would be
+        info = {"statistics": red.info()} if backend == "dask" else None
         return release_from_moment_sums(red.value, red.n, t, eps, delta=delta, grid=grid,
                                         insecure_seed=insecure_seed, progress=progress,
-                                        info={"statistics": red.info()})
+                                        info=info)
     X = check_data(data)
     n, d = X.shape
     privacy, scale = wang_privacy(n, t, d, eps, delta, grid)  # checked before the data pass
-    S = _checked_moment_sums(X, t, None, CHUNK_BYTES, progress)
+    S = checked_moment_sums(X, t, None, CHUNK_BYTES, progress)
     return _noisy_summary(S, n, t, privacy, scale, insecure_seed, progress, None)
 
 
-def reduce_moment_sums(source: str, t: int, *, scheduler: Any = None,
-                       transform: Callable[[np.ndarray], np.ndarray] | None = None) -> Any:
-    """:func:`moment_sums` of the rows of ``source`` (file, directory or glob), reduced on
-    Dask (:func:`dpverify.mechanisms.backend.reduce_rows`; domain ``[-1, 1]``, d <= 4).
-    ``transform`` (picklable) maps each partition's rows first (jin's grid snapping).
+def reduce_moment_sums(source: str | DataSource, t: int, *, scheduler: Any = None,
+                       transform: Callable[[np.ndarray], np.ndarray] | None = None,
+                       backend: str = "dask", progress: Any = None) -> Reduction:
+    """:func:`moment_sums` of the rows of ``source`` (file, directory or glob; ``-`` for
+    the local backend), domain ``[-1, 1]``, d <= 4: reduced on Dask
+    (:func:`dpverify.mechanisms.backend.reduce_rows`), or with ``backend="local"`` read
+    block by block in this process with the sums of one :func:`moment_sums` call on all
+    the rows with the same BLAS threads, bit for bit
+    (:func:`dpverify.mechanisms.moments.source_moment_sums`).
+    ``transform`` (row-wise, picklable) maps the rows first (jin's grid snapping).
     Returns the :class:`~dpverify.mechanisms.backend.Reduction`."""
     t = check_int(t, "t", minimum=1)
+    backend = check_backend(backend, scheduler)
+    if backend == "local":
+        return source_moment_sums(source, t, transform=transform, progress=progress)
     d = source_width(source)
     if 1 <= d <= 4 and t**d > MAX_MOMENTS:
         raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
