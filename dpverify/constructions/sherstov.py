@@ -58,6 +58,13 @@ from ..exact import MonomialPoly
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str, log2_fmpq
 from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
+from .sherstov_integer import (
+    Fraction,
+    doubling_products,
+    fraction_sum,
+    integer_steps,
+    poly_record,
+)
 
 __all__ = [
     "READING_OPTIONS",
@@ -161,23 +168,6 @@ def _least_exp(target: fmpq) -> int:
 
 def _cheb(n: int) -> fmpq_poly:
     return fmpq_poly(fmpz_poly.chebyshev_t(n))
-
-
-def _poly_json(p: fmpq_poly, full: bool) -> dict[str, Any]:
-    # max |c_i| = max |n_i| / den over the common-denominator form p = sum n_i x^i / den:
-    # integer comparisons only (comparing the reduced fmpq coefficients of these
-    # polynomials cross-multiplies thousands of huge integers)
-    nums = p.numer().coeffs()
-    top = max((abs(c) for c in nums), default=fmpz(0))
-    obj: dict[str, Any] = {
-        "degree": p.degree(),
-        "max_abs_coefficient_log2": round(log2_fmpq(fmpq(top, p.denom())), 3)
-        if top != 0
-        else None,
-    }
-    if full:
-        obj["coefficients"] = [fmpq_str(c) for c in (p.coeffs() or [fmpq(0)])]
-    return obj
 
 
 # ---------------------------------------------------------------------------- parameters
@@ -333,18 +323,32 @@ def _single(prm: SherstovParameters, l_: int) -> SherstovParameters:
     )
 
 
-def _integer_max(p: fmpq_poly, lo: int, hi: int) -> fmpq:
-    return max(p(fmpq(x)) for x in range(lo, hi + 1))
+def _term(l_: int, prm: SherstovParameters, full: bool, progress: ProgressCallback | None,
+          stage: str) -> tuple[dict[str, Any], Fraction]:
+    """The record of step ``l`` and ``q_{3,l}`` as an integer fraction
+    (:func:`~dpverify.constructions.sherstov_integer.integer_steps`), with progress."""
+    total = 2 * doubling_products(prm.cheb3[l_]) + 2
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        report(progress, stage, done, total)
+
+    report(progress, stage, 0, total)
+    st = integer_steps(l_, prm.k, prm.Delta, prm.cheb1[l_], prm.cheb3[l_], prm.eta[l_], tick)
+    return _ell_record(l_, prm, st, full), st["q3"]
 
 
-def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, fmpq_poly], full: bool) -> dict:
+def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, Fraction], full: bool) -> dict:
     k, Delta = prm.k, prm.Delta
     c = k - l_
-    far = [s for s in range(0, k + 1) if abs(s - c) >= Delta]
-    p2max = max((st["p2"](fmpq(s)) for s in far), default=fmpq(0))
-    p2min = min((st["p2"](fmpq(s)) for s in far), default=fmpq(0))
+    p2num, p2den = st["p2"]
+    far = [fmpq(p2num(s), p2den) for s in range(0, k + 1) if abs(s - c) >= Delta]
+    p2max = max(far, default=fmpq(0))
+    p2min = min(far, default=fmpq(0))
     eta = prm.eta[l_]
-    deg3 = st["p3"].degree()
+    deg3 = st["p3"][0].degree()
     # printed: deg(p3) = 22 (d+1) sqrt(k (l+Delta)) / Delta  (as an upper bound: exact test
     # (deg * Delta)^2 <= 484 (d+1)^2 k (l+Delta))
     printed_ok = (deg3 * Delta) ** 2 <= 484 * (prm.d + 1) ** 2 * k * (l_ + Delta)
@@ -357,9 +361,9 @@ def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, fmpq_poly], full
         "p2_far_max": fmpq_str(p2max),
         "p2_far_min": fmpq_str(p2min),
         "chebyshev_argument_in_range": bool(p2max <= 2 + eta and p2min >= eta),
-        "q1_at_center": fmpq_str(st["q1"](fmpq(c))),
+        "q1_at_center": fmpq_str(st["q1"][0](c)),
         "printed_deg_p3_bound_holds": bool(printed_ok),
-        "polys": {name: _poly_json(p, full) for name, p in st.items()},
+        "polys": {name: poly_record(fr, full) for name, fr in st.items()},
     }
 
 
@@ -398,6 +402,7 @@ def exact_l_polynomial(
     *,
     intermediates: str = "full",
     max_degree: int = MAX_SHERSTOV_DEGREE,
+    progress: ProgressCallback | None = None,
 ) -> Approximation:
     """``q_{3,l}``: Sherstov's approximation of ``EXACT_l`` on ``{0..k}`` (thaler2012 B step 7).
 
@@ -410,6 +415,9 @@ def exact_l_polynomial(
         See :data:`READING_OPTIONS` (``ell_range`` is ignored here).
     intermediates : {"full", "summary"}
         Whether ``extra`` carries the coefficient lists of every step or only degrees/sizes.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the large products
+        done so far (counts only).
 
     Returns
     -------
@@ -429,16 +437,17 @@ def exact_l_polynomial(
     rd = dict(resolve_reading(reading), ell_range="0..r-1")
     prm = _single(sherstov_parameters(l_ + 1, k, gamma, rd), l_)
     _check_size(prm, max_degree)
-    st = _steps(l_, prm)
+    record, q3 = _term(l_, prm, full, progress, "construction: the term")
+    num, den = fraction_sum([q3])
     g = prm.gamma
     return Approximation(
         construction="exact_l/sherstov",
         params={"l": l_, "k": k, "gamma": fmpq_str(g), "reading": dict(rd)},
-        poly=MonomialPoly.from_fmpq_poly(st["q3"]),
+        poly=MonomialPoly.from_fmpq_poly(fmpq_poly(num, den)),
         target={"kind": "indicator", "l": l_},
         domain={"kind": "integers", "lo": 0, "hi": k},
         claims={"max_error": fmpq_str(g / k)},
-        extra={"sherstov": {**prm.to_json(), "steps": [_ell_record(l_, prm, st, full)]}},
+        extra={"sherstov": {**prm.to_json(), "steps": [record]}},
     )
 
 
@@ -514,20 +523,28 @@ def rofk_polynomial(
     check_int(max_degree, "max_degree", minimum=1, maximum=MAX_DEGREE)
     prm = sherstov_parameters(r, k, g, reading)
     _check_size(prm, max_degree)
-    total = fmpq_poly([0])
     records = []
+    terms = []
+    n = len(prm.ells)
     for i, l_ in enumerate(prm.ells):
-        report(progress, "construction: terms l", i, len(prm.ells))
-        st = _steps(l_, prm)
-        total += st["q3"]
-        records.append(_ell_record(l_, prm, st, full))
-    report(progress, "construction: terms l", len(prm.ells), len(prm.ells))
-    p = 1 - total
+        rec, q3 = _term(l_, prm, full, progress, f"construction: term l={l_} ({i + 1} of {n})")
+        records.append(rec)
+        terms.append(q3)
+    merges = 0
+
+    def merged() -> None:
+        nonlocal merges
+        merges += 1
+        report(progress, "construction: sum of the terms", merges, max(n - 1, 1))
+
+    num, den = fraction_sum(terms, merged)
+    del terms
+    p = fmpq_poly(den - num, den)  # 1 - sum_l q3_l
     return Approximation(
         construction="rofk/sherstov",
         params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "sherstov",
                 "reading": dict(prm.reading)},
-        poly=MonomialPoly.from_fmpq_poly(p, progress=progress),
+        poly=MonomialPoly.from_fmpq_poly(p),
         target=target,
         domain={"kind": "integers", "lo": 0, "hi": k},
         claims={"max_error": fmpq_str(g)},

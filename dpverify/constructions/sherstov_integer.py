@@ -1,0 +1,186 @@
+"""The steps of thaler2012 Appendix B in integer arithmetic: the fast path of :mod:`.sherstov`.
+
+The printed steps (:mod:`.sherstov` docstring) compose rational polynomials; done as printed
+(``fmpq_poly``), every step carries ``(64 m^{2D})^N``-sized denominators that FLINT keeps
+reducing.  Clearing them once gives integer polynomials only (``m = k - l - Delta``,
+``c = k - l``, ``eta = e_n/e_d`` in lowest terms, ``s = k - t``)::
+
+    Tm(s) = m^D T_D(s/m)  in Z[s],   A = Tm(c),   V = Tm - A
+    1 + eta - p2(s) = U(s)/du,  U = 64 m^{2D} (e_d + e_n) - e_d V^2,  du = 64 e_d m^{2D}
+    p3 = H_N / du^N,   H_n := du^n T_n(U/du)  in Z[s]
+    p4 = H_N / H_N(c),   q2 = H_N Q1 / (H_N(c) Q1(c)),   Q1(s) = prod_i (s - (k - l - i))
+    q3(t) = Z(t) / E,   Z(t) = H_N(k - t) Q1(k - t),   E = H_N(c) Q1(c)
+
+because ``p1(s) - p1(c) = V(s)/m^D`` and ``du^N`` cancels in ``p4``.  ``H_n`` follows
+Chebyshev's doubling formulas ``T_{2n} = 2 T_n^2 - 1``, ``T_{2n+1} = 2 T_n T_{n+1} - T_1``
+homogenised: ``H_{2n} = 2 H_n^2 - du^{2n}``, ``H_{2n+1} = 2 H_n H_{n+1} - du^{2n} U`` --
+about ``log2 N`` products of integer polynomials (FLINT's fast multiplication) instead of a
+rational composition.  ``H_N(k - t)`` is computed by the same doubling from ``U(k - t)``
+(a Taylor shift of a degree-``2D`` polynomial), which is cheaper than shifting ``H_N``.
+
+The sum of step 8 is formed over the least common multiple of the ``E_l`` (pairwise, in a
+balanced tree) and converted to ``fmpq_poly`` once.
+
+Guarantee
+---------
+Exact: the same polynomials as the printed steps (tests compare both at many parameters);
+the step records (degree, ``log2`` of the largest coefficient, full coefficient lists) are
+byte for byte those of the rational computation, since they depend only on the values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
+
+from ..exact.lowest_terms import coefficient_strings
+from ..numbers import log2_fmpq
+
+__all__ = ["Fraction", "homogeneous_chebyshev", "doubling_products", "integer_steps",
+           "fraction_sum", "poly_record"]
+
+#: a polynomial as an integer numerator and a non-zero integer denominator (not reduced)
+Fraction = tuple[fmpz_poly, fmpz]
+
+#: ``tick()`` after each product of a long computation (progress)
+_Tick = Callable[[], None]
+
+
+def _noop() -> None:
+    return None
+
+
+def homogeneous_chebyshev(U: fmpz_poly, du: fmpz, n: int, tick: _Tick = _noop) -> fmpz_poly:
+    """``H_n = du^n T_n(U / du)`` in ``Z[x]`` (module docstring), by doubling.
+
+    Only the last doubling step is at full size, and it needs one product: ``H_n`` from
+    ``H_a`` (``n = 2a``) or from the pair ``H_a, H_{a+1}`` (``n = 2a + 1``; a pair costs
+    two products per halving).  ``tick()`` is called after each product
+    (:func:`doubling_products` of them)."""
+    if n == 0:
+        return fmpz_poly([1])
+    if n == 1:
+        return U
+    a = n // 2
+    if n % 2 == 0:
+        Ha = homogeneous_chebyshev(U, du, a, tick)
+        out = 2 * Ha * Ha - du ** n
+    else:
+        Ha, Hb = _pair(U, du, a, tick)
+        out = 2 * Ha * Hb - du ** (2 * a) * U
+    tick()
+    return out
+
+
+def _pair(U: fmpz_poly, du: fmpz, n: int, tick: _Tick) -> tuple[fmpz_poly, fmpz_poly]:
+    """``(H_n, H_{n+1})``."""
+    if n == 0:
+        return fmpz_poly([1]), U
+    a = n // 2
+    Ha, Hb = _pair(U, du, a, tick)  # H_a, H_{a+1}
+    dd = du ** (2 * a)
+    mixed = 2 * Ha * Hb - dd * U  # H_{2a+1}
+    tick()
+    if n % 2 == 0:  # n = 2a: (H_{2a}, H_{2a+1})
+        out = (2 * Ha * Ha - dd, mixed)
+    else:  # n = 2a + 1: (H_{2a+1}, H_{2a+2})
+        out = (mixed, 2 * Hb * Hb - dd * du * du)
+    tick()
+    return out
+
+
+def doubling_products(n: int) -> int:
+    """The number of ``tick()`` calls of ``homogeneous_chebyshev(., ., n)``."""
+    if n <= 1:
+        return 0
+    a = n // 2
+    return (doubling_products(a) if n % 2 == 0 else _pair_products(a)) + 1
+
+
+def _pair_products(n: int) -> int:
+    return 0 if n == 0 else _pair_products(n // 2) + 2
+
+
+def integer_steps(l_: int, k: int, Delta: int, D: int, N: int, eta: fmpq,
+                  tick: _Tick = _noop) -> dict[str, Fraction]:
+    """The printed steps for one ``l`` as integer fractions (module docstring): ``p1, p2``
+    (small, in ``s``), ``p3, p4, q1, q2`` (in ``s``) and ``q3`` (in ``t``), each as
+    ``(numerator, denominator)``.  ``tick()`` after each large product
+    (``2 * doubling_products(N) + 2`` of them)."""
+    m = k - l_ - Delta
+    c = k - l_
+    TD = fmpz_poly.chebyshev_t(D)
+    Tm = fmpz_poly([TD[j] * fmpz(m) ** (D - j) for j in range(D + 1)])
+    A = Tm(c)
+    V = Tm - A
+    mD = fmpz(m) ** D
+    en, ed = eta.p, eta.q
+    mm = mD * mD
+    du = 64 * ed * mm
+    U = 64 * mm * (ed + en) - ed * V * V
+    flip = fmpz_poly([k, -1])  # s = k - t
+    Hs = homogeneous_chebyshev(U, du, N, tick)
+    Ht = homogeneous_chebyshev(U(flip), du, N, tick)
+    Q1 = fmpz_poly([1])
+    for i in range(-(Delta - 1), Delta):
+        if i != 0:
+            Q1 *= fmpz_poly([-(k - l_ - i), 1])
+    Hc = Hs(c)
+    Q1c = Q1(c)
+    E = Hc * Q1c
+    q2 = Hs * Q1
+    tick()
+    q3 = Ht * Q1(flip)
+    tick()
+    return {
+        "p1": (Tm, mD),
+        "p2": (V * V, 64 * mm),
+        "p3": (Hs, du ** N),
+        "p4": (Hs, Hc),
+        "q1": (Q1, fmpz(1)),
+        "q2": (q2, E),
+        "q3": (q3, E),
+    }
+
+
+def _positive(fr: Fraction) -> Fraction:
+    num, den = fr
+    return (-num, -den) if den < 0 else (num, den)
+
+
+def fraction_sum(terms: list[Fraction], tick: _Tick = _noop) -> Fraction:
+    """``sum_i num_i / den_i`` as one fraction over the least common multiple of the
+    denominators (positive), merged pairwise in a balanced tree (``tick()`` per merge)."""
+    if not terms:
+        return fmpz_poly([0]), fmpz(1)
+    level = [_positive(t) for t in terms]
+    while len(level) > 1:
+        nxt = []
+        for i in range(0, len(level) - 1, 2):
+            (a, da), (b, db) = level[i], level[i + 1]
+            g = da.gcd(db)
+            nxt.append((a * (db // g) + b * (da // g), da // g * db))
+            tick()
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+    return level[0]
+
+
+def poly_record(fr: Fraction, full: bool) -> dict[str, Any]:
+    """``{"degree", "max_abs_coefficient_log2"[, "coefficients"]}`` of ``num / den``: the
+    degree, ``log2 max |c_i|`` rounded to 3 decimals (display only) and, if ``full``, the
+    exact coefficient strings in lowest terms (``"0"`` for zero)."""
+    num, den = _positive(fr)
+    top = max((abs(c) for c in num.coeffs()), default=fmpz(0))
+    obj: dict[str, Any] = {
+        "degree": num.degree(),
+        # the value max |c_i| (one fmpq, lowest terms): the same log2 whatever the
+        # common denominator
+        "max_abs_coefficient_log2": round(log2_fmpq(fmpq(top, den)), 3) if top != 0 else None,
+    }
+    if full:
+        obj["coefficients"] = coefficient_strings(fmpq_poly(num, den))
+    return obj
