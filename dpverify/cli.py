@@ -232,7 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     is_cert = isinstance(data, dict) and data.get("format") == CERT_FORMAT
     if not is_cert:
         data = data_document(args.command, data)
-    text = json.dumps(data, indent=2, default=_json_default) + "\n"
+    want_json = bool(getattr(args, "json", False))
+    # serialised only when written: an r-of-k certificate can hold gigabytes of digits
+    text = (json.dumps(data, indent=2, default=_json_default) + "\n"
+            if out is not None or want_json else "")
     if out is not None:
         try:
             write_text(out, text, what="--out")
@@ -241,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if not is_cert:
             sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}\n")
-    if getattr(args, "json", False):
+    if want_json:
         sys.stdout.write(text)
     else:
         sys.stdout.write(result.text.rstrip("\n") + "\n")

@@ -25,6 +25,16 @@ evaluated exactly from the monomial coefficients, as on the slow path (while mor
 ``_MAX_CANDIDATES`` remain, the screen is first repeated on them at doubled precision).
 The result -- the exact maximum and the first point attaining it -- is identical to exact
 enumeration of every point; only the order of work changes.
+
+Long polynomials on integer domains (degree >= ``_TRUNCATED_MIN_DEGREE``) are screened the
+same way with exact integer bounds instead of balls: with ``p = N/D`` (``N`` integer),
+``N = 2^s T + rest`` where ``T = N >> s`` coefficient by coefficient and every
+coefficient of ``rest`` is below ``2^s`` in absolute value, so
+``|N(x) - 2^s T(x)| <= 2^s S(|x|)``,
+``S(y) = sum_{i <= deg} y^i``.  ``s`` is chosen per point so that this radius is about
+``2^-64`` of ``D`` (the cancellation of the monomial form at ``x``, ``deg log2 |x|`` bits,
+is what ``T`` keeps); ``T(x)`` is then a third to a fifth of the size of ``N(x)``.  The
+exact maximum is decided on the survivors as above.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
+from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..exact import ExactPoly
@@ -152,6 +162,11 @@ _SCREEN_MAX_PREC = 4096
 _MAX_CANDIDATES = 256
 #: progress reports come every _CHUNK + 1 points (a power of two minus one: a cheap mask)
 _CHUNK = 63
+#: The truncated-integer screen (module docstring) is tried from this degree on.
+_TRUNCATED_MIN_DEGREE = 256
+#: Its first radius is about 2^-_TRUNCATED_GUARD of the denominator; each further round
+#: (while more than _MAX_CANDIDATES survive) adds as many bits again.
+_TRUNCATED_GUARD = 64
 
 
 def affine_chebyshev_form(
@@ -264,6 +279,62 @@ def _screened_max(
     return best, wit
 
 
+def _truncated_screen(
+    xs: list[fmpz], fvals: list[fmpq], N: fmpz_poly, D: fmpz,
+    progress: ProgressCallback | None = None,
+) -> tuple[fmpq, int]:
+    """Exact ``(D * max error, index of the first point attaining it)`` over the integer
+    points ``xs`` for ``p = N/D`` (``D > 0``), by the truncated-integer screen of the
+    module docstring followed by exact decisions on the survivors."""
+    deg = N.degree()
+    dbits = D.bit_length()
+    idx = list(range(len(xs)))
+    guard = _TRUNCATED_GUARD
+    best_lo: fmpq | None = None  # a proven lower bound of D * max error
+    while True:
+        stage = f"max error: screening ({guard} guard bits)"
+        sums = {}
+        wanted = {}
+        for i in idx:  # the shift each point allows, rounded down to a coarse grid
+            y = abs(int(xs[i]))
+            if y not in sums:
+                sums[y] = fmpz(deg + 1) if y == 1 else (fmpz(y) ** (deg + 1) - 1) // (y - 1)
+            step = max(64, dbits // 16)
+            wanted[i] = max(0, (dbits - sums[y].bit_length() - guard) // step * step)
+        truncated: dict[int, fmpz_poly] = {}
+        uppers = []
+        for j, i in enumerate(idx):
+            if progress is not None and not j & _CHUNK:
+                progress(stage, j, len(idx))
+            sh = wanted[i]
+            if sh not in truncated:
+                truncated[sh] = N if sh == 0 else fmpz_poly([N[e] >> sh for e in range(deg + 1)])
+            x, fx = xs[i], fvals[i]
+            rad = (sums[abs(int(x))] << sh) if sh else fmpz(0)
+            c = D * fx - fmpq(truncated[sh](x) << sh)  # D (f - p(x)) up to rad
+            lo = abs(c) - rad
+            if best_lo is None or lo > best_lo:
+                best_lo = lo
+            uppers.append(abs(c) + rad)
+        assert best_lo is not None  # idx is never empty
+        before, idx = len(idx), [i for i, up in zip(idx, uppers) if not up < best_lo]
+        report(progress, stage, before, before)
+        if len(idx) <= _MAX_CANDIDATES or guard >= 4 * _TRUNCATED_GUARD:
+            break
+        guard *= 2
+    best: fmpq | None = None
+    wit = idx[0]
+    for j, i in enumerate(idx):  # increasing order: the first maximiser, as enumeration finds
+        if progress is not None and not j & _CHUNK:
+            progress("max error: exact decisions", j, len(idx))
+        err = abs(D * fvals[i] - fmpq(N(xs[i])))
+        if best is None or err > best:
+            best, wit = err, i
+    assert best is not None
+    report(progress, "max error: exact decisions", len(idx), len(idx))
+    return best, wit
+
+
 def _arb_value(f: Expr, x: fmpq) -> arb:
     """A ball enclosing ``f(x)`` at the working precision."""
     v = f.eval_arb(arb(x))
@@ -317,7 +388,7 @@ def finite_max_error(
         # D*p has integer coefficients: evaluate it at integers with FLINT's fmpz
         # Horner (C level, exact) and compare numerators; 3x faster than fmpq.
         D = P.denom()
-        Nz = fmpz_poly(P.numer().coeffs()) if P.degree() >= 0 else fmpz_poly([0])
+        Nz = P.numer()
 
         def scaled_error(fx: fmpq, x: fmpq) -> fmpq:  # D * |f - p| at x (f exact)
             num = Nz(x.p)
@@ -337,6 +408,10 @@ def finite_max_error(
             mx, wit = _screened_max(
                 points, exact_f, form, lambda i: exact_error(exact_f[i], points[i]), progress)
             return FiniteMax(mx, mx, True, wit, len(points))
+        if integers and P.degree() >= _TRUNCATED_MIN_DEGREE:
+            scaled, iw = _truncated_screen([x.p for x in points], exact_f, Nz, D, progress)
+            mx = scaled / D
+            return FiniteMax(mx, mx, True, points[iw], len(points))
 
     best: fmpq | None = None
     best_x = points[0]

@@ -63,6 +63,7 @@ from .sherstov_integer import (
     doubling_products,
     fraction_sum,
     integer_steps,
+    lowest_terms_fraction,
     poly_record,
 )
 
@@ -438,7 +439,7 @@ def exact_l_polynomial(
     prm = _single(sherstov_parameters(l_ + 1, k, gamma, rd), l_)
     _check_size(prm, max_degree)
     record, q3 = _term(l_, prm, full, progress, "construction: the term")
-    num, den = fraction_sum([q3])
+    num, den = lowest_terms_fraction(q3)
     g = prm.gamma
     return Approximation(
         construction="exact_l/sherstov",
@@ -539,7 +540,7 @@ def rofk_polynomial(
 
     num, den = fraction_sum(terms, merged)
     del terms
-    p = fmpq_poly(den - num, den)  # 1 - sum_l q3_l
+    p = fmpq_poly(*lowest_terms_fraction((den - num, den)))  # 1 - sum_l q3_l
     return Approximation(
         construction="rofk/sherstov",
         params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "sherstov",
