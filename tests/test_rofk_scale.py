@@ -35,7 +35,7 @@ from dpverify.constructions.sherstov import (
 from dpverify.constructions.sherstov_integer import (
     doubling_products,
     homogeneous_chebyshev,
-    lowest_terms_fraction,
+    reduced_poly,
 )
 from dpverify.exact import MonomialPoly, fmpq_abs_sum
 from dpverify.exact.lowest_terms import coefficient_strings, lowest_terms
@@ -169,15 +169,14 @@ def test_lowest_terms_rejects_bad_denominators():
         coefficient_strings([1, 2])
 
 
-def test_lowest_terms_fraction_is_fmpq_poly_canonical_form():
+def test_reduced_poly_is_the_fmpq_poly():
     rng = random.Random(2)
     for _ in range(300):
         nums, den = _random_fraction(rng)
         den *= rng.choice([1, -1])
-        num, d = lowest_terms_fraction((fmpz_poly(nums), den))
         ref = fmpq_poly(fmpz_poly(nums), den)
-        assert d > 0 and fmpq_poly(num, d) == ref
-        assert (num.content().gcd(d) == 1) or not nums or ref == 0
+        p = reduced_poly(list(nums), den)
+        assert p == ref and p.denom() == ref.denom() and p.numer() == ref.numer()
 
 
 def test_monomial_from_fmpq_poly_reads_like_an_eager_one():
@@ -256,7 +255,7 @@ def test_progress_reports_every_stage():
     assert [s for s in stages if s.startswith("construction: term")] == [
         "construction: term l=0 (1 of 3)", "construction: term l=1 (2 of 3)",
         "construction: term l=2 (3 of 3)"]
-    for needle in ("construction: sum of the terms", "coefficients in lowest terms",
+    for needle in ("construction: common denominator", "coefficients in lowest terms",
                    "max error: points"):
         assert any(s.startswith(needle) for s in stages), (needle, stages)
     for s, calls in seen.items():

@@ -60,11 +60,12 @@ from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
 from .sherstov_integer import (
     Fraction,
-    doubling_products,
-    fraction_sum,
-    integer_steps,
-    lowest_terms_fraction,
+    TermSetup,
     poly_record,
+    reduced_poly,
+    term_products,
+    term_setup,
+    term_steps,
 )
 
 __all__ = [
@@ -324,11 +325,15 @@ def _single(prm: SherstovParameters, l_: int) -> SherstovParameters:
     )
 
 
-def _term(l_: int, prm: SherstovParameters, full: bool, progress: ProgressCallback | None,
-          stage: str) -> tuple[dict[str, Any], Fraction]:
+def _setup(l_: int, prm: SherstovParameters) -> TermSetup:
+    return term_setup(l_, prm.k, prm.Delta, prm.cheb1[l_], prm.cheb3[l_], prm.eta[l_])
+
+
+def _term(ts: TermSetup, prm: SherstovParameters, full: bool,
+          progress: ProgressCallback | None, stage: str) -> tuple[dict[str, Any], Fraction]:
     """The record of step ``l`` and ``q_{3,l}`` as an integer fraction
-    (:func:`~dpverify.constructions.sherstov_integer.integer_steps`), with progress."""
-    total = 2 * doubling_products(prm.cheb3[l_]) + 2
+    (:func:`~dpverify.constructions.sherstov_integer.term_steps`), with progress."""
+    total = term_products(ts.N)
     done = 0
 
     def tick() -> None:
@@ -337,8 +342,8 @@ def _term(l_: int, prm: SherstovParameters, full: bool, progress: ProgressCallba
         report(progress, stage, done, total)
 
     report(progress, stage, 0, total)
-    st = integer_steps(l_, prm.k, prm.Delta, prm.cheb1[l_], prm.cheb3[l_], prm.eta[l_], tick)
-    return _ell_record(l_, prm, st, full), st["q3"]
+    st = term_steps(ts, tick)
+    return _ell_record(ts.l, prm, st, full), st["q3"]
 
 
 def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, Fraction], full: bool) -> dict:
@@ -438,13 +443,13 @@ def exact_l_polynomial(
     rd = dict(resolve_reading(reading), ell_range="0..r-1")
     prm = _single(sherstov_parameters(l_ + 1, k, gamma, rd), l_)
     _check_size(prm, max_degree)
-    record, q3 = _term(l_, prm, full, progress, "construction: the term")
-    num, den = lowest_terms_fraction(q3)
+    record, (num, den) = _term(_setup(l_, prm), prm, full, progress, "construction: the term")
+    q3 = reduced_poly(num.coeffs(), den)
     g = prm.gamma
     return Approximation(
         construction="exact_l/sherstov",
         params={"l": l_, "k": k, "gamma": fmpq_str(g), "reading": dict(rd)},
-        poly=MonomialPoly.from_fmpq_poly(fmpq_poly(num, den)),
+        poly=MonomialPoly.from_fmpq_poly(q3),
         target={"kind": "indicator", "l": l_},
         domain={"kind": "integers", "lo": 0, "hi": k},
         claims={"max_error": fmpq_str(g / k)},
@@ -524,23 +529,28 @@ def rofk_polynomial(
     check_int(max_degree, "max_degree", minimum=1, maximum=MAX_DEGREE)
     prm = sherstov_parameters(r, k, g, reading)
     _check_size(prm, max_degree)
+    # step 8 over the least common multiple L of the denominators E_l of the terms (known
+    # before any large polynomial): p = (L - sum_l q3num_l * (L / E_l)) / L, accumulated
+    # coefficient by coefficient so that only one term's polynomials exist at a time
+    setups = [_setup(l_, prm) for l_ in prm.ells]
+    L = fmpz(1)
+    for ts in setups:
+        L = L // L.gcd(ts.E) * abs(ts.E)
+    acc: list[fmpz] = [fmpz(0)] * (max(prm.degree.values(), default=0) + 1)
+    acc[0] = L
     records = []
-    terms = []
-    n = len(prm.ells)
-    for i, l_ in enumerate(prm.ells):
-        rec, q3 = _term(l_, prm, full, progress, f"construction: term l={l_} ({i + 1} of {n})")
+    n = len(setups)
+    for i, ts in enumerate(setups):
+        rec, (z, E) = _term(ts, prm, full, progress,
+                            f"construction: term l={ts.l} ({i + 1} of {n})")
         records.append(rec)
-        terms.append(q3)
-    merges = 0
-
-    def merged() -> None:
-        nonlocal merges
-        merges += 1
-        report(progress, "construction: sum of the terms", merges, max(n - 1, 1))
-
-    num, den = fraction_sum(terms, merged)
-    del terms
-    p = fmpq_poly(*lowest_terms_fraction((den - num, den)))  # 1 - sum_l q3_l
+        scale = L // E  # exact, with the sign of E
+        for j, c in enumerate(z.coeffs()):
+            acc[j] -= c * scale
+        del z
+    report(progress, "construction: common denominator", 0, 1)
+    p = reduced_poly(acc, L)  # 1 - sum_l q3_l
+    report(progress, "construction: common denominator", 1, 1)
     return Approximation(
         construction="rofk/sherstov",
         params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "sherstov",

@@ -31,6 +31,7 @@ byte for byte those of the rational computation, since they depend only on the v
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
@@ -38,8 +39,8 @@ from flint import fmpq, fmpq_poly, fmpz, fmpz_poly
 from ..exact.lowest_terms import coefficient_strings
 from ..numbers import log2_fmpq
 
-__all__ = ["Fraction", "homogeneous_chebyshev", "doubling_products", "integer_steps",
-           "lowest_terms_fraction", "fraction_sum", "poly_record"]
+__all__ = ["Fraction", "TermSetup", "homogeneous_chebyshev", "doubling_products", "term_setup",
+           "term_steps", "term_products", "reduced_poly", "poly_record"]
 
 #: a polynomial as an integer numerator and a non-zero integer denominator (not reduced)
 Fraction = tuple[fmpz_poly, fmpz]
@@ -103,18 +104,33 @@ def _pair_products(n: int) -> int:
     return 0 if n == 0 else _pair_products(n // 2) + 2
 
 
-def integer_steps(l_: int, k: int, Delta: int, D: int, N: int, eta: fmpq,
-                  tick: _Tick = _noop) -> dict[str, Fraction]:
-    """The printed steps for one ``l`` as integer fractions (module docstring): ``p1, p2``
-    (small, in ``s``), ``p3, p4, q1, q2`` (in ``s``) and ``q3`` (in ``t``), each as
-    ``(numerator, denominator)``.  ``tick()`` after each large product
-    (``2 * doubling_products(N) + 2`` of them)."""
+@dataclass(frozen=True)
+class TermSetup:
+    """The small pieces of one term ``l``: everything but the degree-``2DN`` polynomials.
+
+    ``E = H_N(c) Q1(c)`` is the denominator of ``q3`` (``H_N(c)`` by the same doubling on
+    the constant ``U(c)``), so the common denominator of step 8 is known before any large
+    polynomial exists."""
+
+    l: int
+    k: int
+    N: int
+    p1: Fraction
+    p2: Fraction
+    U: fmpz_poly
+    du: fmpz
+    Q1: fmpz_poly
+    Hc: fmpz
+    E: fmpz
+
+
+def term_setup(l_: int, k: int, Delta: int, D: int, N: int, eta: fmpq) -> TermSetup:
+    """:class:`TermSetup` of step ``l`` (module docstring)."""
     m = k - l_ - Delta
     c = k - l_
     TD = fmpz_poly.chebyshev_t(D)
     Tm = fmpz_poly([TD[j] * fmpz(m) ** (D - j) for j in range(D + 1)])
-    A = Tm(c)
-    V = Tm - A
+    V = Tm - Tm(c)
     mD = fmpz(m) ** D
     en, ed = eta.p, eta.q
     mm = mD * mD
@@ -123,30 +139,42 @@ def integer_steps(l_: int, k: int, Delta: int, D: int, N: int, eta: fmpq,
     # a common factor g of U and du leaves U/du unchanged and takes N log2 g bits off every
     # coefficient below (powers of 2 from 64 and e_d: 5-15% of the size)
     g = U.content().gcd(du)
-    U, du = fmpz_poly([c // g for c in U.coeffs()]), du // g
-    flip = fmpz_poly([k, -1])  # s = k - t
-    Hs = homogeneous_chebyshev(U, du, N, tick)
-    Ht = homogeneous_chebyshev(U(flip), du, N, tick)
+    U, du = fmpz_poly([a // g for a in U.coeffs()]), du // g
     Q1 = fmpz_poly([1])
     for i in range(-(Delta - 1), Delta):
         if i != 0:
             Q1 *= fmpz_poly([-(k - l_ - i), 1])
-    Hc = Hs(c)
-    Q1c = Q1(c)
-    E = Hc * Q1c
-    q2 = Hs * Q1
+    Hc = homogeneous_chebyshev(fmpz_poly([U(c)]), du, N)[0]
+    return TermSetup(l_, k, N, (Tm, mD), (V * V, 64 * mm), U, du, Q1, Hc, Hc * Q1(c))
+
+
+def term_steps(ts: TermSetup, tick: _Tick = _noop) -> dict[str, Fraction]:
+    """The printed steps of term ``l`` as integer fractions (module docstring): ``p1, p2``
+    (small, in ``s``), ``p3, p4, q1, q2`` (in ``s``) and ``q3`` (in ``t``), each as
+    ``(numerator, denominator)``.  ``tick()`` after each large product
+    (``term_products(N)`` of them)."""
+    flip = fmpz_poly([ts.k, -1])  # s = k - t
+    Hs = homogeneous_chebyshev(ts.U, ts.du, ts.N, tick)
+    q2 = Hs * ts.Q1
     tick()
-    q3 = Ht * Q1(flip)
+    Ht = homogeneous_chebyshev(ts.U(flip), ts.du, ts.N, tick)
+    q3 = Ht * ts.Q1(flip)
+    del Ht
     tick()
     return {
-        "p1": (Tm, mD),
-        "p2": (V * V, 64 * mm),
-        "p3": (Hs, du ** N),
-        "p4": (Hs, Hc),
-        "q1": (Q1, fmpz(1)),
-        "q2": (q2, E),
-        "q3": (q3, E),
+        "p1": ts.p1,
+        "p2": ts.p2,
+        "p3": (Hs, ts.du ** ts.N),
+        "p4": (Hs, ts.Hc),
+        "q1": (ts.Q1, fmpz(1)),
+        "q2": (q2, ts.E),
+        "q3": (q3, ts.E),
     }
+
+
+def term_products(N: int) -> int:
+    """The number of ``tick()`` calls of :func:`term_steps` for ``N``."""
+    return 2 * doubling_products(N) + 2
 
 
 def _positive(fr: Fraction) -> Fraction:
@@ -154,52 +182,38 @@ def _positive(fr: Fraction) -> Fraction:
     return (-num, -den) if den < 0 else (num, den)
 
 
-def lowest_terms_fraction(fr: Fraction) -> Fraction:
-    """``num / den`` with ``gcd(content(num), den) = 1`` and ``den > 0`` (the form
-    ``fmpq_poly`` keeps), found with few large gcds.
+def reduced_poly(cs: list[fmpz], den: fmpz) -> fmpq_poly:
+    """``sum_i cs[i] x^i / den`` as an ``fmpq_poly`` (``den != 0``), the common content
+    taken out with few large gcds first.
 
     ``g = gcd(den, sum_i w_i c_i, sum_i w'_i c_i)`` for two sets of small weights is a
-    multiple of ``G = gcd(content(num), den)``; when ``g`` divides every coefficient it
-    divides ``G`` as well, so ``g = G`` (exact; a coefficient it does not divide replaces
-    ``g`` by a gcd with it).  FLINT's own canonicalisation takes a gcd per coefficient, of
-    the size of ``G`` (thousands of bits here)."""
-    num, den = _positive(fr)
-    cs = num.coeffs()
-    if not cs:
-        return fmpz_poly([0]), fmpz(1)
+    multiple of ``G = gcd(content, den)``; when ``g`` divides every coefficient it divides
+    ``G`` as well, so ``g = G`` (exact; a coefficient it does not divide replaces ``g`` by
+    a gcd with it).  FLINT's own canonicalisation then finds content 1 after a few gcds,
+    instead of one gcd of the size of ``G`` (thousands of bits here) per coefficient.
+    ``cs`` is consumed (its entries are replaced)."""
+    if den < 0:
+        den = -den
+        for i, c in enumerate(cs):
+            cs[i] = -c
+    if not any(c != 0 for c in cs):
+        return fmpq_poly([0])
     w1 = sum((c * ((i * 2654435761 + 1) & 0xFFFFFFFF) for i, c in enumerate(cs)), fmpz(0))
     w2 = sum((c * ((i * 40503 + 12345) & 0xFFFF) for i, c in enumerate(cs)), fmpz(0))
     g = den.gcd(w1).gcd(w2)
     while g != 1:
-        out = []
         for c in cs:
-            q, r = divmod(c, g)
-            if r != 0:  # g is a proper multiple of G: gcd(g, c) = gcd(g, r) still is one
-                g = g.gcd(r)
+            if c % g != 0:  # g is a proper multiple of G: gcd(g, c) still is one
+                g = g.gcd(c)
                 break
-            out.append(q)
         else:
-            return fmpz_poly(out), den // g
-    return num, den
-
-
-def fraction_sum(terms: list[Fraction], tick: _Tick = _noop) -> Fraction:
-    """``sum_i num_i / den_i`` as one fraction over the least common multiple of the
-    denominators (positive), merged pairwise in a balanced tree (``tick()`` per merge)."""
-    if not terms:
-        return fmpz_poly([0]), fmpz(1)
-    level = [lowest_terms_fraction(t) for t in terms]
-    while len(level) > 1:
-        nxt = []
-        for i in range(0, len(level) - 1, 2):
-            (a, da), (b, db) = level[i], level[i + 1]
-            g = da.gcd(db)
-            nxt.append((a * (db // g) + b * (da // g), da // g * db))
-            tick()
-        if len(level) % 2:
-            nxt.append(level[-1])
-        level = nxt
-    return level[0]
+            for i, c in enumerate(cs):
+                cs[i] = c // g
+            den = den // g
+            break
+    num = fmpz_poly(cs)
+    cs.clear()
+    return fmpq_poly(num, den)
 
 
 def poly_record(fr: Fraction, full: bool) -> dict[str, Any]:
