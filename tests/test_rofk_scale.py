@@ -38,7 +38,8 @@ from dpverify.constructions.sherstov_integer import (
     reduced_poly,
 )
 from dpverify.exact import MonomialPoly, fmpq_abs_sum
-from dpverify.exact.lowest_terms import coefficient_strings, lowest_terms
+from dpverify.exact import lowest_terms as lowest_terms_module
+from dpverify.exact.lowest_terms import coefficient_strings, decimal_strings, lowest_terms
 from dpverify.numbers import fmpq_str
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "rofk_certificates.json")
@@ -158,6 +159,29 @@ def test_lowest_terms_agree_with_fmpq():
             assert (p, q) == (ref.p, ref.q)
         p = fmpq_poly(fmpz_poly(nums), den) if nums else fmpq_poly([0])
         assert coefficient_strings(p) == [fmpq_str(c) for c in (p.coeffs() or [fmpq(0)])]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_decimal_strings_in_worker_processes(monkeypatch, workers):
+    # the parallel path is taken from 0 bits on here (and refused with DPVERIFY_WORKERS=1)
+    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setenv("DPVERIFY_WORKERS", workers)
+    rng = random.Random(4)
+    xs = [fmpz(rng.randrange(-10**rng.randrange(1, 400), 10**rng.randrange(1, 400)))
+          for _ in range(300)]
+    seen = []
+    assert decimal_strings(xs, progress=lambda s, d, t: seen.append((d, t))) == \
+        [str(int(x)) for x in xs]
+    assert seen[0] == (0, 300) and seen[-1] == (300, 300)
+    assert decimal_strings([]) == []
+
+
+def test_decimal_strings_rejects_a_bad_worker_count(monkeypatch):
+    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    for bad in ("0", "two", "-1"):
+        monkeypatch.setenv("DPVERIFY_WORKERS", bad)
+        with pytest.raises(ValueError, match="DPVERIFY_WORKERS must be a positive integer"):
+            decimal_strings([fmpz(10)])
 
 
 def test_lowest_terms_rejects_bad_denominators():

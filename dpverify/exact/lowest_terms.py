@@ -21,6 +21,14 @@ comparatively small *rough* part.  :func:`lowest_terms` uses it, without assumin
 The result is exactly ``(n_i / g_i, den / g_i)`` with ``g_i = gcd(n_i, den)``, whatever the
 shape of ``den`` (a denominator without a smooth part only loses the speed-up).
 
+:func:`coefficient_strings` then writes the fractions in decimal, which is most of the
+cost (``str`` of a 10^5-bit integer takes about a millisecond): each distinct reduced
+denominator once, and -- for more than :data:`PARALLEL_BITS` bits in all, on Linux, from
+a process without other threads -- in forked worker processes, one per available core
+(environment variable ``DPVERIFY_WORKERS``: a positive integer sets the number, ``1``
+turns this off).  Workers only convert integers they inherit to text; any failure to
+start them falls back to this process.
+
 Guarantee
 ---------
 Exact: ``p_i / q_i == n_i / den`` with ``gcd(p_i, q_i) = 1`` and ``q_i > 0`` -- what
@@ -30,14 +38,19 @@ Exact: ``p_i / q_i == n_i / den`` with ``gcd(p_i, q_i) = 1`` and ``q_i > 0`` -- 
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
+import sys
+import threading
 from collections.abc import Sequence
 
 from flint import fmpq_poly, fmpz
 
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..progress import ProgressCallback
+from ..progress import ProgressCallback, report
 
-__all__ = ["SMALL_PRIME_BOUND", "lowest_terms", "coefficient_strings"]
+__all__ = ["SMALL_PRIME_BOUND", "PARALLEL_BITS", "lowest_terms", "decimal_strings",
+           "coefficient_strings"]
 
 #: Primes below this bound are split off the denominator and handled by valuations.
 SMALL_PRIME_BOUND = 1 << 12
@@ -45,6 +58,10 @@ SMALL_PRIME_BOUND = 1 << 12
 _BLOCK = 32
 #: progress reports come every _CHUNK + 1 numerators (a power of two minus one: a cheap mask)
 _CHUNK = 63
+#: Decimal conversions of more bits than this in all may run in worker processes.
+PARALLEL_BITS = 1 << 27
+#: Integers per task of a worker.
+_TASK = 64
 
 
 def _small_primes(bound: int) -> list[int]:
@@ -216,27 +233,86 @@ def lowest_terms(nums: Sequence[fmpz | int], den: fmpz | int, *,
     return [(n // g, d // g) for n, g in zip(ns, _gcds(ns, d, progress, stage), strict=True)]
 
 
+def _workers(total_bits: int) -> int:
+    env = os.environ.get("DPVERIFY_WORKERS", "").strip()
+    if env:
+        if not env.isdigit() or int(env) < 1:
+            raise InvalidParameterError(
+                f"DPVERIFY_WORKERS must be a positive integer, got {env!r}")
+        wanted = int(env)
+    else:
+        wanted = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    # fork only: no re-import of the caller's main module, inputs inherited, not pickled;
+    # forking a process with other threads can deadlock the child
+    if (wanted < 2 or total_bits < PARALLEL_BITS or sys.platform != "linux"
+            or threading.active_count() > 1):
+        return 1
+    return min(wanted, 16)
+
+
+#: the integers a forked worker converts (set only while a pool runs)
+_JOB: list[fmpz] = []
+
+
+def _convert(span: tuple[int, int]) -> list[str]:
+    return [str(x) for x in _JOB[span[0] : span[1]]]
+
+
+def decimal_strings(xs: list[fmpz], *, progress: ProgressCallback | None = None,
+                    stage: str = "coefficients in decimal") -> list[str]:
+    """``[str(x) for x in xs]``, in worker processes when the conversion is long (module
+    docstring); ``progress(stage, done, total)`` counts the integers converted."""
+    global _JOB
+    total = len(xs)
+    spans = [(i, min(i + _TASK, total)) for i in range(0, total, _TASK)]
+    workers = _workers(sum(x.bit_length() for x in xs)) if total else 1
+    out: list[str] = []
+    report(progress, stage, 0, total)
+    if workers > 1:
+        try:
+            _JOB = xs
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                for part in pool.imap(_convert, spans):
+                    out.extend(part)
+                    report(progress, stage, len(out), total)
+            return out
+        except (OSError, AssertionError, ValueError):  # no processes here: convert below
+            out = []
+        finally:
+            _JOB = []
+    for span in spans:
+        out.extend(str(x) for x in xs[span[0] : span[1]])
+        report(progress, stage, len(out), total)
+    return out
+
+
 def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = None,
                         stage: str = "coefficients in lowest terms") -> list[str]:
     """The coefficients of ``p`` as exact strings, lowest degree first: exactly
     ``[fmpq_str(c) for c in p.coeffs()]`` (``["0"]`` for the zero polynomial), computed
     by :func:`lowest_terms` from the common-denominator form (each string is ``"a"`` or
     ``"a/b"`` in lowest terms, ``b > 1``).  The decimal conversions are most of the cost
-    (``str`` of 10^5-bit integers); a denominator shared by several coefficients is
-    converted once."""
+    (``str`` of 10^5-bit integers): a denominator shared by several coefficients is
+    converted once, and long conversions run in worker processes
+    (:func:`decimal_strings`)."""
     if not isinstance(p, fmpq_poly):
         raise ParameterTypeError(f"p must be an fmpq_poly, got {type(p).__name__}")
     nums = p.numer().coeffs()
     if not nums:
         return ["0"]
     den = p.denom()
-    # reduced denominator den / g, keyed by g (small next to den) and converted once
-    den_text: dict[fmpz, str] = {}
-    out = []
-    for n, g in zip(nums, _gcds(nums, den, progress, stage), strict=True):
-        a = n // g
-        text = den_text.get(g)
-        if text is None:
-            text = den_text[g] = str(den // g)
-        out.append(str(a) if text == "1" else f"{a}/{text}")
-    return out
+    gs = _gcds(nums, den, progress, stage)
+    # every reduced numerator, then each distinct reduced denominator den / g once
+    slot: dict[fmpz, int] = {}
+    ints = [n // g for n, g in zip(nums, gs, strict=True)]
+    del nums
+    dens = []
+    for g in gs:
+        if g not in slot:
+            slot[g] = len(ints) + len(dens)
+            dens.append(den // g)
+    ints.extend(dens)
+    del dens
+    text = decimal_strings(ints, progress=progress)
+    return [a if (b := text[slot[g]]) == "1" else f"{a}/{b}"
+            for a, g in zip(text[: len(gs)], gs, strict=True)]
