@@ -17,10 +17,12 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
+from typing import Any
 
 from .errors import InvalidParameterError
 
-__all__ = ["write_text", "write_bytes"]
+__all__ = ["write_text", "write_bytes", "write_chunks"]
 
 
 def write_text(path: str, text: str, *, what: str = "output") -> None:
@@ -28,8 +30,15 @@ def write_text(path: str, text: str, *, what: str = "output") -> None:
     write_bytes(path, text.encode("utf-8"), what=what)
 
 
-def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
-    """Write ``data`` to ``path`` atomically.
+def write_chunks(path: str, chunks: Iterable[str], *, what: str = "output") -> None:
+    """Write the concatenation of ``chunks`` (UTF-8) to ``path`` atomically, one chunk at a
+    time: a document of gigabytes (``json.JSONEncoder.iterencode``) is never held whole
+    in memory.  As :func:`write_bytes` otherwise."""
+    write_bytes(path, (c.encode("utf-8") for c in chunks), what=what)
+
+
+def write_bytes(path: str, data: bytes | Iterable[bytes], *, what: str = "output") -> None:
+    """Write ``data`` (bytes, or an iterable of byte chunks) to ``path`` atomically.
 
     Raises
     ------
@@ -65,7 +74,7 @@ def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
         # one a plain open() would give (0666 less the umask)
         os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            _put(fh, data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -87,11 +96,19 @@ def write_bytes(path: str, data: bytes, *, what: str = "output") -> None:
         os.close(dfd)
 
 
-def _write_in_place(path: str, data: bytes, what: str, shown: str) -> None:
+def _put(fh: Any, data: bytes | Iterable[bytes]) -> None:
+    if isinstance(data, (bytes, bytearray)):
+        fh.write(data)
+    else:
+        for chunk in data:
+            fh.write(chunk)
+
+
+def _write_in_place(path: str, data: bytes | Iterable[bytes], what: str, shown: str) -> None:
     """A device, FIFO or socket: written through, as a shell redirection would."""
     try:
         with open(path, "wb") as fh:
-            fh.write(data)
+            _put(fh, data)
     except OSError as exc:
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
 

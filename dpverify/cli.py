@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import os
 import pkgutil
@@ -21,7 +22,7 @@ import threading
 
 from . import commands as _commands_pkg
 from ._version import __version__
-from .atomic import write_text
+from .atomic import write_chunks
 from .errors import (
     CertificationFailed,
     DPVerifyError,
@@ -233,19 +234,21 @@ def main(argv: list[str] | None = None) -> int:
     if not is_cert:
         data = data_document(args.command, data)
     want_json = bool(getattr(args, "json", False))
-    # serialised only when written: an r-of-k certificate can hold gigabytes of digits
-    text = (json.dumps(data, indent=2, default=_json_default) + "\n"
-            if out is not None or want_json else "")
+    # streamed, chunk by chunk, and only where it is written: an r-of-k certificate holds
+    # gigabytes of digits (the same bytes as json.dumps(data, indent=2))
+    encoder = json.JSONEncoder(indent=2, default=_json_default)
     if out is not None:
         try:
-            write_text(out, text, what="--out")
+            write_chunks(out, itertools.chain(encoder.iterencode(data), ["\n"]), what="--out")
         except DPVerifyError as exc:
             sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
             return 2
         if not is_cert:
             sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}\n")
     if want_json:
-        sys.stdout.write(text)
+        for chunk in encoder.iterencode(data):
+            sys.stdout.write(chunk)
+        sys.stdout.write("\n")
     else:
         sys.stdout.write(result.text.rstrip("\n") + "\n")
     for line in result.extra_lines:

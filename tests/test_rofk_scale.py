@@ -149,6 +149,18 @@ def _random_fraction(rng):
     return nums, den
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_coefficient_strings_in_worker_processes(monkeypatch, workers):
+    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setenv("DPVERIFY_WORKERS", workers)
+    rng = random.Random(12)
+    for _ in range(5):
+        nums, den = _random_fraction(rng)
+        nums = nums * 5  # several tasks
+        p = fmpq_poly(fmpz_poly(nums), den) if nums else fmpq_poly([0])
+        assert coefficient_strings(p) == [fmpq_str(c) for c in (p.coeffs() or [fmpq(0)])]
+
+
 def test_lowest_terms_agree_with_fmpq():
     rng = random.Random(11)
     for _ in range(300):

@@ -42,7 +42,8 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from flint import fmpq_poly, fmpz
 
@@ -176,32 +177,31 @@ class _Den:
         return g
 
 
+def _block_gcds(block: list[fmpz], den: fmpz, split: _Den) -> list[fmpz]:
+    """``gcd(n, den)`` for every ``n`` of ``block`` (``den`` for ``n = 0``)."""
+    rough = split.rough
+    # the rough part: one gcd proves a whole block coprime to R
+    if rough == 1:
+        rgcd = [fmpz(1)] * len(block)
+    else:
+        res = [n % rough for n in block]
+        acc = fmpz(1)
+        for x in res:
+            acc = acc * x % rough
+        rgcd = ([fmpz(1)] * len(block) if acc.gcd(rough) == 1
+                else [x.gcd(rough) for x in res])
+    return [den if n == 0 else split.smooth_gcd(n) * r for n, r in zip(block, rgcd, strict=True)]
+
+
 def _gcds(ns: list[fmpz], den: fmpz, progress: ProgressCallback | None,
           stage: str) -> list[fmpz]:
-    """``gcd(n, den)`` for every ``n`` of ``ns`` (``den`` for ``n = 0``); ``den > 0``."""
-    total = len(ns)
+    """``gcd(n, den)`` for every ``n`` of ``ns``; ``den > 0``."""
     split = _Den(den)
-    rough = split.rough
     out: list[fmpz] = []
-    for start in range(0, total, _BLOCK):
-        block = ns[start : start + _BLOCK]
-        # the rough part: one gcd proves a whole block coprime to R
-        if rough == 1:
-            rgcd = [fmpz(1)] * len(block)
-        else:
-            res = [n % rough for n in block]
-            acc = fmpz(1)
-            for x in res:
-                acc = acc * x % rough
-            rgcd = ([fmpz(1)] * len(block) if acc.gcd(rough) == 1
-                    else [x.gcd(rough) for x in res])
-        for j, n in enumerate(block):
-            i = start + j
-            if progress is not None and not i & _CHUNK:
-                progress(stage, i, total)
-            out.append(den if n == 0 else split.smooth_gcd(n) * rgcd[j])
-    if progress is not None:
-        progress(stage, total, total)
+    report(progress, stage, 0, len(ns))
+    for start in range(0, len(ns), _BLOCK):
+        out.extend(_block_gcds(ns[start : start + _BLOCK], den, split))
+        report(progress, stage, len(out), len(ns))
     return out
 
 
@@ -250,40 +250,63 @@ def _workers(total_bits: int) -> int:
     return min(wanted, 16)
 
 
-#: the integers a forked worker converts (set only while a pool runs)
-_JOB: list[fmpz] = []
+#: what the forked workers read (set only while a pool runs: inherited, never pickled)
+_JOB: dict[str, Any] = {}
 
 
-def _convert(span: tuple[int, int]) -> list[str]:
-    return [str(x) for x in _JOB[span[0] : span[1]]]
+def _in_spans(fn: Callable[[int, int], list[Any]], total: int, bits: int,
+              progress: ProgressCallback | None, stage: str) -> list[Any]:
+    """``fn(start, end)`` over consecutive spans of ``range(total)``, concatenated; in
+    forked workers when ``bits`` (the work) is large (module docstring).  ``fn`` reads
+    its inputs from ``_JOB``."""
+    spans = [(i, min(i + _TASK, total)) for i in range(0, total, _TASK)]
+    workers = _workers(bits) if total else 1
+    out: list[Any] = []
+    report(progress, stage, 0, total)
+    if workers > 1:
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                for part in pool.imap(_call, [(fn, a, b) for a, b in spans]):
+                    out.extend(part)
+                    report(progress, stage, len(out), total)
+            return out
+        except (OSError, AssertionError, ValueError):  # no processes here: run below
+            out = []
+    for a, b in spans:
+        out.extend(fn(a, b))
+        report(progress, stage, len(out), total)
+    return out
+
+
+def _call(task: tuple[Callable[[int, int], list[Any]], int, int]) -> list[Any]:
+    fn, a, b = task
+    return fn(a, b)
+
+
+def _texts(a: int, b: int) -> list[str]:
+    return [str(x) for x in _JOB["ints"][a:b]]
+
+
+def _reduced_texts(a: int, b: int) -> list[tuple[str, fmpz]]:
+    """(decimal reduced numerator, gcd) for the numerators ``a..b-1`` of the job."""
+    ns, den, split = _JOB["nums"][a:b], _JOB["den"], _JOB["split"]
+    out = []
+    for start in range(0, len(ns), _BLOCK):
+        block = ns[start : start + _BLOCK]
+        out.extend((str(n // g), g) for n, g in zip(block, _block_gcds(block, den, split),
+                                                     strict=True))
+    return out
 
 
 def decimal_strings(xs: list[fmpz], *, progress: ProgressCallback | None = None,
                     stage: str = "coefficients in decimal") -> list[str]:
     """``[str(x) for x in xs]``, in worker processes when the conversion is long (module
     docstring); ``progress(stage, done, total)`` counts the integers converted."""
-    global _JOB
-    total = len(xs)
-    spans = [(i, min(i + _TASK, total)) for i in range(0, total, _TASK)]
-    workers = _workers(sum(x.bit_length() for x in xs)) if total else 1
-    out: list[str] = []
-    report(progress, stage, 0, total)
-    if workers > 1:
-        try:
-            _JOB = xs
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                for part in pool.imap(_convert, spans):
-                    out.extend(part)
-                    report(progress, stage, len(out), total)
-            return out
-        except (OSError, AssertionError, ValueError):  # no processes here: convert below
-            out = []
-        finally:
-            _JOB = []
-    for span in spans:
-        out.extend(str(x) for x in xs[span[0] : span[1]])
-        report(progress, stage, len(out), total)
-    return out
+    _JOB["ints"] = xs
+    try:
+        return _in_spans(_texts, len(xs), sum(x.bit_length() for x in xs), progress, stage)
+    finally:
+        _JOB.clear()
 
 
 def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = None,
@@ -293,26 +316,32 @@ def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = Non
     by :func:`lowest_terms` from the common-denominator form (each string is ``"a"`` or
     ``"a/b"`` in lowest terms, ``b > 1``).  The decimal conversions are most of the cost
     (``str`` of 10^5-bit integers): a denominator shared by several coefficients is
-    converted once, and long conversions run in worker processes
-    (:func:`decimal_strings`)."""
+    converted once, and long runs go to worker processes (module docstring)."""
     if not isinstance(p, fmpq_poly):
         raise ParameterTypeError(f"p must be an fmpq_poly, got {type(p).__name__}")
     nums = p.numer().coeffs()
     if not nums:
         return ["0"]
     den = p.denom()
-    gs = _gcds(nums, den, progress, stage)
-    # every reduced numerator, then each distinct reduced denominator den / g once
-    slot: dict[fmpz, int] = {}
-    ints = [n // g for n, g in zip(nums, gs, strict=True)]
+    _JOB.update(nums=nums, den=den, split=_Den(den))
+    try:
+        pairs = _in_spans(_reduced_texts, len(nums), len(nums) * den.bit_length(),
+                          progress, stage)
+    finally:
+        _JOB.clear()
     del nums
+    # each distinct reduced denominator den / g once
+    slot: dict[fmpz, int] = {}
     dens = []
-    for g in gs:
+    for _, g in pairs:
         if g not in slot:
-            slot[g] = len(ints) + len(dens)
+            slot[g] = len(dens)
             dens.append(den // g)
-    ints.extend(dens)
+    text = decimal_strings(dens, progress=progress, stage=f"{stage}: denominators")
     del dens
-    text = decimal_strings(ints, progress=progress)
-    return [a if (b := text[slot[g]]) == "1" else f"{a}/{b}"
-            for a, g in zip(text[: len(gs)], gs, strict=True)]
+    out = []
+    for i, (a, g) in enumerate(pairs):
+        b = text[slot[g]]
+        out.append(a if b == "1" else f"{a}/{b}")
+        pairs[i] = ("", g)  # the numerator's text is dropped once used (memory)
+    return out
