@@ -127,8 +127,8 @@ def test_homogeneous_chebyshev_is_du_n_t_n_of_u_over_du():
     for n in list(range(0, 34)) + [100, 255, 256, 257]:
         U = fmpz_poly([rng.randrange(-50, 50) for _ in range(rng.randrange(1, 5))])
         du = fmpz(rng.randrange(1, 40))
-        calls = []
-        H = homogeneous_chebyshev(U, du, n, lambda: calls.append(1))
+        calls: list[int] = []
+        H = homogeneous_chebyshev(U, du, n, lambda c=calls: c.append(1))
         ref = fmpq_poly(fmpz_poly.chebyshev_t(n))(fmpq_poly(U, du)) * fmpq(du) ** n
         assert fmpq_poly(H) == ref, n
         assert len(calls) == doubling_products(n)

@@ -41,6 +41,17 @@ and ``|q1(s)/q1(k-l)| <= k^{2 Delta - 2}/((Delta-1)!)^2``; with ``k^Delta >= k/g
 term error is ``<= gamma/k`` once ``d + 1 >~ (3 Delta - 2) ln k``, which ``d = z`` gives.
 The condition ``p2 <= 1 + eta`` can fail when ``l + Delta`` is large compared with
 ``k - l - Delta`` (the paper assumes ``r < k/log^2 k``); the certificate then shows the miss.
+
+Computation.  :func:`sherstov_steps` composes the printed steps in ``fmpq_poly``, as
+printed (the reference).  :func:`rofk_polynomial` and :func:`exact_l_polynomial` build the
+same polynomials in integer arithmetic (:mod:`.sherstov_integer`: the denominators
+cleared once, ``T_N`` by Chebyshev doubling, the sum of step 8 over one common
+denominator known in advance) and hand FLINT's common-denominator form to
+:class:`~dpverify.exact.MonomialPoly` unreduced; the certificate reduces the coefficients
+in one batched pass (:mod:`dpverify.exact.lowest_terms`).  The polynomial is large:
+degree ``max_l 2 D_l N_l + 2(Delta - 1)`` (15,214 for ``r = 5, k = 500, gamma = 1e-3``)
+with coefficients whose numerators and denominators have ``~sum_l N_l log2(64 e_d m^{2D})``
+bits (about 5.6e5 there: a 4 GB certificate).
 """
 
 from __future__ import annotations
@@ -55,7 +66,7 @@ from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
-from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str, log2_fmpq
+from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
 from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
 from .sherstov_integer import (
@@ -496,8 +507,10 @@ def rofk_polynomial(
     max_degree : int
         Refuse up front when the predicted degree exceeds it.
     progress : callable, optional
-        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the terms ``l`` built
-        so far (``"sherstov"``) or the searches of the minimax construction (counts only).
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`), counts only:
+        ``"sherstov"``: the large products of each term ``l`` (stage
+        ``"construction: term l=... (i of n)"``), then the common denominator;
+        ``"minimax"``: the searches of the minimax construction.
 
     Returns
     -------

@@ -80,7 +80,8 @@ _PRIMES = _small_primes(SMALL_PRIME_BOUND)
 def _packs(primes: Sequence[int]) -> list[tuple[int, list[int]]]:
     """Group primes into products below 2^62 (one word each): ``(product, primes)``."""
     out: list[tuple[int, list[int]]] = []
-    prod, group = 1, []
+    prod = 1
+    group: list[int] = []
     for p in primes:
         if prod * p >= 1 << 62:
             out.append((prod, group))
@@ -97,7 +98,7 @@ _ALL_PACKS = _packs(_PRIMES)
 
 def _dividing(n: fmpz, packs: list[tuple[int, list[int]]]) -> list[int]:
     """The primes of ``packs`` that divide ``n`` (one word-sized remainder per pack)."""
-    out = []
+    out: list[int] = []
     for prod, group in packs:
         rem = int(n % prod)
         out.extend(p for p in group if rem % p == 0)
@@ -290,7 +291,7 @@ def _texts(a: int, b: int) -> list[str]:
 def _reduced_texts(a: int, b: int) -> list[tuple[str, fmpz]]:
     """(decimal reduced numerator, gcd) for the numerators ``a..b-1`` of the job."""
     ns, den, split = _JOB["nums"][a:b], _JOB["den"], _JOB["split"]
-    out = []
+    out: list[tuple[str, fmpz]] = []
     for start in range(0, len(ns), _BLOCK):
         block = ns[start : start + _BLOCK]
         out.extend((str(n // g), g) for n, g in zip(block, _block_gcds(block, den, split),
@@ -332,7 +333,7 @@ def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = Non
     del nums
     # each distinct reduced denominator den / g once
     slot: dict[fmpz, int] = {}
-    dens = []
+    dens: list[fmpz] = []
     for _, g in pairs:
         if g not in slot:
             slot[g] = len(dens)
