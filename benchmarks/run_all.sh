@@ -14,3 +14,6 @@ python3 benchmarks/fast_vs_exact.py
 env -u OPENBLAS_NUM_THREADS python3 benchmarks/summary_release.py
 python3 benchmarks/jackson_speed.py
 python3 benchmarks/dask_release.py
+# r-of-k at scale (about 15 minutes: (5, 500) writes a 4 GB certificate in a temporary
+# directory and needs about 10 GB of memory; `--quick` skips it)
+python3 benchmarks/rofk_scale.py
