@@ -288,14 +288,22 @@ def _texts(a: int, b: int) -> list[str]:
     return [str(x) for x in _JOB["ints"][a:b]]
 
 
-def _reduced_texts(a: int, b: int) -> list[tuple[str, fmpz]]:
-    """(decimal reduced numerator, gcd) for the numerators ``a..b-1`` of the job."""
+def _span_gcds(a: int, b: int) -> list[fmpz]:
+    """``gcd(n, den)`` for the numerators ``a..b-1`` of the job."""
     ns, den, split = _JOB["nums"][a:b], _JOB["den"], _JOB["split"]
-    out: list[tuple[str, fmpz]] = []
+    out: list[fmpz] = []
     for start in range(0, len(ns), _BLOCK):
-        block = ns[start : start + _BLOCK]
-        out.extend((str(n // g), g) for n, g in zip(block, _block_gcds(block, den, split),
-                                                     strict=True))
+        out.extend(_block_gcds(ns[start : start + _BLOCK], den, split))
+    return out
+
+
+def _span_texts(a: int, b: int) -> list[str]:
+    """The final ``"p"`` or ``"p/q"`` strings of the coefficients ``a..b-1`` of the job."""
+    ns, gs, den_text = _JOB["nums"][a:b], _JOB["gcds"][a:b], _JOB["den_text"]
+    out = []
+    for n, g in zip(ns, gs, strict=True):
+        q = den_text[g]
+        out.append(str(n // g) if q == "1" else f"{n // g}/{q}")
     return out
 
 
@@ -324,25 +332,19 @@ def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = Non
     if not nums:
         return ["0"]
     den = p.denom()
+    work = len(nums) * den.bit_length()
     _JOB.update(nums=nums, den=den, split=_Den(den))
     try:
-        pairs = _in_spans(_reduced_texts, len(nums), len(nums) * den.bit_length(),
-                          progress, stage)
+        gs = _in_spans(_span_gcds, len(nums), work // 8, progress, stage)
+        # each distinct reduced denominator den / g converted once; then the numerators,
+        # each worker writing final strings (only those, and the denominators' text, are
+        # ever held here: the certificate of r = 5, k = 500 is 4 GB of digits)
+        distinct = list(dict.fromkeys(gs))
+        dens = [den // g for g in distinct]
+        texts = decimal_strings(dens, progress=progress, stage=f"{stage}: denominators")
+        del dens
+        _JOB.update(nums=nums, gcds=gs, den_text=dict(zip(distinct, texts, strict=True)))
+        del texts, distinct
+        return _in_spans(_span_texts, len(nums), work, progress, f"{stage}: numerators")
     finally:
         _JOB.clear()
-    del nums
-    # each distinct reduced denominator den / g once
-    slot: dict[fmpz, int] = {}
-    dens: list[fmpz] = []
-    for _, g in pairs:
-        if g not in slot:
-            slot[g] = len(dens)
-            dens.append(den // g)
-    text = decimal_strings(dens, progress=progress, stage=f"{stage}: denominators")
-    del dens
-    out = []
-    for i, (a, g) in enumerate(pairs):
-        b = text[slot[g]]
-        out.append(a if b == "1" else f"{a}/{b}")
-        pairs[i] = ("", g)  # the numerator's text is dropped once used (memory)
-    return out
