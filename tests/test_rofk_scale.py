@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pathlib
 import pickle
 import random
@@ -186,6 +187,24 @@ def test_decimal_strings_in_worker_processes(monkeypatch, workers):
         [str(int(x)) for x in xs]
     assert seen[0] == (0, 300) and seen[-1] == (300, 300)
     assert decimal_strings([]) == []
+
+
+def _dies_in_a_worker(a, b):
+    if os.getpid() != _PARENT:
+        os._exit(3)  # as the kernel's out-of-memory killer would end it
+    return list(range(a, b))
+
+
+_PARENT = os.getpid()
+
+
+def test_a_dead_worker_falls_back_to_this_process(monkeypatch):
+    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setenv("DPVERIFY_WORKERS", "2")
+    seen = []
+    out = lowest_terms_module._in_spans(_dies_in_a_worker, 300, 1, lambda *c: seen.append(c),
+                                        "x")
+    assert out == list(range(300)) and seen[-1] == ("x", 300, 300)
 
 
 def test_decimal_strings_rejects_a_bad_worker_count(monkeypatch):

@@ -27,7 +27,7 @@ denominator once, and -- for more than :data:`PARALLEL_BITS` bits in all, on Lin
 a process without other threads -- in forked worker processes, one per available core
 (environment variable ``DPVERIFY_WORKERS``: a positive integer sets the number, ``1``
 turns this off).  Workers only convert integers they inherit to text; any failure to
-start them falls back to this process.
+start them, or a worker that dies, falls back to this process.
 
 Guarantee
 ---------
@@ -43,6 +43,8 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from flint import fmpq_poly, fmpz
@@ -266,22 +268,24 @@ def _in_spans(fn: Callable[[int, int], list[Any]], total: int, bits: int,
     report(progress, stage, 0, total)
     if workers > 1:
         try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                for part in pool.imap(_call, [(fn, a, b) for a, b in spans]):
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        except (OSError, ValueError):  # no processes here: run below
+            pool = None
+        if pool is not None:
+            try:
+                for part in pool.map(fn, [a for a, _ in spans], [b for _, b in spans]):
                     out.extend(part)
                     report(progress, stage, len(out), total)
-            return out
-        except (OSError, AssertionError, ValueError):  # no processes here: run below
-            out = []
+                return out
+            except (BrokenProcessPool, OSError):  # a worker died (e.g. out of memory)
+                out = []
+            finally:
+                # an interrupt or time limit drops the queued spans at once
+                pool.shutdown(wait=False, cancel_futures=True)
     for a, b in spans:
         out.extend(fn(a, b))
         report(progress, stage, len(out), total)
     return out
-
-
-def _call(task: tuple[Callable[[int, int], list[Any]], int, int]) -> list[Any]:
-    fn, a, b = task
-    return fn(a, b)
 
 
 def _texts(a: int, b: int) -> list[str]:
