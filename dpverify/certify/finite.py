@@ -301,17 +301,19 @@ def _truncated_screen(
                 sums[y] = fmpz(deg + 1) if y == 1 else (fmpz(y) ** (deg + 1) - 1) // (y - 1)
             step = max(64, dbits // 16)
             wanted[i] = max(0, (dbits - sums[y].bit_length() - guard) // step * step)
-        truncated: dict[int, fmpz_poly] = {}
+        # one truncated polynomial at a time (the shift changes with |x|: a few times on
+        # 0..k), so that at most one copy of N's size is held
+        cur_sh, T = -1, N
         uppers = []
         for j, i in enumerate(idx):
             if progress is not None and not j & _CHUNK:
                 progress(stage, j, len(idx))
             sh = wanted[i]
-            if sh not in truncated:
-                truncated[sh] = N if sh == 0 else fmpz_poly([N[e] >> sh for e in range(deg + 1)])
+            if sh != cur_sh:
+                cur_sh, T = sh, N if sh == 0 else fmpz_poly([N[e] >> sh for e in range(deg + 1)])
             x, fx = xs[i], fvals[i]
             rad = (sums[abs(int(x))] << sh) if sh else fmpz(0)
-            c = D * fx - fmpq(truncated[sh](x) << sh)  # D (f - p(x)) up to rad
+            c = D * fx - fmpq(T(x) << sh)  # D (f - p(x)) up to rad
             lo = abs(c) - rad
             if best_lo is None or lo > best_lo:
                 best_lo = lo
