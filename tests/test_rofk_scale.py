@@ -38,8 +38,7 @@ from dpverify.constructions.sherstov_integer import (
     homogeneous_chebyshev,
     reduced_poly,
 )
-from dpverify.exact import MonomialPoly, fmpq_abs_sum
-from dpverify.exact import lowest_terms as lowest_terms_module
+from dpverify.exact import MonomialPoly, fmpq_abs_sum, forked
 from dpverify.exact.lowest_terms import coefficient_strings, decimal_strings, lowest_terms
 from dpverify.numbers import fmpq_str
 
@@ -152,7 +151,7 @@ def _random_fraction(rng):
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_coefficient_strings_in_worker_processes(monkeypatch, workers):
-    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
     monkeypatch.setenv("DPVERIFY_WORKERS", workers)
     rng = random.Random(12)
     for _ in range(5):
@@ -177,7 +176,7 @@ def test_lowest_terms_agree_with_fmpq():
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_decimal_strings_in_worker_processes(monkeypatch, workers):
     # the parallel path is taken from 0 bits on here (and refused with DPVERIFY_WORKERS=1)
-    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
     monkeypatch.setenv("DPVERIFY_WORKERS", workers)
     rng = random.Random(4)
     xs = [fmpz(rng.randrange(-10**rng.randrange(1, 400), 10**rng.randrange(1, 400)))
@@ -199,16 +198,31 @@ _PARENT = os.getpid()
 
 
 def test_a_dead_worker_falls_back_to_this_process(monkeypatch):
-    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
     monkeypatch.setenv("DPVERIFY_WORKERS", "2")
     seen = []
-    out = lowest_terms_module._in_spans(_dies_in_a_worker, 300, 1, lambda *c: seen.append(c),
-                                        "x")
+    out = forked.in_spans(_dies_in_a_worker, 300, 1, lambda *c: seen.append(c), "x")
     assert out == list(range(300)) and seen[-1] == ("x", 300, 300)
 
 
+def _pid_or_die() -> int:
+    if os.getpid() != _PARENT:
+        os._exit(3)
+    return os.getpid()
+
+
+def test_background_work_survives_its_worker(monkeypatch):
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
+    for workers in ("1", "2"):
+        monkeypatch.setenv("DPVERIFY_WORKERS", workers)
+        in_worker = forked.worker_count(1) > 1  # Linux, no other threads, "2"
+        result, started = forked.in_background(os.getpid, 1)
+        assert started == in_worker and (result() != _PARENT) == in_worker
+        assert forked.in_background(_pid_or_die, 1)[0]() == _PARENT
+
+
 def test_decimal_strings_rejects_a_bad_worker_count(monkeypatch):
-    monkeypatch.setattr(lowest_terms_module, "PARALLEL_BITS", 0)
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
     for bad in ("0", "two", "-1"):
         monkeypatch.setenv("DPVERIFY_WORKERS", bad)
         with pytest.raises(ValueError, match="DPVERIFY_WORKERS must be a positive integer"):

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,17 +67,20 @@ from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
+from ..exact.forked import in_background
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
 from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
 from .sherstov_integer import (
     Fraction,
     TermSetup,
+    half_products,
     poly_record,
     reduced_poly,
-    term_products,
+    s_steps,
+    small_steps,
+    t_step,
     term_setup,
-    term_steps,
 )
 
 __all__ = [
@@ -340,32 +344,78 @@ def _setup(l_: int, prm: SherstovParameters) -> TermSetup:
     return term_setup(l_, prm.k, prm.Delta, prm.cheb1[l_], prm.cheb3[l_], prm.eta[l_])
 
 
-def _term(ts: TermSetup, prm: SherstovParameters, full: bool,
-          progress: ProgressCallback | None, stage: str) -> tuple[dict[str, Any], Fraction]:
-    """The record of step ``l`` and ``q_{3,l}`` as an integer fraction
-    (:func:`~dpverify.constructions.sherstov_integer.term_steps`), with progress."""
-    total = term_products(ts.N)
+def _ticker(progress: ProgressCallback | None, stage: str, total: int) -> Callable[[], None]:
     done = 0
+    report(progress, stage, 0, total)
 
     def tick() -> None:
         nonlocal done
         done += 1
         report(progress, stage, done, total)
 
-    report(progress, stage, 0, total)
-    st = term_steps(ts, tick)
-    return _ell_record(ts.l, prm, st, full), st["q3"]
+    return tick
 
 
-def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, Fraction], full: bool) -> dict:
-    k, Delta = prm.k, prm.Delta
+#: what a forked worker reads to build the records of steps 3, 4, 6 (set only meanwhile)
+_JOB: dict[str, Any] = {}
+
+
+def _s_records() -> list[dict[str, dict[str, Any]]]:
+    """The records of ``p3, p4, q2`` (in ``s``) of every term: half of the work, in a
+    worker process when it is long (:func:`~dpverify.exact.forked.in_background`)."""
+    setups: list[TermSetup] = _JOB["setups"]
+    progress = _JOB.get("progress")
+    out = []
+    for i, ts in enumerate(setups):
+        stage = f"construction: steps 3-6 in s, l={ts.l} ({i + 1} of {len(setups)})"
+        steps = s_steps(ts, _ticker(progress, stage, half_products(ts.N)))
+        out.append({name: poly_record(fr, _JOB["full"]) for name, fr in steps.items()})
+    return out
+
+
+def _build(prm: SherstovParameters, setups: list[TermSetup], full: bool,
+           progress: ProgressCallback | None,
+           use_q3: Callable[[TermSetup, Fraction], None]) -> list[dict[str, Any]]:
+    """The step records of the terms, calling ``use_q3(ts, q3)`` for each term in order.
+
+    The two halves are independent: ``q3`` (in ``t``: the polynomial) here, the records
+    of steps 3, 4, 6 (in ``s``) meanwhile in a worker process when the work is long."""
+    work = sum(prm.degree[ts.l] * ts.N * ts.du.bit_length() for ts in setups)
+    _JOB.update(setups=setups, full=full)
+    try:
+        s_side, started = in_background(_s_records, work)
+        if not started:  # computed here, after the polynomial: report it
+            _JOB["progress"] = progress
+        q3_records = []
+        for i, ts in enumerate(setups):
+            stage = f"construction: term l={ts.l} ({i + 1} of {len(setups)})"
+            q3 = t_step(ts, _ticker(progress, stage, half_products(ts.N)))
+            q3_records.append(poly_record(q3, full))
+            use_q3(ts, q3)
+            del q3
+        report(progress, "construction: steps 3-6 in s", 0, 1)
+        s_records = s_side()
+        report(progress, "construction: steps 3-6 in s", 1, 1)
+    finally:
+        _JOB.clear()
+    records = []
+    for ts, big, q3_rec in zip(setups, s_records, q3_records, strict=True):
+        small = {name: poly_record(fr, full) for name, fr in small_steps(ts).items()}
+        polys = {"p1": small["p1"], "p2": small["p2"], "p3": big["p3"], "p4": big["p4"],
+                 "q1": small["q1"], "q2": big["q2"], "q3": q3_rec}  # printed order
+        records.append(_ell_record(ts, prm, polys))
+    return records
+
+
+def _ell_record(ts: TermSetup, prm: SherstovParameters, polys: dict[str, Any]) -> dict:
+    l_, k, Delta = ts.l, prm.k, prm.Delta
     c = k - l_
-    p2num, p2den = st["p2"]
+    p2num, p2den = ts.p2
     far = [fmpq(p2num(s), p2den) for s in range(0, k + 1) if abs(s - c) >= Delta]
     p2max = max(far, default=fmpq(0))
     p2min = min(far, default=fmpq(0))
     eta = prm.eta[l_]
-    deg3 = st["p3"][0].degree()
+    deg3 = polys["p3"]["degree"]
     # printed: deg(p3) = 22 (d+1) sqrt(k (l+Delta)) / Delta  (as an upper bound: exact test
     # (deg * Delta)^2 <= 484 (d+1)^2 k (l+Delta))
     printed_ok = (deg3 * Delta) ** 2 <= 484 * (prm.d + 1) ** 2 * k * (l_ + Delta)
@@ -378,9 +428,9 @@ def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, Fraction], full:
         "p2_far_max": fmpq_str(p2max),
         "p2_far_min": fmpq_str(p2min),
         "chebyshev_argument_in_range": bool(p2max <= 2 + eta and p2min >= eta),
-        "q1_at_center": fmpq_str(st["q1"][0](c)),
+        "q1_at_center": fmpq_str(ts.Q1(c)),
         "printed_deg_p3_bound_holds": bool(printed_ok),
-        "polys": {name: poly_record(fr, full) for name, fr in st.items()},
+        "polys": polys,
     }
 
 
@@ -454,8 +504,9 @@ def exact_l_polynomial(
     rd = dict(resolve_reading(reading), ell_range="0..r-1")
     prm = _single(sherstov_parameters(l_ + 1, k, gamma, rd), l_)
     _check_size(prm, max_degree)
-    record, (num, den) = _term(_setup(l_, prm), prm, full, progress, "construction: the term")
-    q3 = reduced_poly(num.coeffs(), den)
+    kept: list[Fraction] = []
+    (record,) = _build(prm, [_setup(l_, prm)], full, progress, lambda ts, q3: kept.append(q3))
+    q3 = reduced_poly(kept[0][0].coeffs(), kept[0][1])
     g = prm.gamma
     return Approximation(
         construction="exact_l/sherstov",
@@ -551,16 +602,14 @@ def rofk_polynomial(
         L = L // L.gcd(ts.E) * abs(ts.E)
     acc: list[fmpz] = [fmpz(0)] * (max(prm.degree.values(), default=0) + 1)
     acc[0] = L
-    records = []
-    n = len(setups)
-    for i, ts in enumerate(setups):
-        rec, (z, E) = _term(ts, prm, full, progress,
-                            f"construction: term l={ts.l} ({i + 1} of {n})")
-        records.append(rec)
+
+    def accumulate(ts: TermSetup, q3: Fraction) -> None:
+        z, E = q3
         scale = L // E  # exact, with the sign of E
         for j, c in enumerate(z.coeffs()):
             acc[j] -= c * scale
-        del z
+
+    records = _build(prm, setups, full, progress, accumulate)
     report(progress, "construction: common denominator", 0, 1)
     p = reduced_poly(acc, L)  # 1 - sum_l q3_l
     report(progress, "construction: common denominator", 1, 1)

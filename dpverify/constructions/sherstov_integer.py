@@ -40,7 +40,7 @@ from ..exact.lowest_terms import coefficient_strings
 from ..numbers import log2_fmpq
 
 __all__ = ["Fraction", "TermSetup", "homogeneous_chebyshev", "doubling_products", "term_setup",
-           "term_steps", "term_products", "reduced_poly", "poly_record"]
+           "small_steps", "s_steps", "t_step", "half_products", "reduced_poly", "poly_record"]
 
 #: a polynomial as an integer numerator and a non-zero integer denominator (not reduced)
 Fraction = tuple[fmpz_poly, fmpz]
@@ -148,33 +148,33 @@ def term_setup(l_: int, k: int, Delta: int, D: int, N: int, eta: fmpq) -> TermSe
     return TermSetup(l_, k, N, (Tm, mD), (V * V, 64 * mm), U, du, Q1, Hc, Hc * Q1(c))
 
 
-def term_steps(ts: TermSetup, tick: _Tick = _noop) -> dict[str, Fraction]:
-    """The printed steps of term ``l`` as integer fractions (module docstring): ``p1, p2``
-    (small, in ``s``), ``p3, p4, q1, q2`` (in ``s``) and ``q3`` (in ``t``), each as
-    ``(numerator, denominator)``.  ``tick()`` after each large product
-    (``term_products(N)`` of them)."""
-    flip = fmpz_poly([ts.k, -1])  # s = k - t
+def small_steps(ts: TermSetup) -> dict[str, Fraction]:
+    """Steps 1, 2 and 5 (``p1, p2, q1``, in ``s``; small degree)."""
+    return {"p1": ts.p1, "p2": ts.p2, "q1": (ts.Q1, fmpz(1))}
+
+
+def s_steps(ts: TermSetup, tick: _Tick = _noop) -> dict[str, Fraction]:
+    """Steps 3, 4 and 6 (``p3, p4, q2``, in ``s``): what the step records show.
+    ``tick()`` after each large product (``half_products(N)`` of them)."""
     Hs = homogeneous_chebyshev(ts.U, ts.du, ts.N, tick)
     q2 = Hs * ts.Q1
     tick()
+    return {"p3": (Hs, ts.du ** ts.N), "p4": (Hs, ts.Hc), "q2": (q2, ts.E)}
+
+
+def t_step(ts: TermSetup, tick: _Tick = _noop) -> Fraction:
+    """Step 7, ``q3(t) = q2(k - t)``, built from ``U(k - t)`` directly (the polynomial of
+    the construction).  ``tick()`` after each large product (``half_products(N)``)."""
+    flip = fmpz_poly([ts.k, -1])  # s = k - t
     Ht = homogeneous_chebyshev(ts.U(flip), ts.du, ts.N, tick)
     q3 = Ht * ts.Q1(flip)
-    del Ht
     tick()
-    return {
-        "p1": ts.p1,
-        "p2": ts.p2,
-        "p3": (Hs, ts.du ** ts.N),
-        "p4": (Hs, ts.Hc),
-        "q1": (ts.Q1, fmpz(1)),
-        "q2": (q2, ts.E),
-        "q3": (q3, ts.E),
-    }
+    return q3, ts.E
 
 
-def term_products(N: int) -> int:
-    """The number of ``tick()`` calls of :func:`term_steps` for ``N``."""
-    return 2 * doubling_products(N) + 2
+def half_products(N: int) -> int:
+    """The number of ``tick()`` calls of :func:`s_steps` (or :func:`t_step`) for ``N``."""
+    return doubling_products(N) + 1
 
 
 def _positive(fr: Fraction) -> Fraction:

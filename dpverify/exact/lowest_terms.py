@@ -23,11 +23,8 @@ shape of ``den`` (a denominator without a smooth part only loses the speed-up).
 
 :func:`coefficient_strings` then writes the fractions in decimal, which is most of the
 cost (``str`` of a 10^5-bit integer takes about a millisecond): each distinct reduced
-denominator once, and -- for more than :data:`PARALLEL_BITS` bits in all, on Linux, from
-a process without other threads -- in forked worker processes, one per available core
-(environment variable ``DPVERIFY_WORKERS``: a positive integer sets the number, ``1``
-turns this off).  Workers only convert integers they inherit to text; any failure to
-start them, or a worker that dies, falls back to this process.
+denominator once, and long runs in forked worker processes (:mod:`dpverify.exact.forked`:
+one per core; ``DPVERIFY_WORKERS=1`` turns them off).
 
 Guarantee
 ---------
@@ -38,22 +35,16 @@ Exact: ``p_i / q_i == n_i / den`` with ``gcd(p_i, q_i) = 1`` and ``q_i > 0`` -- 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
-import sys
-import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Sequence
 from typing import Any
 
 from flint import fmpq_poly, fmpz
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..progress import ProgressCallback, report
+from .forked import in_spans
 
-__all__ = ["SMALL_PRIME_BOUND", "PARALLEL_BITS", "lowest_terms", "decimal_strings",
-           "coefficient_strings"]
+__all__ = ["SMALL_PRIME_BOUND", "lowest_terms", "decimal_strings", "coefficient_strings"]
 
 #: Primes below this bound are split off the denominator and handled by valuations.
 SMALL_PRIME_BOUND = 1 << 12
@@ -61,10 +52,6 @@ SMALL_PRIME_BOUND = 1 << 12
 _BLOCK = 32
 #: progress reports come every _CHUNK + 1 numerators (a power of two minus one: a cheap mask)
 _CHUNK = 63
-#: Decimal conversions of more bits than this in all may run in worker processes.
-PARALLEL_BITS = 1 << 27
-#: Integers per task of a worker.
-_TASK = 64
 
 
 def _small_primes(bound: int) -> list[int]:
@@ -236,56 +223,8 @@ def lowest_terms(nums: Sequence[fmpz | int], den: fmpz | int, *,
     return [(n // g, d // g) for n, g in zip(ns, _gcds(ns, d, progress, stage), strict=True)]
 
 
-def _workers(total_bits: int) -> int:
-    env = os.environ.get("DPVERIFY_WORKERS", "").strip()
-    if env:
-        if not env.isdigit() or int(env) < 1:
-            raise InvalidParameterError(
-                f"DPVERIFY_WORKERS must be a positive integer, got {env!r}")
-        wanted = int(env)
-    else:
-        wanted = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    # fork only: no re-import of the caller's main module, inputs inherited, not pickled;
-    # forking a process with other threads can deadlock the child
-    if (wanted < 2 or total_bits < PARALLEL_BITS or sys.platform != "linux"
-            or threading.active_count() > 1):
-        return 1
-    return min(wanted, 16)
-
-
-#: what the forked workers read (set only while a pool runs: inherited, never pickled)
+#: what the forked workers read (set only while they run: inherited, never pickled)
 _JOB: dict[str, Any] = {}
-
-
-def _in_spans(fn: Callable[[int, int], list[Any]], total: int, bits: int,
-              progress: ProgressCallback | None, stage: str) -> list[Any]:
-    """``fn(start, end)`` over consecutive spans of ``range(total)``, concatenated; in
-    forked workers when ``bits`` (the work) is large (module docstring).  ``fn`` reads
-    its inputs from ``_JOB``."""
-    spans = [(i, min(i + _TASK, total)) for i in range(0, total, _TASK)]
-    workers = _workers(bits) if total else 1
-    out: list[Any] = []
-    report(progress, stage, 0, total)
-    if workers > 1:
-        try:
-            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-        except (OSError, ValueError):  # no processes here: run below
-            pool = None
-        if pool is not None:
-            try:
-                for part in pool.map(fn, [a for a, _ in spans], [b for _, b in spans]):
-                    out.extend(part)
-                    report(progress, stage, len(out), total)
-                return out
-            except (BrokenProcessPool, OSError):  # a worker died (e.g. out of memory)
-                out = []
-            finally:
-                # an interrupt or time limit drops the queued spans at once
-                pool.shutdown(wait=False, cancel_futures=True)
-    for a, b in spans:
-        out.extend(fn(a, b))
-        report(progress, stage, len(out), total)
-    return out
 
 
 def _texts(a: int, b: int) -> list[str]:
@@ -317,7 +256,7 @@ def decimal_strings(xs: list[fmpz], *, progress: ProgressCallback | None = None,
     docstring); ``progress(stage, done, total)`` counts the integers converted."""
     _JOB["ints"] = xs
     try:
-        return _in_spans(_texts, len(xs), sum(x.bit_length() for x in xs), progress, stage)
+        return in_spans(_texts, len(xs), sum(x.bit_length() for x in xs), progress, stage)
     finally:
         _JOB.clear()
 
@@ -339,7 +278,7 @@ def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = Non
     work = len(nums) * den.bit_length()
     _JOB.update(nums=nums, den=den, split=_Den(den))
     try:
-        gs = _in_spans(_span_gcds, len(nums), work // 8, progress, stage)
+        gs = in_spans(_span_gcds, len(nums), work // 8, progress, stage)
         # each distinct reduced denominator den / g converted once; then the numerators,
         # each worker writing final strings (only those, and the denominators' text, are
         # ever held here: the certificate of r = 5, k = 500 is 4 GB of digits)
@@ -349,6 +288,6 @@ def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = Non
         del dens
         _JOB.update(nums=nums, gcds=gs, den_text=dict(zip(distinct, texts, strict=True)))
         del texts, distinct
-        return _in_spans(_span_texts, len(nums), work, progress, f"{stage}: numerators")
+        return in_spans(_span_texts, len(nums), work, progress, f"{stage}: numerators")
     finally:
         _JOB.clear()
