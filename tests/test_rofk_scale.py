@@ -106,6 +106,24 @@ def test_rofk_equals_printed_steps(r, k, gamma, reading):
     assert a.poly.as_fmpq_poly() == _printed_rofk(r, k, gamma, reading)
 
 
+@pytest.mark.parametrize("full", ["summary", "full"])
+def test_rofk_with_steps_3_to_6_in_a_worker(monkeypatch, full):
+    # the records in s built in a forked worker: the same approximation as in one process
+    serial = rofk_polynomial(3, 12, "1/10", intermediates=full)
+    one_serial = exact_l_polynomial(1, 9, "1/10", intermediates=full)
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
+    monkeypatch.setenv("DPVERIFY_WORKERS", "2")
+    seen = []
+    par = rofk_polynomial(3, 12, "1/10", intermediates=full,
+                          progress=lambda st, d, t: seen.append(st))
+    assert par.poly.as_fmpq_poly() == serial.poly.as_fmpq_poly()
+    assert json.dumps(par.extra) == json.dumps(serial.extra)
+    assert "construction: steps 3-6 in s" in seen
+    one = exact_l_polynomial(1, 9, "1/10", intermediates=full)
+    assert one.poly.as_fmpq_poly() == one_serial.poly.as_fmpq_poly()
+    assert json.dumps(one.extra) == json.dumps(one_serial.extra)
+
+
 def test_rofk_with_no_terms_is_one():
     # ell_range 1..r-1 with r = 1: the sum of step 8 is empty
     a = rofk_polynomial(1, 6, "1/10", reading={"ell_range": "1..r-1"})

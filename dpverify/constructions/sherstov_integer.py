@@ -18,8 +18,11 @@ about ``log2 N`` products of integer polynomials (FLINT's fast multiplication) i
 rational composition.  ``H_N(k - t)`` is computed by the same doubling from ``U(k - t)``
 (a Taylor shift of a degree-``2D`` polynomial), which is cheaper than shifting ``H_N``.
 
-The sum of step 8 is formed over the least common multiple of the ``E_l`` (pairwise, in a
-balanced tree) and converted to ``fmpq_poly`` once.
+Each term splits in two independent halves of equal cost: the records of steps 3, 4, 6
+(:func:`s_steps`, in ``s``) and the polynomial ``q3`` (:func:`t_step`, in ``t``); the
+caller may run them in two processes.  The denominators ``E_l`` are known before either
+(:class:`TermSetup`), so step 8 is accumulated term by term over their least common
+multiple and converted to ``fmpq_poly`` once (:func:`reduced_poly`).
 
 Guarantee
 ---------
