@@ -96,11 +96,17 @@ def in_spans(fn: Callable[[int, int], list[Any]], total: int, work_bits: int,
             for part in pool.map(fn, [a for a, _ in spans], [b for _, b in spans]):
                 out.extend(part)
                 report(progress, stage, len(out), total)
-            return out
         except _POOL_ERRORS:  # no worker, or one died: everything again, here
             out = []
-        finally:
             pool.shutdown(wait=False, cancel_futures=True)
+        except BaseException:  # an interrupt or time limit drops the queued spans at once
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        else:
+            # idle workers: joined at once (a pool's threads left running would keep the
+            # next long computation in this process)
+            pool.shutdown(wait=True)
+            return out
     for a, b in spans:
         out.extend(fn(a, b))
         report(progress, stage, len(out), total)
@@ -125,10 +131,14 @@ def in_background(fn: Callable[[], _T], work_bits: int) -> tuple[Callable[[], _T
         if fut is None or pool is None:
             return fn()
         try:
-            return fut.result()
+            value = fut.result()
         except _POOL_ERRORS:
-            return fn()
-        finally:
             pool.shutdown(wait=False, cancel_futures=True)
+            return fn()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return value
 
     return result, fut is not None

@@ -278,7 +278,7 @@ def coefficient_strings(p: fmpq_poly, *, progress: ProgressCallback | None = Non
     work = len(nums) * den.bit_length()
     _JOB.update(nums=nums, den=den, split=_Den(den))
     try:
-        gs = in_spans(_span_gcds, len(nums), work // 8, progress, stage)
+        gs = in_spans(_span_gcds, len(nums), work // 4, progress, stage)
         # each distinct reduced denominator den / g converted once; then the numerators,
         # each worker writing final strings (only those, and the denominators' text, are
         # ever held here: the certificate of r = 5, k = 500 is 4 GB of digits)
