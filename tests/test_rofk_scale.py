@@ -295,7 +295,10 @@ def _enumerated(P, target, domain):
     return m, pts[errs.index(m)]
 
 
-def test_truncated_screen_equals_enumeration():
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_truncated_screen_equals_enumeration(monkeypatch, workers):
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
+    monkeypatch.setenv("DPVERIFY_WORKERS", workers)
     rng = random.Random(7)
     for _ in range(12):
         deg = rng.choice([256, 300, 420])

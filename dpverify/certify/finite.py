@@ -47,6 +47,7 @@ from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..exact import ExactPoly
+from ..exact.forked import in_spans
 from ..expr import Expr, parse
 from ..numbers import MAX_DEGREE, arb_to_fmpq_bounds, check_int, parse_fmpq_str
 from ..progress import ProgressCallback, report
@@ -279,48 +280,62 @@ def _screened_max(
     return best, wit
 
 
+#: what the forked workers of the integer screen read (set only while it runs)
+_JOB: dict[str, Any] = {}
+
+
+def _screen_span(a: int, b: int) -> list[tuple[fmpq, fmpq]]:
+    """``(lower, upper)`` bounds of ``D * |f - p|`` at the points ``idx[a:b]`` of the job
+    (module docstring): ``N = 2^s T + rest``, ``|rest(x)| <= 2^s S(|x|)``."""
+    xs, fvals, N, D = _JOB["xs"], _JOB["fvals"], _JOB["N"], _JOB["D"]
+    sums, wanted, deg = _JOB["sums"], _JOB["wanted"], N.degree()
+    # one truncated polynomial at a time (the shift changes with |x|: a few times on
+    # 0..k), so that at most one more copy of N's size is held
+    cur_sh, T = -1, N
+    out = []
+    for i in _JOB["idx"][a:b]:
+        sh = wanted[i]
+        if sh != cur_sh:
+            cur_sh, T = sh, N if sh == 0 else fmpz_poly([N[e] >> sh for e in range(deg + 1)])
+        x = xs[i]
+        rad = (sums[abs(int(x))] << sh) if sh else fmpz(0)
+        c = abs(D * fvals[i] - fmpq(T(x) << sh))  # D |f - p(x)| up to rad
+        out.append((c - rad, c + rad))
+    return out
+
+
 def _truncated_screen(
     xs: list[fmpz], fvals: list[fmpq], N: fmpz_poly, D: fmpz,
     progress: ProgressCallback | None = None,
 ) -> tuple[fmpq, int]:
     """Exact ``(D * max error, index of the first point attaining it)`` over the integer
     points ``xs`` for ``p = N/D`` (``D > 0``), by the truncated-integer screen of the
-    module docstring followed by exact decisions on the survivors."""
+    module docstring (in worker processes when long: :mod:`dpverify.exact.forked`)
+    followed by exact decisions on the survivors."""
     deg = N.degree()
     dbits = D.bit_length()
     idx = list(range(len(xs)))
     guard = _TRUNCATED_GUARD
-    best_lo: fmpq | None = None  # a proven lower bound of D * max error
     while True:
         stage = f"max error: screening ({guard} guard bits)"
-        sums = {}
+        sums: dict[int, fmpz] = {}
         wanted = {}
+        step = max(64, dbits // 16)
         for i in idx:  # the shift each point allows, rounded down to a coarse grid
             y = abs(int(xs[i]))
             if y not in sums:
                 sums[y] = fmpz(deg + 1) if y == 1 else (fmpz(y) ** (deg + 1) - 1) // (y - 1)
-            step = max(64, dbits // 16)
             wanted[i] = max(0, (dbits - sums[y].bit_length() - guard) // step * step)
-        # one truncated polynomial at a time (the shift changes with |x|: a few times on
-        # 0..k), so that at most one copy of N's size is held
-        cur_sh, T = -1, N
-        uppers = []
-        for j, i in enumerate(idx):
-            if progress is not None and not j & _CHUNK:
-                progress(stage, j, len(idx))
-            sh = wanted[i]
-            if sh != cur_sh:
-                cur_sh, T = sh, N if sh == 0 else fmpz_poly([N[e] >> sh for e in range(deg + 1)])
-            x, fx = xs[i], fvals[i]
-            rad = (sums[abs(int(x))] << sh) if sh else fmpz(0)
-            c = D * fx - fmpq(T(x) << sh)  # D (f - p(x)) up to rad
-            lo = abs(c) - rad
-            if best_lo is None or lo > best_lo:
-                best_lo = lo
-            uppers.append(abs(c) + rad)
-        assert best_lo is not None  # idx is never empty
-        before, idx = len(idx), [i for i, up in zip(idx, uppers) if not up < best_lo]
-        report(progress, stage, before, before)
+        _JOB.update(xs=xs, fvals=fvals, N=N, D=D, sums=sums, wanted=wanted, idx=idx)
+        try:
+            bounds = in_spans(_screen_span, len(idx), len(idx) * (dbits // 4), progress,
+                              stage)
+        finally:
+            _JOB.clear()
+        best_lo = max(lo for lo, _ in bounds)  # a proven lower bound of D * max error
+        # keep i unless its error is proven below best_lo (then it is below the error of
+        # the point that proved best_lo, hence not the maximum)
+        idx = [i for i, (_, up) in zip(idx, bounds, strict=True) if not up < best_lo]
         if len(idx) <= _MAX_CANDIDATES or guard >= 4 * _TRUNCATED_GUARD:
             break
         guard *= 2
