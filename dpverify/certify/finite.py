@@ -328,7 +328,8 @@ def _truncated_screen(
             wanted[i] = max(0, (dbits - sums[y].bit_length() - guard) // step * step)
         _JOB.update(xs=xs, fvals=fvals, N=N, D=D, sums=sums, wanted=wanted, idx=idx)
         try:
-            bounds = in_spans(_screen_span, len(idx), len(idx) * (dbits // 4), progress,
+            # the work: a Horner pass over deg + 1 coefficients of ~deg log2|x| bits a point
+            bounds = in_spans(_screen_span, len(idx), len(idx) * (deg + 1) * 128, progress,
                               stage)
         finally:
             _JOB.clear()
