@@ -46,7 +46,8 @@ Computation.  :func:`sherstov_steps` composes the printed steps in ``fmpq_poly``
 printed (the reference).  :func:`rofk_polynomial` and :func:`exact_l_polynomial` build the
 same polynomials in integer arithmetic (:mod:`.sherstov_integer`: the denominators
 cleared once, ``T_N`` by Chebyshev doubling, the sum of step 8 over one common
-denominator known in advance) and hand FLINT's common-denominator form to
+denominator known in advance; :mod:`.sherstov_terms`: the step records in a worker
+process meanwhile) and hand FLINT's common-denominator form to
 :class:`~dpverify.exact.MonomialPoly` unreduced; the certificate reduces the coefficients
 in one batched pass (:mod:`dpverify.exact.lowest_terms`).  The polynomial is large:
 degree ``max_l 2 D_l N_l + 2(Delta - 1)`` (15,214 for ``r = 5, k = 500, gamma = 1e-3``)
@@ -58,7 +59,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,21 +67,11 @@ from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
-from ..exact.forked import in_background
 from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
 from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
-from .sherstov_integer import (
-    Fraction,
-    TermSetup,
-    half_products,
-    poly_record,
-    reduced_poly,
-    s_steps,
-    small_steps,
-    t_step,
-    term_setup,
-)
+from .sherstov_integer import Fraction, TermSetup, reduced_poly
+from .sherstov_terms import build_terms, setup
 
 __all__ = [
     "READING_OPTIONS",
@@ -340,100 +330,6 @@ def _single(prm: SherstovParameters, l_: int) -> SherstovParameters:
     )
 
 
-def _setup(l_: int, prm: SherstovParameters) -> TermSetup:
-    return term_setup(l_, prm.k, prm.Delta, prm.cheb1[l_], prm.cheb3[l_], prm.eta[l_])
-
-
-def _ticker(progress: ProgressCallback | None, stage: str, total: int) -> Callable[[], None]:
-    done = 0
-    report(progress, stage, 0, total)
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        report(progress, stage, done, total)
-
-    return tick
-
-
-#: what a forked worker reads to build the records of steps 3, 4, 6 (set only meanwhile)
-_JOB: dict[str, Any] = {}
-
-
-def _s_records() -> list[dict[str, dict[str, Any]]]:
-    """The records of ``p3, p4, q2`` (in ``s``) of every term: half of the work, in a
-    worker process when it is long (:func:`~dpverify.exact.forked.in_background`)."""
-    setups: list[TermSetup] = _JOB["setups"]
-    progress = _JOB.get("progress")
-    out = []
-    for i, ts in enumerate(setups):
-        stage = f"construction: steps 3-6 in s, l={ts.l} ({i + 1} of {len(setups)})"
-        steps = s_steps(ts, _ticker(progress, stage, half_products(ts.N)))
-        out.append({name: poly_record(fr, _JOB["full"]) for name, fr in steps.items()})
-    return out
-
-
-def _build(prm: SherstovParameters, setups: list[TermSetup], full: bool,
-           progress: ProgressCallback | None,
-           use_q3: Callable[[TermSetup, Fraction], None]) -> list[dict[str, Any]]:
-    """The step records of the terms, calling ``use_q3(ts, q3)`` for each term in order.
-
-    The two halves are independent: ``q3`` (in ``t``: the polynomial) here, the records
-    of steps 3, 4, 6 (in ``s``) meanwhile in a worker process when the work is long."""
-    work = sum(prm.degree[ts.l] * ts.N * ts.du.bit_length() for ts in setups)
-    _JOB.update(setups=setups, full=full)
-    try:
-        s_side, started = in_background(_s_records, work)
-        if not started:  # computed here, after the polynomial: report it
-            _JOB["progress"] = progress
-        q3_records = []
-        for i, ts in enumerate(setups):
-            stage = f"construction: term l={ts.l} ({i + 1} of {len(setups)})"
-            q3 = t_step(ts, _ticker(progress, stage, half_products(ts.N)))
-            q3_records.append(poly_record(q3, full))
-            use_q3(ts, q3)
-            del q3
-        report(progress, "construction: steps 3-6 in s", 0, 1)
-        s_records = s_side()
-        report(progress, "construction: steps 3-6 in s", 1, 1)
-    finally:
-        _JOB.clear()
-    records = []
-    for ts, big, q3_rec in zip(setups, s_records, q3_records, strict=True):
-        small = {name: poly_record(fr, full) for name, fr in small_steps(ts).items()}
-        polys = {"p1": small["p1"], "p2": small["p2"], "p3": big["p3"], "p4": big["p4"],
-                 "q1": small["q1"], "q2": big["q2"], "q3": q3_rec}  # printed order
-        records.append(_ell_record(ts, prm, polys))
-    return records
-
-
-def _ell_record(ts: TermSetup, prm: SherstovParameters, polys: dict[str, Any]) -> dict:
-    l_, k, Delta = ts.l, prm.k, prm.Delta
-    c = k - l_
-    p2num, p2den = ts.p2
-    far = [fmpq(p2num(s), p2den) for s in range(0, k + 1) if abs(s - c) >= Delta]
-    p2max = max(far, default=fmpq(0))
-    p2min = min(far, default=fmpq(0))
-    eta = prm.eta[l_]
-    deg3 = polys["p3"]["degree"]
-    # printed: deg(p3) = 22 (d+1) sqrt(k (l+Delta)) / Delta  (as an upper bound: exact test
-    # (deg * Delta)^2 <= 484 (d+1)^2 k (l+Delta))
-    printed_ok = (deg3 * Delta) ** 2 <= 484 * (prm.d + 1) ** 2 * k * (l_ + Delta)
-    return {
-        "l": l_,
-        "D": prm.cheb1[l_],
-        "N": prm.cheb3[l_],
-        "eta": fmpq_str(eta),
-        "center": c,
-        "p2_far_max": fmpq_str(p2max),
-        "p2_far_min": fmpq_str(p2min),
-        "chebyshev_argument_in_range": bool(p2max <= 2 + eta and p2min >= eta),
-        "q1_at_center": fmpq_str(ts.Q1(c)),
-        "printed_deg_p3_bound_holds": bool(printed_ok),
-        "polys": polys,
-    }
-
-
 def _assumptions(prm: SherstovParameters) -> dict[str, Any]:
     """The paper's standing assumptions ``r < k/log^2 k`` and ``log(1/gamma) <= k/log k``
     (logs in the reading's base), decided in arb (``None`` if undecided)."""
@@ -505,7 +401,8 @@ def exact_l_polynomial(
     prm = _single(sherstov_parameters(l_ + 1, k, gamma, rd), l_)
     _check_size(prm, max_degree)
     kept: list[Fraction] = []
-    (record,) = _build(prm, [_setup(l_, prm)], full, progress, lambda ts, q3: kept.append(q3))
+    (record,) = build_terms(prm, [setup(l_, prm)], full, progress,
+                            lambda ts, q3: kept.append(q3))
     q3 = reduced_poly(kept[0][0].coeffs(), kept[0][1])
     g = prm.gamma
     return Approximation(
@@ -596,7 +493,7 @@ def rofk_polynomial(
     # step 8 over the least common multiple L of the denominators E_l of the terms (known
     # before any large polynomial): p = (L - sum_l q3num_l * (L / E_l)) / L, accumulated
     # coefficient by coefficient so that only one term's polynomials exist at a time
-    setups = [_setup(l_, prm) for l_ in prm.ells]
+    setups = [setup(l_, prm) for l_ in prm.ells]
     L = fmpz(1)
     for ts in setups:
         L = L // L.gcd(ts.E) * abs(ts.E)
@@ -609,7 +506,7 @@ def rofk_polynomial(
         for j, c in enumerate(z.coeffs()):
             acc[j] -= c * scale
 
-    records = _build(prm, setups, full, progress, accumulate)
+    records = build_terms(prm, setups, full, progress, accumulate)
     report(progress, "construction: common denominator", 0, 1)
     p = reduced_poly(acc, L)  # 1 - sum_l q3_l
     report(progress, "construction: common denominator", 1, 1)
