@@ -42,6 +42,15 @@ from dpverify.exact import MonomialPoly, fmpq_abs_sum, forked
 from dpverify.exact.lowest_terms import coefficient_strings, decimal_strings, lowest_terms
 from dpverify.numbers import fmpq_str
 
+
+@pytest.fixture(params=["1", "2"])
+def workers(request, monkeypatch):
+    """Worker processes from 0 bits of work on ("2"), or none ("1")."""
+    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
+    monkeypatch.setenv("DPVERIFY_WORKERS", request.param)
+    return request.param
+
+
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "rofk_certificates.json")
                   .read_text(encoding="utf-8"))
 CASES = {c["name"]: c for c in DATA["cases"]}
@@ -167,10 +176,7 @@ def _random_fraction(rng):
     return nums, den
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_coefficient_strings_in_worker_processes(monkeypatch, workers):
-    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
-    monkeypatch.setenv("DPVERIFY_WORKERS", workers)
+def test_coefficient_strings_in_worker_processes(workers):
     rng = random.Random(12)
     for _ in range(5):
         nums, den = _random_fraction(rng)
@@ -191,11 +197,7 @@ def test_lowest_terms_agree_with_fmpq():
         assert coefficient_strings(p) == [fmpq_str(c) for c in (p.coeffs() or [fmpq(0)])]
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_decimal_strings_in_worker_processes(monkeypatch, workers):
-    # the parallel path is taken from 0 bits on here (and refused with DPVERIFY_WORKERS=1)
-    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
-    monkeypatch.setenv("DPVERIFY_WORKERS", workers)
+def test_decimal_strings_in_worker_processes(workers):
     rng = random.Random(4)
     xs = [fmpz(rng.randrange(-10**rng.randrange(1, 400), 10**rng.randrange(1, 400)))
           for _ in range(300)]
@@ -295,10 +297,7 @@ def _enumerated(P, target, domain):
     return m, pts[errs.index(m)]
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_truncated_screen_equals_enumeration(monkeypatch, workers):
-    monkeypatch.setattr(forked, "PARALLEL_BITS", 0)
-    monkeypatch.setenv("DPVERIFY_WORKERS", workers)
+def test_truncated_screen_equals_enumeration(workers):
     rng = random.Random(7)
     for _ in range(12):
         deg = rng.choice([256, 300, 420])
