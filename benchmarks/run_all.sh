@@ -20,3 +20,6 @@ python3 benchmarks/verify_constructions.py
 python3 benchmarks/evalbound_tightness.py
 python3 benchmarks/minimax_reach.py
 python3 benchmarks/check_scale.py
+# r-of-k at scale (about 15 minutes: (5, 500) writes a 4 GB certificate in a temporary
+# directory and needs about 10 GB of memory; `--quick` skips it)
+python3 benchmarks/rofk_scale.py

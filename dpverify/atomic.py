@@ -27,16 +27,25 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import InvalidParameterError
 
-__all__ = ["write_text", "write_bytes", "check_destination", "file_kind"]
+__all__ = ["write_text", "write_bytes", "write_chunks", "check_destination", "file_kind"]
 
 
 def write_text(path: str, text: str, *, what: str = "output", special: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`write_bytes`)."""
     write_bytes(path, text.encode("utf-8"), what=what, special=special)
+
+
+def write_chunks(path: str, chunks: Iterable[str], *, what: str = "output",
+                 special: bool = False) -> None:
+    """Write the concatenation of ``chunks`` (UTF-8) to ``path`` atomically, one chunk at a
+    time: a document of gigabytes (``json.JSONEncoder.iterencode``) is never held whole
+    in memory.  As :func:`write_bytes` otherwise."""
+    write_bytes(path, (c.encode("utf-8") for c in chunks), what=what, special=special)
 
 
 def check_destination(path: Any, what: str = "output", special: bool = False) -> str:
@@ -74,9 +83,11 @@ def check_destination(path: Any, what: str = "output", special: bool = False) ->
     return path
 
 
-def write_bytes(path: str, data: bytes, *, what: str = "output", special: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (a regular file) or, for the null device or
-    with ``special=True`` an existing FIFO/device/socket, in place (module docstring).
+def write_bytes(path: str, data: bytes | Iterable[bytes], *, what: str = "output",
+                special: bool = False) -> None:
+    """Write ``data`` (bytes, or an iterable of byte chunks) to ``path`` atomically (a
+    regular file) or, for the null device or with ``special=True`` an existing
+    FIFO/device/socket, in place (module docstring).
 
     Raises
     ------
@@ -102,7 +113,7 @@ def write_bytes(path: str, data: bytes, *, what: str = "output", special: bool =
         # one a plain open() would give (0666 less the umask)
         os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            _put(fh, data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -124,12 +135,20 @@ def write_bytes(path: str, data: bytes, *, what: str = "output", special: bool =
         os.close(dfd)
 
 
-def _write_in_place(path: str, data: bytes, what: str, shown: str) -> None:
+def _put(fh: Any, data: bytes | Iterable[bytes]) -> None:
+    if isinstance(data, (bytes, bytearray)):
+        fh.write(data)
+    else:
+        for chunk in data:
+            fh.write(chunk)
+
+
+def _write_in_place(path: str, data: bytes | Iterable[bytes], what: str, shown: str) -> None:
     """The null device, or (asked for) a device, FIFO or socket: written through, as a
     shell redirection would."""
     try:
         with open(path, "wb") as fh:
-            fh.write(data)
+            _put(fh, data)
     except OSError as exc:
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
 

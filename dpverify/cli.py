@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import os
 import pkgutil
@@ -18,11 +19,12 @@ import re
 import signal
 import sys
 import threading
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import commands as _commands_pkg
 from ._version import __version__
-from .atomic import check_destination, write_text
+from .atomic import check_destination, write_chunks
 from .budget import default_max_memory, format_bytes, limits, parse_memory
 from .errors import (
     CertificationFailed,
@@ -34,6 +36,7 @@ from .errors import (
     TimeLimitExceeded,
 )
 from .jsonfile import MAX_INPUT_BYTES, max_input
+from .progress import Progress
 
 __all__ = ["main", "build_parser"]
 
@@ -251,10 +254,10 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     from .commands._isolate import can_isolate, run_isolated
 
     if isolate and can_isolate():
-        outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory), seconds,
-                               max_memory, prog, getattr(args, "timeout", None))
+        outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory, out),
+                               seconds, max_memory, prog, getattr(args, "timeout", None))
     else:
-        outcome = _compute(args, prog, seconds, max_memory)
+        outcome = _compute(args, prog, seconds, max_memory, out)
     return _emit(outcome, args, prog, out)
 
 
@@ -280,9 +283,15 @@ def _input_cap(args: argparse.Namespace) -> int:
 
 
 def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
-             max_memory: int) -> dict[str, Any]:
-    """Run the handler under the limits; the outcome as JSON-able data: either
-    ``{"lines": [stderr lines], "code": n}`` or the result to print (see :func:`_emit`)."""
+             max_memory: int, out: str | None = None) -> dict[str, Any]:
+    """Run the handler under the limits and write ``--out`` (a file); the outcome as
+    JSON-able data: either ``{"lines": [stderr lines], "code": n}`` or what is left to
+    print (see :func:`_emit`).
+
+    The ``--out`` file is written here, streamed chunk by chunk (an r-of-k certificate
+    holds gigabytes of digits), atomically: a child killed while writing leaves the
+    previous file.  The JSON text travels back to the caller only when standard output
+    needs it (``--json``, ``--out -``)."""
     alarm = False
 
     def fail(line: str, code: int) -> dict[str, Any]:
@@ -329,7 +338,19 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
 
         data = data_document(args.command, data)
         data.setdefault("verification", verification(args.command, data))
-    text = json.dumps(data, indent=2, default=_json_default) + "\n"
+    encoder = json.JSONEncoder(indent=2, default=_json_default)
+    if out is not None and out != "-":
+        try:
+            with Progress(prog, enabled=getattr(args, "progress", None)) as bar:
+                chunks = itertools.chain(encoder.iterencode(data), ["\n"])
+                write_chunks(out, _reported(chunks, bar, f"writing {out}"), what="--out",
+                             special=getattr(args, "out_special", False))
+        except DPVerifyError as exc:
+            return fail(f"error: {_one_line(exc)}", 2)
+    text = None
+    if out == "-" or getattr(args, "json", False):
+        with Progress(prog, enabled=getattr(args, "progress", None)) as bar:
+            text = "".join(_reported(encoder.iterencode(data), bar, "writing JSON")) + "\n"
     parts = None if is_cert else data["verification"].get("certificates")
     return {"json": text, "is_cert": is_cert, "text": result.text, "parts": parts,
             "extra": list(result.extra_lines), "code": result.exit_code}
@@ -337,38 +358,38 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
 
 def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
           out: str | None) -> int:
-    """Write what :func:`_compute` produced: ``--out``, then stdout, then stderr."""
+    """Print what :func:`_compute` left to print: stdout, then stderr."""
     if "lines" in outcome:
         for line in outcome["lines"]:
             sys.stderr.write(line + "\n")
         return int(outcome["code"])
-    text = outcome["json"]
-    if out is not None:
+    if out is not None and out != "-" and not outcome["is_cert"]:
         # deferred: the note is defined with the certificate format (~50 ms to import)
         from .certify.certificate import DATA_NOTE
 
-        try:
-            if out == "-":
-                sys.stdout.write(text)
-            else:
-                write_text(out, text, what="--out", special=getattr(args, "out_special", False))
-        except DPVerifyError as exc:
-            sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
-            return 2
-        if not outcome["is_cert"] and out != "-":
-            parts = outcome["parts"]
-            more = f"; its certificates: dpverify verify {out} --part NAME ({', '.join(parts)})" \
-                if parts else "; see its \"verification\" field"
-            sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}{more}\n")
-    if out == "-":
-        pass  # stdout holds the JSON document alone (a pipe reads one JSON value)
-    elif getattr(args, "json", False):
-        sys.stdout.write(text)
+        parts = outcome["parts"]
+        more = f"; its certificates: dpverify verify {out} --part NAME ({', '.join(parts)})" \
+            if parts else "; see its \"verification\" field"
+        sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}{more}\n")
+    if outcome["json"] is not None:
+        # --json, or --out - (then stdout holds the JSON document alone)
+        sys.stdout.write(outcome["json"])
     else:
         sys.stdout.write(outcome["text"].rstrip("\n") + "\n")
     for line in outcome["extra"]:
         sys.stderr.write(line + "\n")
     return int(outcome["code"])
+
+
+def _reported(chunks: Iterable[str], bar: Progress, stage: str) -> Iterator[str]:
+    """``chunks`` unchanged, reporting the megabytes passed every 16 MB (nothing is drawn
+    for a small document)."""
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size >> 24 != (size - len(chunk)) >> 24:
+            bar(f"{stage} (MB)", size >> 20, None)
+        yield chunk
 
 
 def _json_default(obj: object) -> object:

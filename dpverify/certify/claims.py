@@ -18,7 +18,7 @@ from ..errors import (
     PrecisionExhausted,
     TimeLimitExceeded,
 )
-from ..exact import ExactPoly, TensorPoly
+from ..exact import ExactPoly, MonomialPoly, TensorPoly
 from ..expr import NoEnclosure, Undefined, parse
 from ..expr.tree import MAX_CANONICAL_LENGTH
 from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
@@ -77,11 +77,17 @@ def _statement_construction(name: str, params: dict[str, Any],
 _DIGITS = 25
 
 
-def polynomial_statement(poly: ExactPoly | TensorPoly) -> dict[str, Any]:
+def polynomial_statement(poly: ExactPoly | TensorPoly,
+                         progress: ProgressCallback | None = None) -> dict[str, Any]:
     """The ``polynomial`` block of a statement: basis, domain(s), exact coefficients,
     exact degree, and the exact L1 coefficient norm in the polynomial's own basis
-    (with its log2 rounded to 6 decimals, within 5e-7)."""
-    data = poly.to_json()
+    (with its log2 rounded to 6 decimals, within 5e-7).  ``progress`` reports the
+    reduction of a monomial polynomial's coefficients to lowest terms (the strings of an
+    r-of-k certificate take seconds)."""
+    # MonomialPoly.to_json takes a progress callback: its strings come from a batched
+    # reduction of FLINT's common-denominator form
+    data = (poly.to_json(progress=progress) if isinstance(poly, MonomialPoly)
+            else poly.to_json())
     out: dict[str, Any] = {"basis": data["basis"]}
     if isinstance(poly, TensorPoly):  # the only class whose to_json has "shape"
         out["shape"] = data["shape"]
@@ -236,7 +242,8 @@ def certify(
     progress : callable, optional
         ``progress(stage, done, total)`` (:mod:`dpverify.progress`): passed to
         :func:`~dpverify.certify.interval.supnorm` (box domains: pieces) or
-        :func:`~dpverify.certify.finite.finite_max_error` (finite domains: points).
+        :func:`~dpverify.certify.finite.finite_max_error` (finite domains: points), and
+        to :func:`polynomial_statement` (coefficients in lowest terms).
     stop_at_claim : bool
         For box domains, stop as soon as ``max_error`` is proven or refuted
         (faster, wider enclosure).
@@ -286,7 +293,7 @@ def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
     if approx.norm_basis and approx.norm_basis != stated.basis:
         # the statement lists the coefficients the mechanism perturbs (the norm basis)
         stated = stated.convert(approx.norm_basis)
-    poly_block = polynomial_statement(stated)
+    poly_block = polynomial_statement(stated, progress)
     statement: dict[str, Any] = {
         "polynomial": poly_block,
         "target": approx.target,

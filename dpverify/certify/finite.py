@@ -25,6 +25,16 @@ evaluated exactly from the monomial coefficients, as on the slow path (while mor
 ``_MAX_CANDIDATES`` remain, the screen is first repeated on them at doubled precision).
 The result -- the exact maximum and the first point attaining it -- is identical to exact
 enumeration of every point; only the order of work changes.
+
+Long polynomials on integer domains (degree >= ``_TRUNCATED_MIN_DEGREE``) are screened the
+same way with exact integer bounds instead of balls: with ``p = N/D`` (``N`` integer),
+``N = 2^s T + rest`` where ``T = N >> s`` coefficient by coefficient and every
+coefficient of ``rest`` is below ``2^s`` in absolute value, so
+``|N(x) - 2^s T(x)| <= 2^s S(|x|)``,
+``S(y) = sum_{i <= deg} y^i``.  ``s`` is chosen per point so that this radius is about
+``2^-64`` of ``D`` (the cancellation of the monomial form at ``x``, ``deg log2 |x|`` bits,
+is what ``T`` keeps); ``T(x)`` is then a third to a fifth of the size of ``N(x)``.  The
+exact maximum is decided on the survivors as above.
 """
 
 from __future__ import annotations
@@ -33,10 +43,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
+from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..exact import ExactPoly
+from ..exact.forked import in_spans
 from ..expr import Expr, parse
 from ..numbers import MAX_DEGREE, arb_to_fmpq_bounds, check_int, parse_fmpq_str
 from ..progress import ProgressCallback, report
@@ -152,6 +163,11 @@ _SCREEN_MAX_PREC = 4096
 _MAX_CANDIDATES = 256
 #: progress reports come every _CHUNK + 1 points (a power of two minus one: a cheap mask)
 _CHUNK = 63
+#: The truncated-integer screen (module docstring) is tried from this degree on.
+_TRUNCATED_MIN_DEGREE = 256
+#: Its first radius is about 2^-_TRUNCATED_GUARD of the denominator; each further round
+#: (while more than _MAX_CANDIDATES survive) adds as many bits again.
+_TRUNCATED_GUARD = 64
 
 
 def affine_chebyshev_form(
@@ -264,6 +280,79 @@ def _screened_max(
     return best, wit
 
 
+#: what the forked workers of the integer screen read (set only while it runs)
+_JOB: dict[str, Any] = {}
+
+
+def _screen_span(a: int, b: int) -> list[tuple[fmpq, fmpq]]:
+    """``(lower, upper)`` bounds of ``D * |f - p|`` at the points ``idx[a:b]`` of the job
+    (module docstring): ``N = 2^s T + rest``, ``|rest(x)| <= 2^s S(|x|)``."""
+    xs, fvals, N, D = _JOB["xs"], _JOB["fvals"], _JOB["N"], _JOB["D"]
+    sums, wanted, deg = _JOB["sums"], _JOB["wanted"], N.degree()
+    # one truncated polynomial at a time (the shift changes with |x|: a few times on
+    # 0..k), so that at most one more copy of N's size is held
+    cur_sh, T = -1, N
+    out = []
+    for i in _JOB["idx"][a:b]:
+        sh = wanted[i]
+        if sh != cur_sh:
+            cur_sh, T = sh, N if sh == 0 else fmpz_poly([N[e] >> sh for e in range(deg + 1)])
+        x = xs[i]
+        rad = (sums[abs(int(x))] << sh) if sh else fmpz(0)
+        c = abs(D * fvals[i] - fmpq(T(x) << sh))  # D |f - p(x)| up to rad
+        out.append((c - rad, c + rad))
+    return out
+
+
+def _truncated_screen(
+    xs: list[fmpz], fvals: list[fmpq], N: fmpz_poly, D: fmpz,
+    progress: ProgressCallback | None = None,
+) -> tuple[fmpq, int]:
+    """Exact ``(D * max error, index of the first point attaining it)`` over the integer
+    points ``xs`` for ``p = N/D`` (``D > 0``), by the truncated-integer screen of the
+    module docstring (in worker processes when long: :mod:`dpverify.exact.forked`)
+    followed by exact decisions on the survivors."""
+    deg = N.degree()
+    dbits = D.bit_length()
+    idx = list(range(len(xs)))
+    guard = _TRUNCATED_GUARD
+    while True:
+        stage = f"max error: screening ({guard} guard bits)"
+        sums: dict[int, fmpz] = {}
+        wanted = {}
+        step = max(64, dbits // 16)
+        for i in idx:  # the shift each point allows, rounded down to a coarse grid
+            y = abs(int(xs[i]))
+            if y not in sums:
+                sums[y] = fmpz(deg + 1) if y == 1 else (fmpz(y) ** (deg + 1) - 1) // (y - 1)
+            wanted[i] = max(0, (dbits - sums[y].bit_length() - guard) // step * step)
+        _JOB.update(xs=xs, fvals=fvals, N=N, D=D, sums=sums, wanted=wanted, idx=idx)
+        try:
+            # the work: a Horner pass over deg + 1 coefficients of ~deg log2|x| bits a point
+            bounds = in_spans(_screen_span, len(idx), len(idx) * (deg + 1) * 128, progress,
+                              stage)
+        finally:
+            _JOB.clear()
+        best_lo = max(lo for lo, _ in bounds)  # a proven lower bound of D * max error
+        # keep i unless its error is proven below best_lo (then it is below the error of
+        # the point that proved best_lo, hence not the maximum)
+        idx = [i for i, (_, up) in zip(idx, bounds, strict=True) if not up < best_lo]
+        if len(idx) <= _MAX_CANDIDATES or guard >= 4 * _TRUNCATED_GUARD:
+            break
+        guard *= 2
+    best: fmpq | None = None
+    wit = idx[0]
+    for j, i in enumerate(idx):  # increasing order: the first maximiser, as enumeration finds
+        if progress is not None and not j & _CHUNK:
+            progress("max error: exact decisions", j, len(idx))
+        err = abs(D * fvals[i] - fmpq(N(xs[i])))
+        if best is None or err > best:
+            best, wit = err, i
+    assert best is not None
+    report(progress, "max error: exact decisions", len(idx), len(idx))
+    return best, wit
+
+
 def _arb_value(f: Expr, x: fmpq) -> arb:
     """A ball enclosing ``f(x)`` at the working precision."""
     v = f.eval_arb(arb(x))
@@ -317,7 +406,7 @@ def finite_max_error(
         # D*p has integer coefficients: evaluate it at integers with FLINT's fmpz
         # Horner (C level, exact) and compare numerators; 3x faster than fmpq.
         D = P.denom()
-        Nz = fmpz_poly(P.numer().coeffs()) if P.degree() >= 0 else fmpz_poly([0])
+        Nz = P.numer()
 
         def scaled_error(fx: fmpq, x: fmpq) -> fmpq:  # D * |f - p| at x (f exact)
             num = Nz(x.p)
@@ -337,6 +426,10 @@ def finite_max_error(
             mx, wit = _screened_max(
                 points, exact_f, form, lambda i: exact_error(exact_f[i], points[i]), progress)
             return FiniteMax(mx, mx, True, wit, len(points))
+        if integers and P.degree() >= _TRUNCATED_MIN_DEGREE:
+            scaled, iw = _truncated_screen([x.p for x in points], exact_f, Nz, D, progress)
+            mx = scaled / D
+            return FiniteMax(mx, mx, True, points[iw], len(points))
 
     best: fmpq | None = None
     best_x = points[0]

@@ -41,6 +41,18 @@ and ``|q1(s)/q1(k-l)| <= k^{2 Delta - 2}/((Delta-1)!)^2``; with ``k^Delta >= k/g
 term error is ``<= gamma/k`` once ``d + 1 >~ (3 Delta - 2) ln k``, which ``d = z`` gives.
 The condition ``p2 <= 1 + eta`` can fail when ``l + Delta`` is large compared with
 ``k - l - Delta`` (the paper assumes ``r < k/log^2 k``); the certificate then shows the miss.
+
+Computation.  :func:`sherstov_steps` composes the printed steps in ``fmpq_poly``, as
+printed (the reference).  :func:`rofk_polynomial` and :func:`exact_l_polynomial` build the
+same polynomials in integer arithmetic (:mod:`.sherstov_integer`: the denominators
+cleared once, ``T_N`` by Chebyshev doubling, the sum of step 8 over one common
+denominator known in advance; :mod:`.sherstov_terms`: the step records in a worker
+process meanwhile) and hand FLINT's common-denominator form to
+:class:`~dpverify.exact.MonomialPoly` unreduced; the certificate reduces the coefficients
+in one batched pass (:mod:`dpverify.exact.lowest_terms`).  The polynomial is large:
+degree ``max_l 2 D_l N_l + 2(Delta - 1)`` (15,214 for ``r = 5, k = 500, gamma = 1e-3``)
+with coefficients whose numerators and denominators have ``~sum_l N_l log2(64 e_d m^{2D})``
+bits (about 5.6e5 there: a 4 GB certificate).
 """
 
 from __future__ import annotations
@@ -55,9 +67,11 @@ from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 from ..approximation import Approximation
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..exact import MonomialPoly
-from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str, log2_fmpq
+from ..numbers import MAX_DEGREE, check_int, check_open_unit, fmpq_str
 from ..progress import ProgressCallback, report
 from .minimax import minimax_least_degree
+from .sherstov_integer import Fraction, TermSetup, reduced_poly
+from .sherstov_terms import build_terms, setup
 
 __all__ = [
     "READING_OPTIONS",
@@ -161,23 +175,6 @@ def _least_exp(target: fmpq) -> int:
 
 def _cheb(n: int) -> fmpq_poly:
     return fmpq_poly(fmpz_poly.chebyshev_t(n))
-
-
-def _poly_json(p: fmpq_poly, full: bool) -> dict[str, Any]:
-    # max |c_i| = max |n_i| / den over the common-denominator form p = sum n_i x^i / den:
-    # integer comparisons only (comparing the reduced fmpq coefficients of these
-    # polynomials cross-multiplies thousands of huge integers)
-    nums = p.numer().coeffs()
-    top = max((abs(c) for c in nums), default=fmpz(0))
-    obj: dict[str, Any] = {
-        "degree": p.degree(),
-        "max_abs_coefficient_log2": round(log2_fmpq(fmpq(top, p.denom())), 3)
-        if top != 0
-        else None,
-    }
-    if full:
-        obj["coefficients"] = [fmpq_str(c) for c in (p.coeffs() or [fmpq(0)])]
-    return obj
 
 
 # ---------------------------------------------------------------------------- parameters
@@ -333,36 +330,6 @@ def _single(prm: SherstovParameters, l_: int) -> SherstovParameters:
     )
 
 
-def _integer_max(p: fmpq_poly, lo: int, hi: int) -> fmpq:
-    return max(p(fmpq(x)) for x in range(lo, hi + 1))
-
-
-def _ell_record(l_: int, prm: SherstovParameters, st: dict[str, fmpq_poly], full: bool) -> dict:
-    k, Delta = prm.k, prm.Delta
-    c = k - l_
-    far = [s for s in range(0, k + 1) if abs(s - c) >= Delta]
-    p2max = max((st["p2"](fmpq(s)) for s in far), default=fmpq(0))
-    p2min = min((st["p2"](fmpq(s)) for s in far), default=fmpq(0))
-    eta = prm.eta[l_]
-    deg3 = st["p3"].degree()
-    # printed: deg(p3) = 22 (d+1) sqrt(k (l+Delta)) / Delta  (as an upper bound: exact test
-    # (deg * Delta)^2 <= 484 (d+1)^2 k (l+Delta))
-    printed_ok = (deg3 * Delta) ** 2 <= 484 * (prm.d + 1) ** 2 * k * (l_ + Delta)
-    return {
-        "l": l_,
-        "D": prm.cheb1[l_],
-        "N": prm.cheb3[l_],
-        "eta": fmpq_str(eta),
-        "center": c,
-        "p2_far_max": fmpq_str(p2max),
-        "p2_far_min": fmpq_str(p2min),
-        "chebyshev_argument_in_range": bool(p2max <= 2 + eta and p2min >= eta),
-        "q1_at_center": fmpq_str(st["q1"](fmpq(c))),
-        "printed_deg_p3_bound_holds": bool(printed_ok),
-        "polys": {name: _poly_json(p, full) for name, p in st.items()},
-    }
-
-
 def _assumptions(prm: SherstovParameters) -> dict[str, Any]:
     """The paper's standing assumptions ``r < k/log^2 k`` and ``log(1/gamma) <= k/log k``
     (logs in the reading's base), decided in arb (``None`` if undecided)."""
@@ -398,6 +365,7 @@ def exact_l_polynomial(
     *,
     intermediates: str = "full",
     max_degree: int = MAX_SHERSTOV_DEGREE,
+    progress: ProgressCallback | None = None,
 ) -> Approximation:
     """``q_{3,l}``: Sherstov's approximation of ``EXACT_l`` on ``{0..k}`` (thaler2012 B step 7).
 
@@ -410,6 +378,9 @@ def exact_l_polynomial(
         See :data:`READING_OPTIONS` (``ell_range`` is ignored here).
     intermediates : {"full", "summary"}
         Whether ``extra`` carries the coefficient lists of every step or only degrees/sizes.
+    progress : callable, optional
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the large products
+        done so far (counts only).
 
     Returns
     -------
@@ -429,16 +400,19 @@ def exact_l_polynomial(
     rd = dict(resolve_reading(reading), ell_range="0..r-1")
     prm = _single(sherstov_parameters(l_ + 1, k, gamma, rd), l_)
     _check_size(prm, max_degree)
-    st = _steps(l_, prm)
+    kept: list[Fraction] = []
+    (record,) = build_terms(prm, [setup(l_, prm)], full, progress,
+                            lambda ts, q3: kept.append(q3))
+    q3 = reduced_poly(kept[0][0].coeffs(), kept[0][1])
     g = prm.gamma
     return Approximation(
         construction="exact_l/sherstov",
         params={"l": l_, "k": k, "gamma": fmpq_str(g), "reading": dict(rd)},
-        poly=MonomialPoly.from_fmpq_poly(st["q3"]),
+        poly=MonomialPoly.from_fmpq_poly(q3),
         target={"kind": "indicator", "l": l_},
         domain={"kind": "integers", "lo": 0, "hi": k},
         claims={"max_error": fmpq_str(g / k)},
-        extra={"sherstov": {**prm.to_json(), "steps": [_ell_record(l_, prm, st, full)]}},
+        extra={"sherstov": {**prm.to_json(), "steps": [record]}},
     )
 
 
@@ -481,8 +455,10 @@ def rofk_polynomial(
     max_degree : int
         Refuse up front when the predicted degree exceeds it.
     progress : callable, optional
-        ``progress(stage, done, total)`` (:mod:`dpverify.progress`): the terms ``l`` built
-        so far (``"sherstov"``) or the searches of the minimax construction (counts only).
+        ``progress(stage, done, total)`` (:mod:`dpverify.progress`), counts only:
+        ``"sherstov"``: the large products of each term ``l`` (stage
+        ``"construction: term l=... (i of n)"``), then the common denominator;
+        ``"minimax"``: the searches of the minimax construction.
 
     Returns
     -------
@@ -514,20 +490,31 @@ def rofk_polynomial(
     check_int(max_degree, "max_degree", minimum=1, maximum=MAX_DEGREE)
     prm = sherstov_parameters(r, k, g, reading)
     _check_size(prm, max_degree)
-    total = fmpq_poly([0])
-    records = []
-    for i, l_ in enumerate(prm.ells):
-        report(progress, "construction: terms l", i, len(prm.ells))
-        st = _steps(l_, prm)
-        total += st["q3"]
-        records.append(_ell_record(l_, prm, st, full))
-    report(progress, "construction: terms l", len(prm.ells), len(prm.ells))
-    p = 1 - total
+    # step 8 over the least common multiple L of the denominators E_l of the terms (known
+    # before any large polynomial): p = (L - sum_l q3num_l * (L / E_l)) / L, accumulated
+    # coefficient by coefficient so that only one term's polynomials exist at a time
+    setups = [setup(l_, prm) for l_ in prm.ells]
+    L = fmpz(1)
+    for ts in setups:
+        L = L // L.gcd(ts.E) * abs(ts.E)
+    acc: list[fmpz] = [fmpz(0)] * (max(prm.degree.values(), default=0) + 1)
+    acc[0] = L
+
+    def accumulate(ts: TermSetup, q3: Fraction) -> None:
+        z, E = q3
+        scale = L // E  # exact, with the sign of E
+        for j, c in enumerate(z.coeffs()):
+            acc[j] -= c * scale
+
+    records = build_terms(prm, setups, full, progress, accumulate)
+    report(progress, "construction: common denominator", 0, 1)
+    p = reduced_poly(acc, L)  # 1 - sum_l q3_l
+    report(progress, "construction: common denominator", 1, 1)
     return Approximation(
         construction="rofk/sherstov",
         params={"r": r, "k": k, "gamma": fmpq_str(g), "method": "sherstov",
                 "reading": dict(prm.reading)},
-        poly=MonomialPoly.from_fmpq_poly(p, progress=progress),
+        poly=MonomialPoly.from_fmpq_poly(p),
         target=target,
         domain={"kind": "integers", "lo": 0, "hi": k},
         claims={"max_error": fmpq_str(g)},

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flint import fmpq, fmpq_poly
+from flint import fmpq, fmpq_poly, fmpz
 
 from ..errors import ParameterTypeError
 from ..numbers import ExactLike, IntLike
 from ..progress import ProgressCallback, report
-from ._core import Point, compose_affine_poly, exact_number, horner
+from ._core import Point, check_length, compose_affine_poly, exact_number, horner
 from .base import ExactPoly
+from .lowest_terms import coefficient_strings
 from .sizes import poly_of
 
 __all__ = ["MonomialPoly"]
@@ -54,26 +55,98 @@ class MonomialPoly(ExactPoly):
     @classmethod
     def from_fmpq_poly(cls, p: fmpq_poly, *,
                        progress: ProgressCallback | None = None) -> MonomialPoly:
-        """Build from a :class:`flint.fmpq_poly` (exact).
+        """Build from a :class:`flint.fmpq_poly` (exact), keeping its common-denominator form.
 
-        ``progress(stage, done, total)``, optional: the coefficients reduced so far (each
-        is reduced to lowest terms, a gcd with the common denominator: seconds for
-        polynomials of degree in the thousands with 10^4-bit denominators)."""
+        Reducing the coefficients to lowest terms one by one costs a gcd with the common
+        denominator each (minutes for degrees in the tens of thousands with 10^5-bit
+        denominators), so it is deferred until a coefficient is first read as an ``fmpq``
+        (``coeffs``, equality, hashing, pickling, ...).  ``degree``, ``is_zero``,
+        ``coefficient_norm``, ``max_abs_coefficient``, exact evaluation, arithmetic and
+        :meth:`to_json` (batched reduction, :mod:`dpverify.exact.lowest_terms`) work on the
+        common-denominator form and never need it.
+
+        ``progress(stage, done, total)``, optional: reduce the coefficients now, reporting
+        the count reduced so far."""
         if not isinstance(p, fmpq_poly):
             raise ParameterTypeError(f"p must be an fmpq_poly, got {type(p).__name__}")
-        # one coefficient at a time, not p.coeffs(): the gcds take seconds at degree 4000
-        # and a single call could not be stopped at a deadline (report() checks it)
+        check_length(max(p.length(), 1), "coeffs")
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "_domain", None)
+        object.__setattr__(obj, "_cache", {"mono": p, "lazy": True})
+        if progress is not None:
+            obj._reduce(progress)
+        return obj
+
+    def _reduce(self, progress: ProgressCallback | None = None) -> tuple[fmpq, ...]:
+        """Set the reduced ``fmpq`` coefficients from the common-denominator form."""
+        p = self._cache["mono"]
         n = p.degree() + 1
         cs = []
         for i in range(n):
-            if not i & 15:
+            # one coefficient at a time, not p.coeffs(): report() also checks the deadline,
+            # and the gcds of a single call could not be stopped at it
+            if not i & 127:
                 report(progress, "coefficients in lowest terms", i, n)
             cs.append(p[i])
         report(progress, "coefficients in lowest terms", n, n)
-        cs = cs or [fmpq(0)]
-        obj = cls._make(cs, None)
-        obj._cache["mono"] = p
-        return obj
+        coeffs = tuple(cs or [fmpq(0)])
+        object.__setattr__(self, "_coeffs", coeffs)
+        self._cache.pop("lazy", None)
+        return coeffs
+
+    if not TYPE_CHECKING:  # at run time only: type checkers keep seeing the declared slot
+
+        def __getattr__(self, name: str) -> Any:
+            # an unset slot ends here: the coefficients of a lazily built polynomial
+            if name == "_coeffs" and "lazy" in self._cache:
+                return self._reduce()
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _lazy(self) -> bool:
+        return "lazy" in self._cache
+
+    @property
+    def degree(self) -> int:
+        """Exact algebraic degree (leading coefficient non-zero); ``-1`` for zero."""
+        if self._lazy():
+            return int(self._cache["mono"].degree())
+        return super().degree
+
+    def is_zero(self) -> bool:
+        """True iff this is the zero polynomial."""
+        if self._lazy():
+            return bool(self._cache["mono"].is_zero())
+        return super().is_zero()
+
+    def coefficient_norm(self) -> fmpq:
+        """Exact ``sum |c_i|`` (from the common-denominator form when the coefficients were
+        not reduced yet: ``sum |n_i| / den``, the same rational)."""
+        if self._lazy():
+            p = self._cache["mono"]
+            return fmpq(sum((abs(c) for c in p.numer().coeffs()), fmpz(0)), p.denom())
+        return super().coefficient_norm()
+
+    def max_abs_coefficient(self) -> fmpq:
+        """Exact ``max |c_i|``."""
+        if self._lazy():
+            p = self._cache["mono"]
+            return fmpq(max((abs(c) for c in p.numer().coeffs()), default=fmpz(0)), p.denom())
+        return super().max_abs_coefficient()
+
+    def to_json(self, *, progress: ProgressCallback | None = None) -> dict[str, Any]:
+        """``{"basis": "monomial", "domain": None, "coefficients": ["p/q", ...]}`` (exact
+        strings in lowest terms, as :meth:`ExactPoly.to_json`); for a polynomial built by
+        :meth:`from_fmpq_poly` they are computed from the common-denominator form in one
+        batched pass
+        (:func:`~dpverify.exact.lowest_terms.coefficient_strings`; ``progress`` reports
+        it) and kept."""
+        if not self._lazy() and "strings" not in self._cache:
+            return super().to_json()
+        strings = self._cache.get("strings")
+        if strings is None:
+            strings = coefficient_strings(self._cached_monomial(), progress=progress)
+            self._cache["strings"] = strings
+        return {"basis": self.basis, "domain": None, "coefficients": list(strings)}
 
     def _monomial_poly(self) -> fmpq_poly:
         return poly_of(self._coeffs)
