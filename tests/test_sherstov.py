@@ -242,3 +242,12 @@ def test_default_reading_fails_outside_paper_assumption_rofk():
     e, w = _err(a)
     assert w == 0 and e > fmpq(10) ** 220
     assert flat(certify(a))["claims_status"]["max_error"] == "refuted"
+
+
+def test_certifier_default_reading_is_the_constructions():
+    """A statement leaves the default reading out (byte-identical certificates); the
+    certifier's copy of that default must be the construction's."""
+    from dpverify.certify.claims import DEFAULT_READING as written_default
+    from dpverify.constructions.sherstov import DEFAULT_READING
+
+    assert written_default == DEFAULT_READING

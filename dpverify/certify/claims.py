@@ -28,7 +28,8 @@ from .finite import finite_max_error
 from .interval import supnorm
 from .optimality import check
 
-__all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS", "STATEMENT_EXTRAS"]
+__all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS", "STATEMENT_EXTRAS",
+           "DEFAULT_READING"]
 
 #: Constructions whose parameters the independent checker recomputes the statement from
 #: (``docs/certificates.md``, *Constructions*): name -> the parameters it checks.
@@ -44,11 +45,18 @@ CHECKED_CONSTRUCTIONS: dict[str, tuple[str, ...]] = {
 }
 
 #: Optional parameters written with the checked ones: Sherstov's reading of thaler2012
-#: Appendix B (the keys each construction depends on) and the OR construction of ``h_k``.
+#: Appendix B (the keys each construction depends on).
 STATEMENT_EXTRAS: dict[str, dict[str, tuple[str, ...]]] = {
     "rofk/sherstov": {"reading": ("delta", "d", "log_base", "ell_range")},
     "exact_l/sherstov": {"reading": ("delta", "d", "log_base")},
 }
+
+#: The reading a statement without ``reading`` means (the verifier assumes the same): the
+#: default of :mod:`dpverify.constructions.sherstov` (``DEFAULT_READING``; certify cannot
+#: import constructions, and tests/test_sherstov.py checks the two agree).  It is not
+#: written, so a certificate of the default construction keeps the bytes it has always had.
+DEFAULT_READING: dict[str, str] = {
+    "delta": "log_k", "d": "z", "log_base": "e", "ell_range": "0..r-1"}
 
 
 def _statement_construction(name: str, params: dict[str, Any],
@@ -60,15 +68,16 @@ def _statement_construction(name: str, params: dict[str, Any],
         return None
     out: dict[str, Any] = {p: params[p] for p in checked}
     for key, sub in STATEMENT_EXTRAS.get(name, {}).items():
-        out[key] = {k: params[key][k] for k in sub}
+        value = {k: params[key][k] for k in sub}
+        if value != {k: DEFAULT_READING[k] for k in sub}:
+            out[key] = value
     if name == "dlist/h":
         method = params.get("method", "chebyshev")
         # the minimax h_k is fixed by its least degree, which this certificate does not
         # prove (h_polynomial carries no optimality evidence): no claim the checker can
         # re-derive, so the name stays in info
         if method != "chebyshev":
-            return None
-        out["method"] = method
+            return None  # so "chebyshev", which a statement without "method" means
     return {"name": name, "params": out}
 
 
