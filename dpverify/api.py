@@ -154,7 +154,13 @@ def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
     >>> verify_document(e.certificate().data).status
     'holds'
     """
-    return _evalbound(as_poly(poly), interval, **options)
+    return _evalbound(_eval_poly(poly), interval, **options)
+
+
+def _eval_poly(poly: Any) -> Any:
+    """A coefficient list stays a list (``basis=`` / ``domain=`` say how to read it);
+    numpy and dpverify polynomials are converted exactly."""
+    return list(poly) if isinstance(poly, (list, tuple)) else as_poly(poly)
 
 
 def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> FloatErrorBound:
@@ -173,7 +179,7 @@ def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Float
     >>> verify_document(b.float_certificate().data).status
     'holds'
     """
-    return _float_error_bound(f, as_poly(poly), interval, **options)
+    return _float_error_bound(f, _eval_poly(poly), interval, **options)
 
 
 def boolean_certificate(function: str, k: Any, gamma: Any, method: str = "chebyshev",

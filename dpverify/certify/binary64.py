@@ -75,10 +75,12 @@ def fix_of(c: fmpq) -> int:
 
 
 def fix_of_range(lo: fmpq, hi: fmpq) -> int:
-    """The FIX of every binary64 number in ``[lo, hi]``: ``-1074`` when the interval
-    contains 0, else ``max(floor(log2 min |y|), -1022) - 52``."""
+    """The FIX of every binary64 number in ``[lo, hi]``: ZERO_FIX when 0 is the only one
+    (``|lo|, |hi| < 2^-1074``), ``-1074`` when the interval contains 0, else
+    ``max(floor(log2 min |y|), -1022) - 52``."""
     if lo <= 0 <= hi:
-        return MIN_FIX
+        tiny = fmpq(1, fmpz(2) ** -MIN_FIX)
+        return ZERO_FIX if -tiny < lo and hi < tiny else MIN_FIX
     return max(floor_log2(min(abs(lo), abs(hi))), -1022) - 52
 
 

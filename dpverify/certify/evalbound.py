@@ -59,7 +59,8 @@ from typing import Any
 
 from flint import fmpq, fmpq_poly
 
-from ..errors import DomainError, InvalidParameterError, ParameterTypeError
+from ..budget import after, check_timeout, limits
+from ..errors import DomainError, InvalidParameterError, ParameterTypeError, TimeLimitExceeded
 from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
 from ..numbers import check_int, fmpq_to_decimal, round_to_float64, to_fmpq
 from ..progress import ProgressCallback, report
@@ -225,6 +226,7 @@ def evalbound(
     domain: Any = None,
     pieces: int = DEFAULT_PIECES,
     fma: bool = False,
+    timeout: Any = None,
     progress: ProgressCallback | None = None,
 ) -> EvalBound:
     """Certified bound on ``|fl(p(x)) - p(x)|`` over binary64 ``x`` in ``interval``.
@@ -247,6 +249,12 @@ def evalbound(
     fma : bool
         Horner only: each step is one fused multiply-add ``fl(x * q + c)`` (default False:
         a rounded product, then a rounded sum, as numpy does).
+    timeout : seconds, optional
+        Stop bisecting at ``timeout``: the bound of the pieces analysed so far is returned
+        (valid, possibly looser; ``stats["stop"] == "timeout"``).  The first analysis of
+        the whole interval must finish by ``1.05 timeout + 0.5`` s, else
+        :class:`~dpverify.errors.TimeLimitExceeded` (nothing is claimed).  Default: no
+        limit.
     progress : callable, optional
         ``progress(stage, done, total)`` (:mod:`dpverify.progress`): pieces analysed.
 
@@ -261,6 +269,8 @@ def evalbound(
         When overflow cannot be excluded (some intermediate may exceed ``2^1023``).
     InvalidParameterError
         No binary64 number lies in the interval, or a bad parameter.
+    TimeLimitExceeded
+        Past ``1.05 timeout + 0.5`` s (see ``timeout``).
 
     Guarantee
     ---------
@@ -282,8 +292,19 @@ def evalbound(
                                     "only")
     A, B = _read_interval(interval)
     if p.degree > MAX_EVAL_DEGREE:
-        raise InvalidParameterError(f"degree must be <= {MAX_EVAL_DEGREE} (the independent "
-                                    "checker's cap for this kind)")
+        raise InvalidParameterError(f"poly must have degree <= {MAX_EVAL_DEGREE} (the "
+                                    "independent checker's cap for this kind), got "
+                                    f"{p.degree}")
+    seconds = check_timeout(timeout)
+    # bisection stops gracefully at the timeout; the budget (a little later) bounds the
+    # first analysis and the wrap-up, which cannot stop with a valid partial result
+    stop = None if seconds is None else time.monotonic() + seconds
+    with limits(timeout=after(seconds)):
+        return _evalbound(p, A, B, pieces, fma, stop, progress)
+
+
+def _evalbound(p: ExactPoly, A: fmpq, B: fmpq, pieces: int, fma: bool, stop: float | None,
+               progress: ProgressCallback | None) -> EvalBound:
     lo, hi = binary64_ceil(A), binary64_floor(B)
     if lo > hi:
         raise InvalidParameterError(f"no binary64 number lies in the interval [{A}, {B}]")
@@ -314,10 +335,11 @@ def evalbound(
         diff = pt - fmpq_poly(list(ChebyshevPoly(cs).to_monomial().coeffs))
         ua, ub = (2 * A - a - b) / (b - a), (2 * B - a - b) / (b - a)
         coef_err = sup_abs_bound(diff, ua, ub) if not diff.is_zero() else fmpq(0)
+    how = "constant"
     if len(chat) == 1:  # a constant is returned as stored: no operation
         found = [Piece(lo, hi, fmpq(0), fmpq(0), fmpq(0), [])]
     else:
-        found = _refine(analyse, lo, hi, pieces, len(chat) - 1, progress)
+        found, how = _refine(analyse, lo, hi, pieces, len(chat) - 1, stop, progress)
     evaluation = up(max(pc.bound for pc in found))
     n = len(chat) - 1
     higham = None
@@ -334,27 +356,40 @@ def evalbound(
         max(pc.mapping for pc in found), higham, chat, dom,
         fmpq(2) ** top if top >= 0 else fmpq(1, 2 ** (-top)), found,
         {"pieces": len(found), "seconds": time.perf_counter() - t0, "binary64_interval":
-         (lo, hi)})
+         (lo, hi), "stop": how})
 
 
 def _refine(analyse: Callable[[fmpq, fmpq], Piece], lo: fmpq, hi: fmpq, cap: int,
-            degree: int, progress: ProgressCallback | None) -> list[Piece]:
+            degree: int, stop: float | None, progress: ProgressCallback | None
+            ) -> tuple[list[Piece], str]:
     """Bisect the piece with the largest bound until the cap, or until the worst piece has
-    been bisected ``_STALE`` times in a row without lowering its bound.  Bisections above
+    been bisected ``_STALE`` times in a row without lowering its bound, or until the
+    ``stop`` time (``time.monotonic()``).  Bisections above
     depth ``log2(degree)`` never count as fruitless: on wider pieces the Taylor forms of
     a high-degree polynomial lose to the whole-piece coefficient bounds, so the bound only
-    starts to fall once the pieces are about ``1/degree`` of the interval."""
+    starts to fall once the pieces are about ``1/degree`` of the interval.  Returns the
+    pieces, sorted, and why bisection stopped: ``"pieces"`` (the cap), ``"converged"``
+    or ``"timeout"``."""
     first = analyse(lo, hi)
     free = degree.bit_length()
     heap: list[tuple[fmpq, int, int, int, Piece]] = [(-first.bound, 0, 0, 0, first)]
     tick = 1
+    how = "pieces"
     while len(heap) < cap:
         _, _, stale, depth, worst = heap[0]
         if stale >= _STALE or worst.bound == 0 or worst.lo == worst.hi:
+            how = "converged"
             break
-        heapq.heappop(heap)
+        if stop is not None and time.monotonic() > stop:
+            how = "timeout"
+            break
         mid = (worst.lo + worst.hi) / 2
-        halves = [analyse(worst.lo, mid), analyse(mid, worst.hi)]
+        halves = [analyse(worst.lo, mid)]
+        if stop is not None and time.monotonic() > stop:  # the worst piece stays whole
+            how = "timeout"
+            break
+        halves.append(analyse(mid, worst.hi))
+        heapq.heappop(heap)
         gain = max(h.bound for h in halves) < worst.bound or depth < free
         for h in halves:
             # ties go to the newest piece: one lineage is followed to the end, so a bound
@@ -364,7 +399,7 @@ def _refine(analyse: Callable[[fmpq, fmpq], Piece], lo: fmpq, hi: fmpq, cap: int
         if progress is not None and not tick & 15:
             progress("evaluation error: pieces", len(heap), cap)
     report(progress, "evaluation error: pieces", len(heap), len(heap))
-    return sorted((e[4] for e in heap), key=lambda pc: pc.lo)
+    return sorted((e[4] for e in heap), key=lambda pc: pc.lo), how
 
 
 def ulp_of(y: fmpq) -> fmpq:
@@ -419,8 +454,14 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     ``p`` is evaluated with its coefficients rounded to binary64 (what float code stores):
     ``sup |f - p^|`` comes from :func:`dpverify.certify.certify` on the box (a checkable
     ``supnorm-box`` certificate), the evaluation error from :func:`evalbound`; by the
-    triangle inequality ``|f - fl(p^)| <= |f - p^| + |p^ - fl(p^)|``.  ``progress``: a
-    :mod:`dpverify.progress` callback for both parts (counts only).
+    triangle inequality ``|f - fl(p^)| <= |f - p^| + |p^ - fl(p^)|``.  ``f`` is an
+    expression of ``x`` (a string such as ``"exp(x)"`` or an :class:`~dpverify.expr.Expr`).
+    ``progress``: a :mod:`dpverify.progress` callback for both parts (counts only).
+
+    ``timeout`` (seconds, default none) bounds the whole call: the evaluation bound
+    stops bisecting at half of it (:func:`evalbound`), the sup-norm search at the rest
+    (both stop with valid, wider bounds); past ``1.05 timeout + 0.5`` s
+    :class:`~dpverify.errors.TimeLimitExceeded` (nothing is claimed).
 
     Guarantee
     ---------
@@ -431,21 +472,49 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     # language cost ~55 ms to import (-X importtime) and only this function needs them;
     # ``dpverify evalbound`` without --f never loads them
     from ..approximation import Approximation
-    from ..expr import parse
+    from ..expr import Expr, parse
     from .claims import certify
 
-    ev = evalbound(poly, interval, basis=basis, domain=domain, pieces=pieces, fma=fma,
-                   progress=progress)
-    p = _read_poly(poly, basis, domain)
-    phat = MonomialPoly(ev.float_coefficients) if p.basis == "monomial" else \
-        ChebyshevPoly(ev.float_coefficients, domain=p.domain)
-    fx = parse(f, variables=("x",), name="f") if isinstance(f, str) else f
+    if isinstance(f, Expr):
+        if not f.used_variables <= {"x"}:
+            raise InvalidParameterError(f"f must be a function of x, got one of "
+                                        f"{', '.join(sorted(f.used_variables))}")
+        fx = parse(f.canonical, variables=("x",), name="f")
+    elif isinstance(f, str):
+        fx = parse(f, variables=("x",), name="f")
+    else:
+        raise ParameterTypeError(f"f must be an expression of x (a string such as "
+                                 f"'exp(x)', or an Expr), got {type(f).__name__}")
+    if not to_fmpq(rtol, "rtol") > 0:
+        raise InvalidParameterError(f"rtol must be > 0, got {rtol!r}")
+    seconds = check_timeout(timeout)
+    t0 = time.monotonic()
+    with limits(timeout=after(seconds)):
+        ev = evalbound(poly, interval, basis=basis, domain=domain, pieces=pieces, fma=fma,
+                       timeout=None if seconds is None else seconds / 2, progress=progress)
+        p = _read_poly(poly, basis, domain)
+        phat = MonomialPoly(ev.float_coefficients) if p.basis == "monomial" else \
+            ChebyshevPoly(ev.float_coefficients, domain=p.domain)
+        A, B = ev.interval
+        left = None if seconds is None else max(seconds - (time.monotonic() - t0), 1e-3)
+        try:
+            cert = certify(Approximation(
+                construction="supnorm", params={}, poly=phat,
+                target={"kind": "expr", "expr": fx.canonical, "variables": ["x"]},
+                domain={"kind": "box", "intervals": [[str(A), str(B)]]}, claims={}),
+                rtol=rtol, timeout=left, progress=progress)
+        except TimeLimitExceeded as exc:
+            # the sup-norm part states its own share of the time; the caller gave `timeout`
+            raise TimeLimitExceeded(f"time limit of {seconds:g} s reached: sup |f - p| "
+                                    f"not bounded in the time left ({exc})") from None
+        return _combine(ev, p, phat, cert, fx.canonical)
+
+
+def _combine(ev: EvalBound, p: ExactPoly, phat: ExactPoly, cert: Any, target: str
+             ) -> FloatErrorBound:
+    """The :class:`FloatErrorBound` of the two parts, with the ulps statement when
+    ``|f|`` is bounded away from 0."""
     A, B = ev.interval
-    cert = certify(Approximation(
-        construction="supnorm", params={}, poly=phat,
-        target={"kind": "expr", "expr": fx.canonical, "variables": ["x"]},
-        domain={"kind": "box", "intervals": [[str(A), str(B)]]}, claims={}),
-        rtol=rtol, timeout=timeout, progress=progress)
     upper = to_fmpq(cert.error["upper"])
     bound = upper + ev.evaluation
     # |f| >= min |p^| - sup |f - p^|: a power of two below it fixes ulp(f) from below
@@ -461,4 +530,4 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     if low > upper:
         f_lower = fmpq(2) ** floor_log2(low - upper)
         ulps = to_fmpq(fmpq_to_decimal(bound / ulp_of(f_lower), 4, "up"))
-    return FloatErrorBound(bound, upper, ev, cert, fx.canonical, ulps, f_lower)
+    return FloatErrorBound(bound, upper, ev, cert, target, ulps, f_lower)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from flint import fmpq, fmpz
 
+from ..budget import checkpoint
 from ..errors import DomainError
 from ..exact import fmpq_sum
 from .binary64 import (
@@ -200,16 +201,19 @@ def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False) -> Piece:
     top = MIN_E
     caps = horner_caps(c, big_x)
     for i in range(n - 1, -1, -1):
+        checkpoint("evaluation error")  # O(n) exact operations per step at degree n
         # q_i(m + r s) = (m + r s) q_{i+1}(m + r s) + c_i, coefficients in s
         a = [m * a[0] + c[i]] + [m * a[k] + r * a[k - 1] for k in range(1, len(a))] \
             + [r * a[-1]]
         qlo, qhi = taylor_range(a)
         e_in = big_x * err
-        f_prod = fx + fq if fq != ZERO_FIX else ZERO_FIX
+        # x q is the constant 0 when either factor is (x = 0 is the only input, or q = 0)
+        nil = ZERO_FIX in (fx, fq)
+        f_prod = ZERO_FIX if nil else fx + fq
         steps: list[Rounding] = []
         if not fma:
             tlo, thi = _clamp(qlo - c[i], qhi - c[i], big_x * caps[i + 1])
-            steps.append(_round(tlo, thi, e_in, f_prod, zero=fq == ZERO_FIX,
+            steps.append(_round(tlo, thi, e_in, f_prod, zero=nil,
                                 scaled=i == n - 1 and power_of_two(c[n])))
             e_in += steps[-1].delta
             f_prod = steps[-1].fix
@@ -217,7 +221,7 @@ def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False) -> Piece:
         # the sum (or the fused x q + c): exact when the other operand is the constant 0 --
         # for the fused operation only q = 0 makes it exact (x q is not rounded before)
         steps.append(_round(qlo, qhi, e_in, min(f_prod, fix_of(c[i])),
-                            zero=fq == ZERO_FIX if fma else c[i] == 0))
+                            zero=nil if fma else c[i] == 0))
         err, fq = e_in + steps[-1].delta, steps[-1].fix
         claims += [st.claim for st in steps]
         top = max([top] + [_e(st.claim) for st in steps])
@@ -237,7 +241,8 @@ def mapping_constants(dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: fmpq, hi: fm
     if 2 * max(abs(lo), abs(hi)) > fmpq(2) ** MAX_EXP:
         raise DomainError("2x may overflow on this interval")
     fx = fix_of_range(lo, hi)
-    sub = _round(2 * lo - s, 2 * hi - s, fmpq(0), min(fx + 1, fix_of(s)), zero=s == 0)
+    f2x = ZERO_FIX if fx == ZERO_FIX else fx + 1
+    sub = _round(2 * lo - s, 2 * hi - s, fmpq(0), min(f2x, fix_of(s)), zero=s == 0)
     d_lo, d_hi = sorted(((2 * lo - s) / w, (2 * hi - s) / w))
     e_in = sub.delta / abs(w)
     pw = power_of_two(w)
@@ -271,6 +276,7 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
     rs: list[fmpq] = []  # R_{n-1}, R_{n-2}, ...
     cum = sweep = fmpq(0)  # sum R_j and sum R_j (j - k + 1), |t| <= 1
     for k in range(n - 1, -1, -1):
+        checkpoint("evaluation error")  # as in horner_piece
         two = 2 if k else 1  # 2t in the loop, t in the last step
         mm = [two * m * b1[0]] + [two * (m * b1[j] + r * b1[j - 1])
                                   for j in range(1, len(b1))] + [two * r * b1[-1]]
@@ -278,8 +284,8 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
         e_in = two * big_t * err1
         const = k == n - 1  # b_{k+1} is the coefficient c_n itself
         mul = _round(lo_m, hi_m, e_in,
-                     ft + (two - 1) + f1 if f1 != ZERO_FIX else ZERO_FIX,
-                     zero=f1 == ZERO_FIX, scaled=const and power_of_two(c[n]))
+                     ZERO_FIX if ZERO_FIX in (ft, f1) else ft + (two - 1) + f1,
+                     zero=ZERO_FIX in (ft, f1), scaled=const and power_of_two(c[n]))
         gg = [x - (b2[j] if j < len(b2) else 0) for j, x in enumerate(mm)]
         # g_k = b_k - c_k: sum_{j > k} c_j U_(j-k) in the loop, sum_{j >= 1} c_j T_j at the end
         lo_g, hi_g = _clamp(*taylor_range(gg), su[k] - abs(c[k]) if k else st[1])

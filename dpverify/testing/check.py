@@ -88,8 +88,23 @@ def _limits(ulps: Any, atol: Any) -> tuple[fmpq | None, fmpq | None, Tolerance]:
     return u, a, Tolerance(ul, uh, al, ah)
 
 
+def _ndim(v: Any) -> int:
+    """``numpy.ndim``, with -1 for ragged nested sequences (numpy raises on them)."""
+    try:
+        return int(np.ndim(v))
+    except ValueError:
+        return -1
+
+
 def _explicit(points: Any, dtype: Any) -> np.ndarray:
-    xs = np.asarray(points, dtype=np.float64).ravel()
+    if _ndim(points) == 0:
+        raise ParameterTypeError(f"points must be a count (an int), 'all' or an array of "
+                                 f"inputs, got {type(points).__name__}")
+    try:
+        xs = np.asarray(points, dtype=np.float64).ravel()
+    except (TypeError, ValueError) as exc:
+        raise ParameterTypeError(f"points must be numbers (the inputs to check): {exc}") \
+            from None
     if xs.size > MAX_POINTS:
         raise InvalidParameterError(f"points must have at most {MAX_POINTS} entries, "
                                     f"got {xs.size}")
@@ -247,7 +262,12 @@ def check_implementation(
     ref, (kind, lo, hi) = resolve_reference(
         reference, domain, None if xs is None else (float(xs.min()), float(xs.max())))
     dom = make_domain(kind, lo, hi, fmt)
-    bps = [to_fmpq(b, "breakpoints") for b in (breakpoints or ())]
+    if breakpoints is not None and (isinstance(breakpoints, (str, bytes))
+                                    or _ndim(breakpoints) != 1):
+        raise ParameterTypeError(f"breakpoints must be a sequence of numbers, got "
+                                 f"{type(breakpoints).__name__}")
+    bps = [to_fmpq(b, "breakpoints") for b in (breakpoints if breakpoints is not None
+                                               else ())]
     budget: int | str = 0
     if xs is not None:
         tasks, rest = given_tasks(xs), 0

@@ -228,33 +228,61 @@ class FloatReference(Reference):
 def call_vectorized(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool,
                     what: str) -> np.ndarray:
     """``fn`` at every point of ``xs`` as a float64 array: one call on the array, or one
-    call per point (a scalar function such as ``math.erfc``)."""
+    call per point (a scalar function such as ``math.erfc``).  What ``fn`` raises
+    propagates unchanged; outputs that are not real numbers, or not one per input, raise
+    ``AssertionError`` naming ``what``."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
-    try:
-        # the inputs include points where the function overflows or is undefined: the
-        # outputs are judged here, numpy's warnings about them are noise
-        with np.errstate(all="ignore"):
-            out = _call(fn, xs, vectorized)
-    except (TypeError, ValueError) as exc:
-        if "could not convert" in str(exc) or "float()" in str(exc) or "must be" in str(exc):
-            raise AssertionError(f"{what} returned values that are not numbers ({exc})") \
-                from None
-        raise
+    # the inputs include points where the function overflows or is undefined: the
+    # outputs are judged here, numpy's warnings about them are noise
+    with np.errstate(all="ignore"):
+        if vectorized:
+            raw = fn(xs.copy())
+        else:
+            raw = np.frompyfunc(fn, 1, 1)(xs) if xs.size else np.zeros(0)
+    out = _real_outputs(raw, what)
     if out.shape != xs.shape:
         raise AssertionError(f"{what} returned shape {out.shape} for {xs.shape[0]} inputs")
     return out
 
 
-def _call(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool) -> np.ndarray:
-    if vectorized:
-        return np.asarray(fn(xs.copy()), dtype=np.float64)
-    return np.frompyfunc(fn, 1, 1)(xs).astype(np.float64) if xs.size else np.zeros(0)
+def _real_outputs(raw: Any, what: str) -> np.ndarray:
+    """``raw`` as float64 numbers; AssertionError for None, text, booleans, complex
+    numbers with an imaginary part, or anything else that is not a real number."""
+    __tracebackhide__ = True   # pytest: as call_vectorized
+    if raw is None:
+        raise AssertionError(f"{what} returned None (a missing return statement?)")
+    try:
+        arr = np.asarray(raw)
+    except ValueError as exc:   # ragged nested sequences
+        raise AssertionError(f"{what} returned values that are not numbers ({exc})") \
+            from None
+    if arr.dtype == object:
+        if any(v is None for v in arr.ravel().tolist()):
+            raise AssertionError(f"{what} returned None for some inputs (a missing return "
+                                 "statement?)")
+        if any(isinstance(v, (bool, np.bool_, complex, np.complexfloating))
+               for v in arr.ravel().tolist()):
+            raise AssertionError(f"{what} returned values that are not real numbers")
+    elif arr.dtype.kind == "c":
+        if np.any(arr.imag != 0):
+            raise AssertionError(f"{what} returned complex numbers with a nonzero imaginary "
+                                 "part")
+        arr = arr.real
+    elif arr.dtype.kind not in "iuf":
+        raise AssertionError(f"{what} returned values that are not numbers (numpy dtype "
+                             f"{arr.dtype})")
+    try:
+        return arr.astype(np.float64)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise AssertionError(f"{what} returned values that are not numbers ({exc})") \
+            from None
 
 
 def is_vectorized(fn: Callable[..., Any], probe: np.ndarray) -> bool:
     """Whether ``fn`` takes an array: a scalar function (``math.erfc``: TypeError on
     arrays, or a 0-d result) is called point by point; an array of the wrong shape is the
     implementation's error, reported by :func:`call_vectorized`."""
+    __tracebackhide__ = True   # pytest: an exception raised by fn is the caller's
     try:
         with np.errstate(all="ignore"):   # as in call_vectorized
             out = fn(probe.copy())

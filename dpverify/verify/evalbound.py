@@ -219,14 +219,18 @@ def _proves(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, cap: fm
         _proves(P, mid, hi, e_in, claim, cap, splits - 1)
 
 
-def _round(kind: str, fa: int, fb: int, claim: _Claim, scaled: bool) -> tuple[fmpq, int]:
-    """(error bound, FIX of the result) of one rounded product or sum."""
+def _round(kind: str, fa: int, fb: int, claim: _Claim, scaled: bool,
+           nil: bool = False) -> tuple[fmpq, int]:
+    """(error bound, FIX of the result) of one rounded product or sum; ``nil``: the exact
+    result is proven to be 0 (a representable number)."""
     e, low = claim
     zero = fa == ZERO or fb == ZERO
     if kind == "mul":
         fv = ZERO if zero else fa + fb
     else:
         fv = fb if fa == ZERO else fa if fb == ZERO else min(fa, fb)
+    if nil:
+        return fmpq(0), ZERO
     exact = zero or (fv >= LOWEST and (scaled or e <= fv + 53))
     return fmpq(0) if exact else half_ulp(e), _after(fv, low)
 
@@ -273,26 +277,30 @@ def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
         i = n - 1 - j
         e_in = big_x * err
         k = j if fma else 2 * j
-        f_prod = ZERO if fq == ZERO else fx + fq
+        f_prod = ZERO if ZERO in (fx, fq) else fx + fq
         if not fma:
-            _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, big_x * caps[i + 1])
-            dm, f_prod = _round("mul", fx, fq, pc.claims[k], i == n - 1 and pow2_abs(c[n]))
+            nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, big_x * caps[i + 1])
+            dm, f_prod = _round("mul", fx, fq, pc.claims[k], i == n - 1 and pow2_abs(c[n]),
+                                nil)
             e_in += dm
             k += 1
-        _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, caps[i])
+        nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, caps[i])
         if fma and c[i] == 0:
-            da, fq = _round("mul", fx, fq, pc.claims[k], False)
+            da, fq = _round("mul", fx, fq, pc.claims[k], False, nil)
         else:
-            da, fq = _round("sum", f_prod, fix(c[i]), pc.claims[k], False)
+            da, fq = _round("sum", f_prod, fix(c[i]), pc.claims[k], False, nil)
         err = e_in + da
     return err
 
 
 def _need(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, k: int,
-          cap: fmpq) -> None:
+          cap: fmpq) -> bool:
+    """Prove the claim of operation ``k``; True when its exact result is moreover 0 at
+    every input of the piece (``P`` vanishes there and no error came in): no rounding."""
     if not _proves(P, lo, hi, e_in, claim, cap):
         raise _Unproven(f"claim {k} ({_show_claim(claim)}) not proven on "
                         f"[{show(lo, 16)}, {show(hi, 16)}]")
+    return e_in == 0 and (P.is_zero() or lo == hi and P(lo) == 0)
 
 
 def _show_claim(claim: _Claim) -> str:
@@ -318,7 +326,8 @@ def _mapping(s: Scheme, pc: _Piece) -> tuple[fmpq, fmpq, fmpq, int, fmpq, fmpq]:
     if not (max(abs(v1), abs(v2)) <= pow2(c0[0]) and (
             c0[1] is None or min(abs(v1), abs(v2)) >= pow2(c0[1]) and (v1 > 0) == (v2 > 0))):
         raise _Unproven(f"claim 0 ({_show_claim(c0)}) of 2x - s")
-    d_sub, f_d = _round("sum", fix_range(lo, hi) + 1, fix(sh), c0, False)
+    fx = fix_range(lo, hi)
+    d_sub, f_d = _round("sum", ZERO if fx == ZERO else fx + 1, fix(sh), c0, False)
     d_lo, d_hi = sorted((v1 / wh, v2 / wh))
     e_in = d_sub / abs(wh)
     if not (max(abs(d_lo), abs(d_hi)) + e_in <= pow2(c1[0]) and (
@@ -366,17 +375,18 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
         two = 2 if k else 1
         idx = 2 + 3 * j
         e_in = two * big_t * err1
-        _need(ops.polys[3 * j], tl, tr, e_in, pc.claims[idx], idx, two * big_t * bsum[k + 1])
+        nil = _need(ops.polys[3 * j], tl, tr, e_in, pc.claims[idx], idx,
+                    two * big_t * bsum[k + 1])
         dm, fm = _round("mul", ft + two - 1 if ft != ZERO else ZERO, f1, pc.claims[idx],
-                        k == n - 1 and pow2_abs(c[n]))
+                        k == n - 1 and pow2_abs(c[n]), nil)
         e_in += dm + err2
-        _need(ops.polys[3 * j + 1], tl, tr, e_in, pc.claims[idx + 1], idx + 1,
-              bsum[k] - abs(c[k]) if k else tsum[1])
-        dg, fg = _round("sum", fm, f2, pc.claims[idx + 1], False)
+        nil = _need(ops.polys[3 * j + 1], tl, tr, e_in, pc.claims[idx + 1], idx + 1,
+                    bsum[k] - abs(c[k]) if k else tsum[1])
+        dg, fg = _round("sum", fm, f2, pc.claims[idx + 1], False, nil)
         e_in += dg
-        _need(ops.polys[3 * j + 2], tl, tr, e_in, pc.claims[idx + 2], idx + 2,
-              bsum[k] if k else tsum[0])
-        da, fa = _round("sum", fg, fix(c[k]), pc.claims[idx + 2], False)
+        nil = _need(ops.polys[3 * j + 2], tl, tr, e_in, pc.claims[idx + 2], idx + 2,
+                    bsum[k] if k else tsum[0])
+        da, fa = _round("sum", fg, fix(c[k]), pc.claims[idx + 2], False, nil)
         rs.append(dm + dg + da)
         usum = sum((r * uu[len(rs) - 1 - i] for i, r in enumerate(rs)), fmpq(0))
         err1, err2 = min(e_in + da, usum), err1

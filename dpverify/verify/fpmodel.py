@@ -57,9 +57,10 @@ def fix(c: fmpq) -> int:
 
 
 def fix_range(lo: fmpq, hi: fmpq) -> int:
-    """The FIX of the binary64 numbers of ``[lo, hi]``."""
+    """The FIX of the binary64 numbers of ``[lo, hi]`` (:data:`ZERO` when 0 is the only
+    one)."""
     if lo <= 0 <= hi:
-        return LOWEST
+        return ZERO if -pow2(LOWEST) < lo and hi < pow2(LOWEST) else LOWEST
     return max(flog2(min(abs(lo), abs(hi))), -1022) - 52
 
 
