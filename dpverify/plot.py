@@ -21,6 +21,9 @@ What is drawn, by kind:
 * release data files (``release``, ``tuv-release``, ``privacy`` with ``--n``): the
   certified accuracy ``alpha(beta)`` against the achieved ``epsilon``, one curve per
   mechanism (pass several files, one per epsilon, to draw a curve).
+* ``evalbound`` and ``float-error``: the rounding error at sampled binary64 inputs, the
+  bound of each piece and the certified bound; for ``float-error`` also ``f - fl(p)``
+  with the certified ``sup |f - p|`` (:mod:`dpverify.plot_rounding`).
 * a report of :func:`dpverify.testing.check_implementation` (``implementation-check``,
   ``report.save(path)``): the error in ulps against x and its histogram
   (:mod:`dpverify.testing.figure`).
@@ -54,16 +57,28 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
 from flint import fmpq
 
 from .atomic import write_bytes
-from .errors import InvalidParameterError, MalformedCertificate, MissingExtraError
+from .errors import InvalidParameterError, MalformedCertificate
 from .exact import TensorPoly, poly_from_json
-from .expr import parse
 from .jsonfile import read_json
-from .numbers import check_int, parse_exact
+from .numbers import check_int
+from .plot_base import C_BOUND as _C_BOUND
+from .plot_base import C_CURVE as _C_CURVE
+from .plot_base import C_LOWER as _C_LOWER
+from .plot_base import C_POINTS as _C_POINTS
+from .plot_base import C_WITNESS as _C_WITNESS
+from .plot_base import diff as _diff
+from .plot_base import grid as _grid
+from .plot_base import legend_below as _legend_below
+from .plot_base import matplotlib_figure as _matplotlib
+from .plot_base import number as _q
+from .plot_base import short as _dec
+from .plot_base import target_function as _target
+from .plot_base import to_float as _f
+from .plot_rounding import ROUNDING_KINDS, draw_evalbound, draw_float_error
 from .testing.figure import draw_check, spans_decades
 
 if TYPE_CHECKING:  # annotations only: matplotlib is an optional extra
@@ -85,41 +100,9 @@ FORMATS = ("png", "svg", "pdf")
 MAX_POINTS = 20000
 
 _CERT_KINDS = ("supnorm-finite", "supnorm-box", "minimax", "jackson-kernel",
-               "lebesgue-constant")
+               "lebesgue-constant") + ROUNDING_KINDS
 _RELEASE_KINDS = ("release", "tuv-release", "privacy")
 _CHECK_KIND = "implementation-check"   # a check_implementation report (report.save)
-# the precision of the mpmath evaluation of an expression target: far below any error a
-# certificate can state (the verifier's own floor is 53 bits of working precision)
-_MP_PREC = 128
-# colours: one palette for every figure (matplotlib's default cycle, named)
-_C_CURVE, _C_BOUND, _C_LOWER, _C_WITNESS, _C_POINTS = (
-    "tab:blue", "tab:red", "tab:orange", "black", "tab:green")
-
-
-def _matplotlib() -> Any:
-    # function-level import: matplotlib is the optional `plot` extra and costs ~0.3 s
-    try:
-        import matplotlib
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise MissingExtraError(
-            'plotting needs matplotlib: pip install "dpverify[plot]"') from None
-    return matplotlib, Figure
-
-
-def _q(text: Any, what: str) -> fmpq:
-    try:
-        return parse_exact(text) if not isinstance(text, int) else fmpq(text)
-    except (ValueError, TypeError) as exc:
-        raise MalformedCertificate(f"{what} is not an exact number: {text!r} ({exc})") from None
-
-
-def _f(q: fmpq) -> float:
-    return int(q.p) / int(q.q)
-
-
-def _dec(q: fmpq) -> str:
-    return f"{_f(q):.4g}"
 
 
 def load_document(path: str) -> dict[str, Any]:
@@ -144,46 +127,6 @@ def _check_points(points: Any) -> int:
 
 
 # ----------------------------------------------------------------- certificates
-
-def _target(statement: dict[str, Any], domain_points: Sequence[fmpq] | None = None):
-    """A function of ``fmpq`` points (one per variable) returning an ``mpf``/``fmpq``."""
-    t = statement.get("target") or {}
-    kind = t.get("kind")
-    if kind == "threshold":
-        r = int(t["r"])
-        return lambda x: fmpq(1 if x >= r else 0)
-    if kind == "indicator":
-        l_ = int(t["l"])
-        return lambda x: fmpq(1 if x == l_ else 0)
-    if kind == "values":
-        if domain_points is None:
-            raise MalformedCertificate("a 'values' target needs a finite domain")
-        table = {x: _q(v, "target value") for x, v in zip(domain_points, t["values"])}
-        return lambda x: table[x]
-    if kind == "expr":
-        e = parse(t["expr"], variables=tuple(t["variables"]), name="target.expr")
-
-        def f(*xs: fmpq) -> Any:
-            exact = e.eval_exact(*xs)
-            if exact is not None:
-                return exact
-            with mpmath.workprec(_MP_PREC):
-                return e.eval_mpmath(*xs)
-
-        return f
-    raise MalformedCertificate(f"cannot plot a target of kind {kind!r}")
-
-
-def _diff(fx: Any, px: fmpq) -> float:
-    if isinstance(fx, fmpq):
-        return _f(fx - px)
-    with mpmath.workprec(_MP_PREC):
-        return float(fx - mpmath.mpf(int(px.p)) / int(px.q))
-
-
-def _grid(a: fmpq, b: fmpq, n: int) -> list[fmpq]:
-    return [a + (b - a) * fmpq(i, n - 1) for i in range(n)]
-
 
 def _band(ax: Axes, lower: fmpq, upper: fmpq) -> None:
     up = _f(upper)
@@ -358,13 +301,6 @@ def _error_finite(fig: Figure, doc: dict[str, Any], points: int, log: bool | Non
     _legend_below(fig, ax)
 
 
-def _legend_below(fig: Figure, ax: Axes) -> None:
-    # below the axes, never over the curves (a legend inside hides the extremal points)
-    handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2,
-              fontsize=8, frameon=False)
-
-
 def _jackson(fig: Figure, doc: dict[str, Any], points: int) -> None:
     st = doc["statement"]
     c = [_f(_q(v, "coefficients_2pi")) for v in st["coefficients_2pi"]]
@@ -473,8 +409,8 @@ def plot_document(doc: dict[str, Any], *, points: int = 600, log: bool | None = 
         raise MalformedCertificate(
             f"cannot plot a certificate of kind {kind!r} (known: {', '.join(_CERT_KINDS)})")
     _, Figure = _matplotlib()
-    wide = kind in ("lebesgue-constant",) or (kind == "jackson-kernel"
-                                              and doc["statement"].get("multipliers"))
+    wide = kind in ("lebesgue-constant", "float-error") or (
+        kind == "jackson-kernel" and doc["statement"].get("multipliers"))
     fig = Figure(figsize=(11, 4.6) if wide else (7.5, 5.2), layout="constrained")
     if kind == "supnorm-finite":
         _error_finite(fig, doc, n, log)
@@ -482,6 +418,10 @@ def plot_document(doc: dict[str, Any], *, points: int = 600, log: bool | None = 
         _error_curve(fig, doc, n, log)
     elif kind == "jackson-kernel":
         _jackson(fig, doc, n)
+    elif kind == "evalbound":
+        draw_evalbound(fig, doc, n, log)
+    elif kind == "float-error":
+        draw_float_error(fig, doc, n, log)
     else:
         _lebesgue(fig, doc, n)
     return fig

@@ -203,6 +203,9 @@ def failure_message(rep: ImplementationCheck, tally: Tally) -> str:
         first = (f"{head} is off by {q_text(r.ulps_hi)} ulps (limit {limit}) at "
                  f"x = {r.x!r} ({r.x.hex()}): got {y}, exact reference {ref} (rounds to "
                  f"{r.rounded!r}), |error| = {err}")
+        if r.ref_lo == 0 and r.ref_hi == 0 and rep.atol is None:
+            first += (" (the reference is exactly 0, where an ulp is the smallest subnormal "
+                      "number: atol= sets an absolute limit)")
     hist = _hist_text(rep.histogram)
     rigour = "" if rep.rigorous else f"; reference not rigorous ({rep.reference} returns floats)"
     return (f"{first}; {rep.failures} of {rep.points} points fail"

@@ -44,7 +44,7 @@ from .report import Checks, Malformed
 
 __all__ = ["ARITHMETIC", "ARITHMETIC_FMA", "SCHEMES", "MAX_COEFFS", "MAX_PIECES", "MAX_T",
            "Scheme", "read_scheme", "scheme_words", "check_evalbound", "verify_evalbound",
-           "exact_form", "min_abs_at_least", "emulate"]
+           "exact_form", "min_abs_at_least", "emulate", "piece_bounds"]
 
 ARITHMETIC = "binary64, round to nearest even, no FMA"
 ARITHMETIC_FMA = "binary64, round to nearest even, fused multiply-add"
@@ -263,7 +263,7 @@ def _horner_caps(c: list[fmpq], big_x: fmpq) -> list[fmpq]:
     return caps[::-1]
 
 
-def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
+def _horner(s: Scheme, ops: _Ops, pc: _Piece, prove: bool = True) -> fmpq:
     """Horner's rule on the piece: a rounded product and a rounded sum per step, or with a
     fused multiply-add one rounding ``q_i = fl(x q_(i+1) + c_i)`` (exact when
     ``q_(i+1) = 0``; with ``c_i = 0`` it is a rounded product)."""
@@ -279,12 +279,13 @@ def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
         k = j if fma else 2 * j
         f_prod = ZERO if ZERO in (fx, fq) else fx + fq
         if not fma:
-            nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, big_x * caps[i + 1])
+            nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, big_x * caps[i + 1],
+                        prove)
             dm, f_prod = _round("mul", fx, fq, pc.claims[k], i == n - 1 and pow2_abs(c[n]),
                                 nil)
             e_in += dm
             k += 1
-        nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, caps[i])
+        nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, caps[i], prove)
         if fma and c[i] == 0:
             da, fq = _round("mul", fx, fq, pc.claims[k], False, nil)
         else:
@@ -294,10 +295,11 @@ def _horner(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
 
 
 def _need(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, k: int,
-          cap: fmpq) -> bool:
-    """Prove the claim of operation ``k``; True when its exact result is moreover 0 at
-    every input of the piece (``P`` vanishes there and no error came in): no rounding."""
-    if not _proves(P, lo, hi, e_in, claim, cap):
+          cap: fmpq, prove: bool = True) -> bool:
+    """Prove the claim of operation ``k`` (``prove=False``: take it as given); True when
+    its exact result is moreover 0 at every input of the piece (``P`` vanishes there and
+    no error came in): no rounding."""
+    if prove and not _proves(P, lo, hi, e_in, claim, cap):
         raise _Unproven(f"claim {k} ({_show_claim(claim)}) not proven on "
                         f"[{show(lo, 16)}, {show(hi, 16)}]")
     return e_in == 0 and (P.is_zero() or lo == hi and P(lo) == 0)
@@ -356,7 +358,7 @@ def _cheb_sups(big_t: fmpq, n: int, second: bool) -> list[fmpq]:
     return out[: n + 1]
 
 
-def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
+def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece, prove: bool = True) -> fmpq:
     c, n = s.coeffs, len(s.coeffs) - 1
     tl, tr, gap, ft, ul, uh = _mapping(s, pc)
     big_t = max(abs(tl), abs(tr))
@@ -376,16 +378,16 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
         idx = 2 + 3 * j
         e_in = two * big_t * err1
         nil = _need(ops.polys[3 * j], tl, tr, e_in, pc.claims[idx], idx,
-                    two * big_t * bsum[k + 1])
+                    two * big_t * bsum[k + 1], prove)
         dm, fm = _round("mul", ft + two - 1 if ft != ZERO else ZERO, f1, pc.claims[idx],
                         k == n - 1 and pow2_abs(c[n]), nil)
         e_in += dm + err2
         nil = _need(ops.polys[3 * j + 1], tl, tr, e_in, pc.claims[idx + 1], idx + 1,
-                    bsum[k] - abs(c[k]) if k else tsum[1])
+                    bsum[k] - abs(c[k]) if k else tsum[1], prove)
         dg, fg = _round("sum", fm, f2, pc.claims[idx + 1], False, nil)
         e_in += dg
         nil = _need(ops.polys[3 * j + 2], tl, tr, e_in, pc.claims[idx + 2], idx + 2,
-                    bsum[k] if k else tsum[0])
+                    bsum[k] if k else tsum[0], prove)
         da, fa = _round("sum", fg, fix(c[k]), pc.claims[idx + 2], False, nil)
         rs.append(dm + dg + da)
         usum = sum((r * uu[len(rs) - 1 - i] for i, r in enumerate(rs)), fmpq(0))
@@ -395,7 +397,7 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece) -> fmpq:
     if gap > 0:
         if pc.dmax is None:
             raise _Unproven("the piece needs a bound on |P'| (t is not exact)")
-        if not _sup_le(ops.final.derivative(), min(tl, ul), max(tr, uh), pc.dmax):
+        if prove and not _sup_le(ops.final.derivative(), min(tl, ul), max(tr, uh), pc.dmax):
             raise _Unproven(f"|P'| <= {show(pc.dmax, 20)} not proven")
         total += gap * pc.dmax
     return total
@@ -494,6 +496,29 @@ def _read_pieces(ev: object, s: Scheme) -> list[_Piece]:
         dmax = read_exact(pc[3], f"{where} dmax") if len(pc) == 4 else None
         out.append(_Piece(lo, hi, claims, dmax))
     return out
+
+
+def piece_bounds(st: object, evidence: object) -> tuple[Scheme, list[tuple[fmpq, fmpq,
+                                                                          fmpq | None]]]:
+    """The scheme of an ``evalbound`` statement and, per piece of its evidence, ``(lo, hi,
+    bound)``: the bound the piece's claims imply, *taken as given* (not proven: that is
+    :func:`verify_evalbound`'s work; None where even the cheap checks of the mapping
+    fail).  For figures (``dpverify plot``).  Raises :class:`Malformed` like the
+    checker."""
+    st = expect_keys(st, "statement", ("scheme", "arithmetic", "polynomial", "interval",
+                                       "bound"), ("bound_decimal",))
+    s = read_scheme(st)
+    pieces = _read_pieces(evidence, s)
+    ops = _ops(s)
+    derive = _clenshaw if s.name == "clenshaw" else _horner
+    out: list[tuple[fmpq, fmpq, fmpq | None]] = []
+    for pc in pieces:
+        try:
+            b = fmpq(0) if len(s.coeffs) == 1 else derive(s, ops, pc, False)
+        except _Unproven:
+            b = None
+        out.append((pc.lo, pc.hi, b))
+    return s, out
 
 
 def check_evalbound(s: Scheme, bound: fmpq, ev: object, ck: Checks) -> None:
