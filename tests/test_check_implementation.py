@@ -159,3 +159,38 @@ def test_exact_zero_reference_reports_absolute_error_without_overflow():
     assert rep.worst_input == 0.0 and rep.worst_abs_error == to_fmpq(1e-15)
     assert rep.worst_ulps == to_fmpq(1e-15) * 2**1074       # exact: error / 2^-1074
     assert "worst_ulps~2.02e308" in repr(rep)
+
+
+def test_outputs_that_are_not_real_numbers_fail_clearly():
+    # a missing return, text, a complex part, booleans: AssertionError naming the problem,
+    # never a silent NaN or a numpy warning; what impl raises propagates unchanged
+    p = MonomialPoly([0, 1])
+    for impl, what in [(lambda xs: None, "None"),
+                       (lambda x: None if x > 0.5 else float(x), "None"),
+                       (lambda xs: np.array(["a"] * len(xs)), "not numbers"),
+                       (lambda xs: xs + 1e-30j, "imaginary"),
+                       (lambda xs: xs > 0.5, "not numbers"),
+                       (lambda xs: [[x] for x in xs], "shape")]:
+        with pytest.raises(AssertionError, match=what):
+            check_implementation(impl, p, 2000, domain=(0, 1))
+    # a zero imaginary part is a real number
+    assert check_implementation(lambda xs: xs + 0j, p, 2000, domain=(0, 1), ulps=0).passed
+
+    def raises(xs):
+        raise ZeroDivisionError("mine")
+
+    with pytest.raises(ZeroDivisionError, match="mine"):
+        check_implementation(raises, p, 2000, domain=(0, 1))
+
+
+def test_points_and_breakpoints_of_the_wrong_kind():
+    p = MonomialPoly([0, 1])
+    for bad in (2.5, np.float64(3.0), [["a"]], [[1.0], [1.0, 2.0]], {"a": 1}):
+        with pytest.raises(ParameterTypeError, match="^points"):
+            check_implementation(np.asarray, p, points=bad, domain=(0, 1))
+    for bad in (5, "0.5", [[0.5]]):
+        with pytest.raises(ParameterTypeError, match="^breakpoints"):
+            check_implementation(np.asarray, p, 1000, domain=(0, 1), breakpoints=bad)
+    rep = check_implementation(np.asarray, p, 1000, domain=(0, 1), breakpoints=("1/3",),
+                               ulps=0)
+    assert rep.passed

@@ -296,3 +296,77 @@ def test_fused_multiply_add_horner(coeffs, iv, roots):
     assert evalbound([1, 1], (0, 1), fma=True).bound == U
     with pytest.raises(InvalidParameterError, match="fma"):
         evalbound([1, 1], (0, 1), basis="chebyshev", fma=True)
+
+
+def test_bad_f_rtol_and_timeout_name_the_parameter():
+    # checked before any work: a bad f or rtol never costs an evaluation analysis
+    for bad in (None, 3, ["exp(x)"]):
+        with pytest.raises(ParameterTypeError, match="^f must be an expression of x"):
+            float_error_bound(bad, [1, 1], (0, 1))
+    from dpverify.expr import parse
+
+    with pytest.raises(InvalidParameterError, match="^f must be a function of x"):
+        float_error_bound(parse("exp(y) + x"), [1, 1], (0, 1))
+    r = float_error_bound(parse("1 + x"), [1, 1], (0, 1))     # an Expr of x is accepted
+    assert r.bound == U
+    for bad in ("0", "-1", "abc"):
+        with pytest.raises(InvalidParameterError, match="^rtol"):
+            float_error_bound("exp(x)", [1, 1], (0, 1), rtol=bad)
+    for fn in (lambda t: evalbound([1, 1], (0, 1), timeout=t),
+               lambda t: float_error_bound("exp(x)", [1, 1], (0, 1), timeout=t)):
+        for bad in (0, -1, "x", float("nan"), True):
+            with pytest.raises(InvalidParameterError, match="timeout"):
+                fn(bad)
+    with pytest.raises(InvalidParameterError, match="^poly must have degree <= 512"):
+        evalbound([1] * 514, (0, 1))
+
+
+def test_timeout_stops_the_bisection_with_a_valid_bound():
+    # degree 300: each piece costs ~0.1 s, so 65536 pieces would take hours; a timeout of
+    # 0.3 s keeps the pieces analysed so far (a valid bound: checked on sampled points
+    # and by the checker) or, if even the first analysis overran, says so
+    import time
+
+    from dpverify.errors import TimeLimitExceeded
+    from dpverify.verify import verify_document
+
+    rng = random.Random(3)
+    cs = [fmpq(rng.randint(-10**6, 10**6), 10**6 * (i + 1) ** 2) for i in range(301)]
+    t0 = time.monotonic()
+    try:
+        r = evalbound(cs, (0, 1), pieces=65536, timeout=0.3)
+    except TimeLimitExceeded:
+        assert time.monotonic() - t0 < 30
+        return
+    assert time.monotonic() - t0 < 30   # 1.05 * 0.3 + 0.5 s on a quiet machine
+    assert r.stats["stop"] == "timeout" and len(r.pieces) < 65536
+    assert observed("monomial", r.float_coefficients, sample(0.0, 1.0, 40, rng)) \
+        <= r.evaluation
+    assert verify_document(r.certificate().data).status == "holds"
+
+
+@pytest.mark.parametrize("basis", ["monomial", "chebyshev"])
+def test_zero_as_the_only_input(basis):
+    # the only binary64 number of [-2^-1080, 2^-1079] is 0 (the smallest positive one is
+    # 2^-1074).  Horner: every product with x = 0 is exactly 0 and every sum 0 + c_k is
+    # c_k, so by hand the evaluation error is 0.  Clenshaw on (-1, 1): t = 0, the products
+    # vanish but c_k - b_(k+2) still rounds.  Either way the checker must accept it
+    from dpverify.verify import verify_document
+
+    cs = ["0.1", "-0.7", "0.3", "1.9"]
+    r = evalbound(cs, (-fmpq(1, 2**1080), fmpq(1, 2**1079)), basis=basis)
+    assert r.stats["binary64_interval"] == (0, 0)
+    if basis == "monomial":
+        assert r.evaluation == 0
+    else:
+        assert 0 < observed(basis, r.float_coefficients, [0.0]) <= r.evaluation
+    assert verify_document(r.certificate().data).status == "holds"
+
+
+def test_api_reads_coefficient_lists_in_the_basis_given():
+    import dpverify
+
+    r = dpverify.evalbound([1, 1], (-1, 1), basis="chebyshev")     # T_0 + T_1 = 1 + x
+    assert r.basis == "chebyshev" and r.bound == U
+    r = dpverify.float_error_bound("1 + x", (1, 1), (-1, 1), basis="chebyshev")
+    assert r.bound == U
