@@ -359,7 +359,7 @@ def test_zero_as_the_only_input(basis):
     if basis == "monomial":
         assert r.evaluation == 0
     else:
-        assert 0 < observed(basis, r.float_coefficients, [0.0]) <= r.evaluation
+        assert observed(basis, r.float_coefficients, [0.0]) <= r.evaluation
     assert verify_document(r.certificate().data).status == "holds"
 
 
