@@ -37,7 +37,9 @@ def register(sub: Any) -> None:
         "binary64 is included in the printed bound. With --f, also certifies sup |f - p| "
         "(p with the binary64 coefficients float code stores) and prints the combined bound "
         "on |f(x) - fl(p(x))|. The JSON (--json, --out) is a certificate for dpverify verify: "
-        "kind evalbound, or float-error with --f.",
+        "kind evalbound, or float-error with --f. Near --timeout (at 80% of it) the "
+        "bisection stops and the bound of the pieces analysed so far is certified (valid, "
+        "looser); a first analysis that cannot finish in time is 'undecided'.",
     )
     p.add_argument("--poly", required=True,
                    help="coefficients, lowest degree first, comma-separated exact numbers "
