@@ -76,3 +76,37 @@ def test_chebyshev_coefficients_timeout():
 def test_bad_timeouts_are_refused(fn, bad):
     with pytest.raises(InvalidParameterError, match="timeout"):
         fn(bad)
+
+
+# degree 300 with 65536 pieces allowed: hours of bisection without a timeout
+_DEG300 = [f"{(-1) ** i * (i % 7 + 1)}/{(i + 1) ** 2}" for i in range(301)]
+
+
+def test_evalbound_stops_bisecting_at_the_deadline():
+    t0 = time.monotonic()
+    r = dpverify.evalbound(_DEG300, (0, 1), pieces=65536, timeout=T)
+    _within(t0)
+    assert r.stats["stop"] == "timeout" and len(r.pieces) < 65536
+
+
+def test_float_error_bound_timeout_covers_both_parts():
+    t0 = time.monotonic()
+    try:
+        r = dpverify.float_error_bound(OSCILLATING, _DEG300, (-1, 1), pieces=65536,
+                                       rtol="1e-15", timeout=T)
+    except TimeLimitExceeded as exc:   # the sup-norm part had no finite bound yet
+        assert f"time limit of {T:g} s" in str(exc)
+    else:
+        assert r.evaluation.stats["stop"] == "timeout"
+        assert r.certificate.info["status"] == "timeout"
+    _within(t0)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t: dpverify.evalbound([1, 1], (0, 1), timeout=t),
+    lambda t: dpverify.float_error_bound("exp(x)", [1, 1], (0, 1), timeout=t),
+])
+@pytest.mark.parametrize("bad", [-1, 0, float("nan"), True, "soon"])
+def test_evalbound_bad_timeouts_are_refused(fn, bad):
+    with pytest.raises(InvalidParameterError, match="timeout"):
+        fn(bad)
