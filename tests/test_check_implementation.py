@@ -194,3 +194,16 @@ def test_points_and_breakpoints_of_the_wrong_kind():
     rep = check_implementation(np.asarray, p, 1000, domain=(0, 1), breakpoints=("1/3",),
                                ulps=0)
     assert rep.passed
+
+
+def test_a_domain_wider_than_the_largest_float():
+    # hi - lo = 2e308 overflows binary64: the uniform draws, the strata, the adaptive
+    # windows and the profile work in halves (once an OverflowError from numpy's uniform)
+    # (x * 0.5 is correctly rounded, exact except in the subnormal range)
+    rep = check_implementation(lambda xs: xs * 0.5, "x/2", 20_000, domain=(-1e308, 1e308),
+                               ulps="1/2")
+    assert rep.passed and rep.points > 15_000
+    prof = np.asarray(rep.profile)
+    assert np.isfinite(prof).sum() > 500          # the slices are spread over the domain
+    big = rep.to_json()["profile"]["x"]
+    assert big == [-1e308, 1e308]

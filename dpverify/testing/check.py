@@ -38,6 +38,7 @@ from .points import (
     PER_POINT_DEFAULT,
     Domain,
     given_tasks,
+    half_width,
     make_domain,
     plan,
     refine,
@@ -279,7 +280,7 @@ def check_implementation(
     t0 = time.perf_counter()
     tally = run_tasks(tasks, setup, backend, scheduler, progress, "search")
     if rest > 0:
-        spacing = (dom.hi - dom.lo) / max(int(budget) // 2, 1)
+        spacing = 2 * half_width(dom) / max(int(budget) // 2, 1)
         for r in range(ADAPTIVE_ROUNDS):
             more = refine(dom, tally.screen_top, rest, ADAPTIVE_ROUNDS, r, spacing)
             tally = tally.merge(run_tasks(more, setup, backend, scheduler, progress,

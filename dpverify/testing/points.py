@@ -37,7 +37,7 @@ from .formats import BinaryFormat, from_ordinal, round_nearest, to_ordinal
 
 __all__ = ["ALL_INTEGERS_MAX", "MAX_POINTS", "DEFAULT_POINTS", "PER_POINT_DEFAULT", "CHUNK",
            "FULL_BINADES", "Domain", "Task", "make_domain", "plan", "refine", "task_points",
-           "given_tasks"]
+           "given_tasks", "half_width"]
 
 #: Largest integer domain checked point by point by default (larger ones are sampled).
 ALL_INTEGERS_MAX = 100_000
@@ -166,7 +166,7 @@ def _structural(dom: Domain, args: tuple[Any, ...], seed: int) -> np.ndarray:
     pts += _binade_points(dom, rng, full)
     if degree is not None and 0 < degree <= 100_000:
         j = np.arange(degree + 1)
-        mid, rad = (dom.lo + dom.hi) / 2, (dom.hi - dom.lo) / 2
+        mid, rad = dom.lo / 2 + dom.hi / 2, dom.hi / 2 - dom.lo / 2   # no overflow
         pts += [mid + rad * np.cos(np.pi * j / max(degree, 1)),
                 mid + rad * np.cos(np.pi * (2 * j + 1) / (2 * degree + 2))]
     return _to_format(np.concatenate(pts), dom)
@@ -189,7 +189,7 @@ def task_points(task: Task, dom: Domain, seed: int) -> np.ndarray:
         xs = _structural(dom, a, seed)
     elif kind == "uniform":
         lo, hi, n = a
-        xs = _to_format(_rng(seed, kind, task.index).uniform(lo, hi, size=n), dom)
+        xs = _to_format(_uniform(_rng(seed, kind, task.index), lo, hi, n), dom)
     elif kind == "ordinal":
         lo, hi, n = a
         xs = from_ordinal(_rng(seed, kind, task.index).integers(lo, hi + 1, size=n), fmt)
@@ -203,8 +203,8 @@ def task_points(task: Task, dom: Domain, seed: int) -> np.ndarray:
         parts = []
         for k in range(levels):   # windows of half-width h, h/4, ..., h/4^5
             w = half / 4.0 ** k
-            parts.append(rng.uniform(max(centre - w, dom.lo), min(centre + w, dom.hi),
-                                     size=max(n // levels, 1)))
+            parts.append(_uniform(rng, max(centre - w, dom.lo), min(centre + w, dom.hi),
+                                  max(n // levels, 1)))
         if neighbours:   # the centre's neighbours once (the centre itself was checked)
             o = to_ordinal(np.array([centre]), fmt)[0] + np.r_[-16:0, 1:17]
             parts.append(from_ordinal(np.clip(o, *dom.ordinals), fmt))
@@ -213,6 +213,21 @@ def task_points(task: Task, dom: Domain, seed: int) -> np.ndarray:
         raise ValueError(kind)
     xs = np.unique(xs)
     return xs + 0.0  # -0.0 -> 0.0: one zero
+
+
+def half_width(dom: Domain) -> float:
+    """``(hi - lo) / 2`` of the domain, finite even when ``hi - lo`` overflows."""
+    return dom.hi / 2 - dom.lo / 2
+
+
+def _uniform(rng: np.random.Generator, lo: float, hi: float, n: int) -> np.ndarray:
+    """``n`` uniform draws from ``[lo, hi]``; ``lo (1 - u) + hi u`` where ``hi - lo``
+    overflows (a domain wider than the largest float), numpy's own draw otherwise (the
+    same inputs as before for every other domain)."""
+    if math.isfinite(hi - lo):
+        return rng.uniform(lo, hi, size=n)
+    u = rng.random(n)
+    return lo * (1 - u) + hi * u
 
 
 def given_tasks(xs: np.ndarray) -> list[Task]:
@@ -228,7 +243,8 @@ def _strata(kind: str, lo: Any, hi: Any, n: int, start: int = 0) -> list[Task]:
         edges = [lo + (hi - lo) * i // k for i in range(k + 1)]
         bounds = [(edges[i] + (i > 0), edges[i + 1]) for i in range(k)]
     else:
-        edges = np.linspace(lo, hi, k + 1).tolist()
+        edges = [lo * (1 - i / k) + hi * (i / k) for i in range(k + 1)] if not \
+            math.isfinite(hi - lo) else np.linspace(lo, hi, k + 1).tolist()
         bounds = list(zip(edges[:-1], edges[1:]))
     counts = [n // k + (i < n % k) for i in range(k)]
     return [Task(kind, start + i, (a, b, c)) for i, ((a, b), c) in enumerate(zip(bounds, counts))
@@ -271,7 +287,7 @@ def refine(dom: Domain, worst: list[tuple[float, float]], budget: int, rounds: i
     if not worst or budget <= 0:
         return []
     centres: list[float] = []
-    width = dom.hi - dom.lo
+    width = half_width(dom) * 2
     for x, _ in worst:   # distinct regions: at least two windows apart
         if all(abs(x - c) > 4 * spacing for c in centres):
             centres.append(x)

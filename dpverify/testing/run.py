@@ -31,7 +31,7 @@ from flint import fmpq
 from .decide import PointResult, decide_point, q_float
 from .formats import BinaryFormat
 from .models import cover
-from .points import Domain, Task, task_points
+from .points import Domain, Task, half_width, task_points
 from .references import Reference, call_vectorized
 from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_models, screen_values
 
@@ -141,9 +141,10 @@ def _profile(xs: np.ndarray, est: np.ndarray, dom: Domain) -> np.ndarray:
     prof = np.full(PROFILE_BINS, np.nan)
     if xs.size == 0:
         return prof
-    width = dom.hi - dom.lo
-    b = np.zeros(xs.size, np.int64) if width <= 0 else np.clip(
-        ((xs - dom.lo) / width * PROFILE_BINS).astype(np.int64), 0, PROFILE_BINS - 1)
+    half = half_width(dom)   # halves: a domain may be wider than the largest float
+    b = np.zeros(xs.size, np.int64) if half <= 0 else np.clip(
+        ((xs / 2 - dom.lo / 2) / half * PROFILE_BINS).astype(np.int64), 0,
+        PROFILE_BINS - 1)
     starts = np.flatnonzero(np.r_[True, np.diff(b) != 0])   # xs sorted: bins contiguous
     prof[b[starts]] = np.fmax.reduceat(est, starts)
     return prof
