@@ -283,6 +283,18 @@ def evalbound(
     >>> evalbound([1, 1], (0, 1)).bound == fmpq(1, 2**53)
     True
     """
+    p, A, B = _arguments(poly, interval, basis, domain, pieces, fma)
+    seconds = check_timeout(timeout)
+    # bisection stops gracefully at the timeout; the budget (a little later) bounds the
+    # first analysis and the wrap-up, which cannot stop with a valid partial result
+    stop = None if seconds is None else time.monotonic() + seconds
+    with limits(timeout=after(seconds)):
+        return _evalbound(p, A, B, pieces, fma, stop, progress)
+
+
+def _arguments(poly: Any, interval: Any, basis: str | None, domain: Any, pieces: int,
+               fma: bool) -> tuple[ExactPoly, fmpq, fmpq]:
+    """The checked arguments of :func:`evalbound`: the polynomial and the interval."""
     p = _read_poly(poly, basis, domain)
     check_int(pieces, "pieces", 1, 65536)
     if not isinstance(fma, bool):
@@ -295,12 +307,7 @@ def evalbound(
         raise InvalidParameterError(f"poly must have degree <= {MAX_EVAL_DEGREE} (the "
                                     "independent checker's cap for this kind), got "
                                     f"{p.degree}")
-    seconds = check_timeout(timeout)
-    # bisection stops gracefully at the timeout; the budget (a little later) bounds the
-    # first analysis and the wrap-up, which cannot stop with a valid partial result
-    stop = None if seconds is None else time.monotonic() + seconds
-    with limits(timeout=after(seconds)):
-        return _evalbound(p, A, B, pieces, fma, stop, progress)
+    return p, A, B
 
 
 def _evalbound(p: ExactPoly, A: fmpq, B: fmpq, pieces: int, fma: bool, stop: float | None,
@@ -487,15 +494,16 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
                                  f"'exp(x)', or an Expr), got {type(f).__name__}")
     if not to_fmpq(rtol, "rtol") > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol!r}")
+    p, A, B = _arguments(poly, interval, basis, domain, pieces, fma)
     seconds = check_timeout(timeout)
     t0 = time.monotonic()
+    # one budget for both parts (1.05 timeout + 0.5 s); the evaluation bound stops
+    # bisecting at half the time, the sup-norm search at the end of the rest
     with limits(timeout=after(seconds)):
-        ev = evalbound(poly, interval, basis=basis, domain=domain, pieces=pieces, fma=fma,
-                       timeout=None if seconds is None else seconds / 2, progress=progress)
-        p = _read_poly(poly, basis, domain)
+        ev = _evalbound(p, A, B, pieces, fma, None if seconds is None else t0 + seconds / 2,
+                        progress)
         phat = MonomialPoly(ev.float_coefficients) if p.basis == "monomial" else \
             ChebyshevPoly(ev.float_coefficients, domain=p.domain)
-        A, B = ev.interval
         left = None if seconds is None else max(seconds - (time.monotonic() - t0), 1e-3)
         try:
             cert = certify(Approximation(
