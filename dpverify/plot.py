@@ -46,8 +46,9 @@ document, re-checked by ``dpverify verify``.
 matplotlib is imported on first use; without it :class:`~dpverify.errors.MissingExtraError`
 says ``pip install "dpverify[plot]"``.
 
-Size: one module for the figures of every certificate kind and data file, which share the
-error-curve, band, legend and scale helpers; splitting it would spread them.
+The helpers every figure shares (matplotlib loader, exact numbers, targets, palette,
+legend) are in :mod:`dpverify.plot_base`; the figures of the floating-point certificates
+in :mod:`dpverify.plot_rounding`.
 """
 
 from __future__ import annotations
