@@ -1,4 +1,4 @@
-"""CLI start-up against ``python -c pass`` measured in the same run (issue 15 item 2).
+"""CLI start-up against ``python -c pass`` measured in the same run.
 
     python benchmarks/cli_startup.py            # prints the table, updates docs/benchmarks.md
     python benchmarks/cli_startup.py --no-write
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _doc import machine_line, write_section  # noqa: E402
 
 SECTION = "## CLI start-up"
-TARGET = 2.0  # issue 15: within 2x of `python -c pass`
+TARGET = 2.0  # the target: within 2x of `python -c pass`
 
 
 def walls(cmds: dict[str, list[str]], repeat: int) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""Benchmark: wang2013 summary release on Dask (issue 18) against the local backend.
+"""Benchmark: wang2013 summary release on Dask against the local backend.
 
 1. A generator writes ``n`` synthetic rows in ``[-1, 1]^d`` as Parquet files of
    ``--rows-per-file`` rows and row groups of ``--row-group`` rows (one file in memory at a

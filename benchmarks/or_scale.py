@@ -1,4 +1,4 @@
-"""OR/AND at scale from the CLI (issue 15 items 3 and 6): wall time of
+"""OR/AND at scale from the CLI: wall time of
 
     dpverify or  --k 10000 --gamma 1e-12 --out FILE                  target < 2 s
     dpverify and --k 10000 --gamma 1e-12 --out FILE                  target < 2 s

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure of issue 15 in one run: each script times its subject against a baseline
+# Every figure of docs/benchmarks.md in one run: each script times its subject against a baseline
 # measured in the same run and rewrites its own section of docs/benchmarks.md.
 # Run on a quiet machine: `bash benchmarks/run_all.sh` (about 45-60 minutes on 2 cores;
 # needs `apt-get install -y sollya` for the first script and `apt-get install -y gappa` for

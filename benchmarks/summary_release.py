@@ -1,4 +1,4 @@
-"""Benchmark: wang2013 summary release for n = 10^6 rows, d = 2, t = 32 (issue 8).
+"""Benchmark: wang2013 summary release for n = 10^6 rows, d = 2, t = 32.
 
 Stages timed separately (wall and CPU seconds of this process, same run):
 
@@ -11,17 +11,17 @@ Stages timed separately (wall and CPU seconds of this process, same run):
 * the full release (moments + exact discrete Laplace noise for ``t^d - 1`` moments, OS
   randomness);
 * one query answer with and without its certified error bound;
-* issue 15: moments throughput (flops ``2 n t^d``) for d = 1, 2, 3 as a fraction of the
+* moments throughput (flops ``2 n t^d``) for d = 1, 2, 3 as a fraction of the
   throughput of a numpy GEMM **of the same shape** measured in the same run -- the product
   ``(t^{d-1} x m) @ (m x t)`` on operands already in memory (m rows; d = 1 is the
   ``(1 x m) @ (m x t)`` product), i.e. what the moments would cost if the Chebyshev tables
   and the Khatri-Rao block were free; and the peak working memory of a chunk
   (``CHUNK_BYTES``);
-* issue 15: reading the CSV (the one data reader, :mod:`dpverify.mechanisms.data`) as a
+* reading the CSV (the one data reader, :mod:`dpverify.mechanisms.data`) as a
   fraction of the whole ``dpverify release wang-summary`` command on the same file, with
   the strict ``csv.reader`` path (the reference the fast path is checked against) for
   comparison;
-* issue 30: the whole command on the CSV against the same command on the Parquet file of
+* the whole command on the CSV against the same command on the Parquet file of
   the same rows (target: at most 1.3x), the CSV being parsed block by block in a background
   thread while the moments of the previous block are summed; the non-overlapped path (read
   the whole file, then the moments) for comparison; and a check that the released moments
@@ -307,12 +307,12 @@ def main(argv: list[str] | None = None) -> int:
     out.append("")
     blas = os.environ.get("OPENBLAS_NUM_THREADS", "unset")
     out.append(f"BLAS threads: OPENBLAS_NUM_THREADS={blas} for the stages above. The two "
-               "issue-15 comparisons below are measured under each BLAS thread setting in "
+               "comparisons below are measured under each BLAS thread setting in "
                "the same run (" + ", ".join(lb for lb, _ in settings) + "; threadpoolctl "
                "sets it for the moments and the baseline alike).")
     out.append("")
     out.append(f"Moments throughput against a numpy GEMM of the same shape, same run "
-               f"(issue 15; target >= 50% for d <= 2, >= 30% for d = 3); chunk memory "
+               f"(target >= 50% for d <= 2, >= 30% for d = 3); chunk memory "
                f"<= CHUNK_BYTES = {CHUNK_BYTES >> 20} MiB:")
     out.append("")
     out.append("| BLAS | d | t | rows | chunk rows | moments GFLOP/s | GEMM GFLOP/s (m rows) | "
@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
                "threads the baseline (a memory-bound (1 x m) @ (m x t) product) uses every "
                "core; the 1-thread rows and the CPU column compare the work.")
     out.append("")
-    out.append(f"Reading (issue 15; target < 20% of a release): the one data reader against "
+    out.append(f"Reading (target < 20% of a release): the one data reader against "
                f"the whole `dpverify release wang-summary --t {t}` command on the same "
                f"{reading['n']}-row file (best of 3 each). *floor*: pyarrow.csv.read_csv "
                f"alone on the file (the parser the reader uses, no checks and no copy) as a "
@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
                        f"{r['cli_s']:.3f} | {ratio} | {100 * r['fraction']:.0f}% | "
                        f"{100 * r['fraction_cpu']:.0f}% | {arrow} | {floor} |")
     out.append("")
-    out.append("Overlap (issue 30; target: a CSV release takes at most 1.3x the Parquet "
+    out.append("Overlap (target: a CSV release takes at most 1.3x the Parquet "
                "release): the command reads `--data` in blocks of 4 MiB, parsed by pyarrow in "
                "a background thread while the moments of the previous block are summed (on "
                "one BLAS thread, so that the parser has the other core). "

@@ -9,7 +9,7 @@ For every problem the error sup_{x in [a, b]} |f(x) - p(x)| is enclosed by
   0 < |u/l - 1| < accuracy, i.e. the same criterion as dpverify's rtol),
 
 for every accuracy of ``--accuracy`` (default ``2^-20`` and ``2^-50``).  The
-target of issue 15 is ``dp/So <= 0.5`` on every case; the table says whether
+target is ``dp/So <= 0.5`` on every case; the table says whether
 each case meets it.
 
 Both tools receive *exactly* the same mathematical problem:
@@ -84,7 +84,7 @@ from _doc import write_section  # noqa: E402
 SECTION = "## Certified sup norms: dpverify vs Sollya"
 
 ACCURACIES = ("2^-20", "2^-50")
-TARGET = 0.5  # issue 15: dpverify at most half of Sollya's time on every case
+TARGET = 0.5  # the target: dpverify at most half of Sollya's time on every case
 
 
 def parse_accuracy(s: str) -> int:

@@ -1,4 +1,4 @@
-"""Claims ledger: checks of the checkable claims of the five papers (issue 7).
+"""Claims ledger: checks of the checkable claims of the five papers.
 
 Run ``python -m proofs_checks [--quick] [--json] [--only ID]``; ``--write-docs`` rewrites
 ``docs/claims.md``.  Each check is a function ``check_*(quick: bool) -> dict`` returning a

@@ -1,4 +1,4 @@
-"""Claims ledger entries added with issue 8: jin Algorithm 2 (private subspace iteration).
+"""Claims ledger entries of jin Algorithm 2 (private subspace iteration).
 
 Derivations are in :mod:`dpverify.mechanisms.jin_psi` (module docstring); the checks below
 re-evaluate them independently: the covariance change by brute force from the definition of

@@ -1,5 +1,5 @@
 """thaler2012: degrees of the constructions next to the trivial exact degree ``k`` and the
-certified least degree, and floating-point LPs for the least degree (issue 14, item 5).
+certified least degree, and floating-point LPs for the least degree.
 
 Every function on ``{0..k}`` is interpolated exactly by a polynomial of degree ``<= k``
 (thaler2012 Appendix B says so itself), so a construction of degree ``> k`` is worse than

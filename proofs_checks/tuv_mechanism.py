@@ -1,4 +1,4 @@
-"""Claims ledger entries added with issue 8 (module owned by one engineer at a time).
+"""Claims ledger entries of the thaler2012 release mechanism.
 
 thaler2012 decision-list release (Theorem 1.3, Lemma 4.9, Appendix A) as implemented in
 :mod:`dpverify.mechanisms.tuv_dlist`.  The mechanism's numbers (sensitivity witnesses, the

@@ -1,5 +1,5 @@
 """The one-call library functions behind ``dpverify or``/``and`` and ``dpverify supnorm``
-(issue 17 item 5): :func:`dpverify.api.boolean_certificate` and
+:func:`dpverify.api.boolean_certificate` and
 :func:`dpverify.api.supnorm_certificate`."""
 
 from __future__ import annotations

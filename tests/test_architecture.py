@@ -1,4 +1,4 @@
-"""The code-level rules of docs/architecture.md (issue 17), checked on the source itself.
+"""The code-level rules of docs/architecture.md, checked on the source itself.
 
 The import layers are checked by ``lint-imports`` (pyproject.toml); this file checks what
 import-linter cannot see:

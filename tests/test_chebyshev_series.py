@@ -220,7 +220,7 @@ def test_closed_forms_agree_with_quadrature():
 @pytest.mark.parametrize("text,closed", [("1/(1+100*x^2)", _rational_pole_closed_form),
                                          ("atan(10*x)", _atan_closed_form)])
 def test_nearby_poles_default_options_tight_balls(n, text, closed):
-    # issue 16 item 5: with the defaults, poles at +-i/10 give finite, tight balls
+    # with the defaults, poles at +-i/10 give finite, tight balls
     import dpverify
 
     s = dpverify.chebyshev_coefficients(text, n)

@@ -171,7 +171,7 @@ def test_console_script_runs():
 
 
 def test_or_k10000_gamma_1e12_accepted_and_exact(tmp_path, capsys):
-    # issue 15 item 3: this run used to be refused by a CLI work cap.  The exact maximum
+    # this run used to be refused by a CLI work cap.  The exact maximum
     # is 1/T_t((k+1)/(k-1)) (thaler2012 Fact 4.2), recomputed here by the three-term
     # recurrence in fmpq, with t the least degree meeting gamma.
     from flint import fmpq

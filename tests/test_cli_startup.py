@@ -1,4 +1,4 @@
-"""The CLI imports only the chosen command (issue 15 item 2).  Start-up time is measured in
+"""The CLI imports only the chosen command.  Start-up time is measured in
 benchmarks/cli_startup.py; here we check the mechanism that keeps it short: which modules get
 imported, and that the static command table agrees with the command modules."""
 

@@ -1,4 +1,4 @@
-"""The dask backend (issue 18): same privacy record and same release as the local backend
+"""The dask backend: same privacy record and same release as the local backend
 on a 2-worker LocalCluster, bad partitions refused with one line, no partial results.
 
 One in-process cluster for the module (threads, no process start-up); the worker-loss
@@ -223,7 +223,7 @@ def test_embedded_local_cluster_without_address(cube):
 
 
 def test_table_grid_on_dask_is_byte_identical(tmp_path):
-    # issue 18 item 4: the grid of a reference table computed on a 2-worker cluster gives
+    # the grid of a reference table computed on a 2-worker cluster gives
     # the same bytes (JSON, CSV, manifest with sha256) as the serial run
     from dpverify.tables import write_tables
 

@@ -64,7 +64,7 @@ def test_block_extraction():
 
 
 def test_plot_commands_are_run():
-    # issue 19: the `dpverify plot` console blocks of the docs are run, not just shown
+    # the `dpverify plot` console blocks of the docs are run, not just shown
     plots = DOCS / "plots.md"
     assert plots in RUN_PAGES
     run = [code for lang, code, marked in blocks(plots) if lang == "console" and marked]
@@ -129,7 +129,7 @@ def test_design_cli_contract_flags_exist(capsys):
         usage = capsys.readouterr().out
         for flag in re.findall(r"--[A-Za-z][\w-]*", synopsis):
             assert re.search(re.escape(flag) + r"(?![\w-])", usage), (cmd, flag)
-    # and the table line lists every parameter flag of the real command (issue 19)
+    # and the table line lists every parameter flag of the real command
     table = set(re.findall(r"--[A-Za-z][\w-]*", " ".join(s for c, s in cmds if c == "table")))
     assert {"--k", "--gamma", "--r", "--t", "--K", "--h", "--method", "--backend",
             "--scheduler", "--quick", "--list", "--out"} <= table

@@ -1,5 +1,5 @@
 """Every docstring example (``>>>``) in the package runs and gives the printed result
-(issue 17 item 4: doctests on the public API run in CI).  The examples are the documentation's
+(doctests on the public API run in CI).  The examples are the documentation's
 promises, so they are checked here like any other test."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Common-denominator summation (issue 17): ``fmpq_sum`` and ``coefficient_norm`` agree
+"""Common-denominator summation: ``fmpq_sum`` and ``coefficient_norm`` agree
 exactly with the naive one-by-one fraction sum ``sum(values, fmpq(0))``, the reference
 (independent: it is Python's ``sum`` over FLINT's reduced fmpq addition)."""
 

@@ -1,4 +1,4 @@
-"""erfc, min and max in the expression language (issue 16 item 5): parser, every evaluator
+"""erfc, min and max in the expression language: parser, every evaluator
 of dpverify.expr, the independent verifier's evaluator, and a certificate end to end.
 
 References are independent of the code under test: mpmath's erfc at 40 digits, Python's

@@ -1,4 +1,4 @@
-"""Progress reports of ``jackson-approx`` and ``bernstein-approx`` (issue 19).
+"""Progress reports of ``jackson-approx`` and ``bernstein-approx``.
 
 The callbacks follow :mod:`dpverify.progress`: ``progress(stage, done, total)``, counts only;
 ``done`` never decreases within a stage and never exceeds ``total``.

@@ -1,4 +1,4 @@
-"""Issue 17: the Bernstein built-in queries by name and the jin synthetic-database answer
+"""The Bernstein built-in queries by name and the jin synthetic-database answer
 live in the library (dpverify.mechanisms.bernstein_builtin, .jin_answer); the commands
 only parse flags.  Library errors name parameters, never flags; the commands rename them.
 """

@@ -1,4 +1,4 @@
-"""Laws of the mechanisms' accounting (issue 17 item 6), with hypothesis: every calibrated
+"""Laws of the mechanisms' accounting, with hypothesis: every calibrated
 release achieves at most its target; more data never needs more noise; the sampler's exact
 privacy loss between neighbouring inputs never exceeds what the record claims.  The
 reference for each law is its definition (no value produced by the code under test)."""

@@ -1,4 +1,4 @@
-"""No floating-point noise anywhere in the package (Mironov 2012; issue 8 acceptance).
+"""No floating-point noise anywhere in the package (Mironov 2012).
 
 Greps every Python file of ``dpverify/`` and ``proofs_checks/`` for the float samplers
 that are unsafe for privacy noise.  The allow-list is empty on purpose: add an entry

@@ -1,4 +1,4 @@
-"""numpy.polynomial objects in and out of dpverify (issue 16 item 1).  The reference for the
+"""numpy.polynomial objects in and out of dpverify.  The reference for the
 exact conversion is an independent evaluation: numpy's definition ``sum c_n B_n(off + scl x)``
 computed here in exact rationals with the three-term recurrence (Chebyshev) or powers
 (Polynomial), with ``off, scl`` derived by hand from domain and window."""

@@ -1,4 +1,4 @@
-"""Polynomial interop beyond numpy.polynomial (issue 16 item 1, issue 19 item 3): numbers of
+"""Polynomial interop beyond numpy.polynomial: numbers of
 other libraries read exactly, float64 vectorised evaluation (bit for bit the fast path),
 mpmath and sympy views, short repr / exact str / HTML.
 

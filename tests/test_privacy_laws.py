@@ -1,4 +1,4 @@
-"""Laws of the privacy maps (issue 17 item 6): monotonicity, composition, calibration and the
+"""Laws of the privacy maps: monotonicity, composition, calibration and the
 typed records, checked with hypothesis on exact rationals.  Reference values come from the
 definitions (S/b, the advanced-composition formula evaluated independently in mpmath at 100
 digits), never from the code under test."""

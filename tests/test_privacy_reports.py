@@ -1,4 +1,4 @@
-"""Issue 17: the a-priori privacy reports behind ``dpverify privacy tuv|jin|dlist`` live in
+"""The a-priori privacy reports behind ``dpverify privacy tuv|jin|dlist`` live in
 the library; the command only parses flags, calls one function and prints.
 
 Checks: the command's JSON is exactly the library's record; library errors name the

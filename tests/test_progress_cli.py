@@ -1,4 +1,4 @@
-"""Progress of ``dpverify table`` and ``dpverify crosscheck`` (issue 19).
+"""Progress of ``dpverify table`` and ``dpverify crosscheck``.
 
 ``--progress`` writes progress lines to stderr and nothing to stdout; ``--no-progress`` (and
 the default when stderr is not a terminal, as under pytest) writes none; stdout is

@@ -1,4 +1,4 @@
-"""--progress / --no-progress on the commands that can run long (issue 19, item 4).
+"""--progress / --no-progress on the commands that can run long.
 
 For each command (small parameters, so each run takes well under a second): forced
 ``--progress`` draws a progress line on stderr (at least the first report of a stage and

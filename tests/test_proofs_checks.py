@@ -1,4 +1,4 @@
-"""Tests of the claims ledger (proofs_checks, issue 7).
+"""Tests of the claims ledger (proofs_checks).
 
 The quick ledger must run and list >= 30 claims with valid records.  Every DISCREPANCY the
 ledger reports must have a verifier here that re-derives its counterexample independently

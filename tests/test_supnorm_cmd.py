@@ -1,4 +1,4 @@
-"""``dpverify supnorm`` prints piece counts that match the certificate (issue 17 item 3).
+"""``dpverify supnorm`` prints piece counts that match the certificate.
 
 In one variable the search (Taylor models) and the evidence for the checker (rebuilt by the
 Taylor-form branch and bound) have different numbers of pieces; the output used to print

@@ -128,7 +128,7 @@ def _least_or_degree(k: int, inv_gamma: int) -> int:
 
 
 def test_any_parameters_from_the_cli(tmp_path, capsys):
-    # issue 16: "dpverify table --k 100 --gamma 1e-6 is rejected" -- not on any built-in grid
+    # "dpverify table --k 100 --gamma 1e-6 is rejected" -- not on any built-in grid
     out = tmp_path / "t"
     assert main(["table", "or", "--k", "100", "--gamma", "1e-6", "--out", str(out)]) == 0
     tab = json.loads((out / "or.json").read_text())

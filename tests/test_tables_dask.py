@@ -1,4 +1,4 @@
-"""``dpverify table ... --backend dask`` (issue 18 item 4): a grid of parameters computed in
+"""``dpverify table ... --backend dask``: a grid of parameters computed in
 parallel on a 2-worker LocalCluster gives files byte-identical to the serial run.
 
 One in-process cluster (threads: no process start-up) for the module.
@@ -72,7 +72,7 @@ def test_missing_dask_names_the_extra(monkeypatch, tmp_path):
 
 
 def test_dask_grid_progress_on_stderr_only(client, tmp_path, capsys):
-    # issue 19: --progress counts the entries as they complete on the cluster; stdout is
+    # --progress counts the entries as they complete on the cluster; stdout is
     # the same as without it (6 entries: the 2 x 3 product of the flags)
     addr = client.scheduler.address
     argv = ["table", "or", "--k", "2,5", "--gamma", "1e-1,1e-3,1/7", "--backend", "dask",

@@ -61,7 +61,7 @@ def test_or_certificate_holds_and_states_what_it_proves(tmp_path, capsys):
     ],
 )
 def test_or_certificate_edits_rejected(tmp_path, capsys, edit):
-    """Fields a reader acts on (issue 13): params, gamma, degree, norms, decimal renderings,
+    """Fields a reader acts on: params, gamma, degree, norms, decimal renderings,
     domain and target are all checked."""
     c = _cert(tmp_path, capsys, ["or", "--k", "25", "--gamma", "1e-3"])
     bad = copy.deepcopy(c)

@@ -1,4 +1,4 @@
-"""Issue 15: the chunked moment sums keep the published float bound for every chunk
+"""The chunked moment sums keep the published float bound for every chunk
 shape, read the data in one pass without a transposed copy, and stay within the
 documented working memory.
 
@@ -175,4 +175,4 @@ def test_chunk_rows_respects_the_budget():
             assert R <= ws.MAX_CHUNK_ROWS
             # d = 1: each dot stays below OpenBLAS's 10,000-element threading threshold
             assert d > 1 or R <= 8192
-    assert ws.CHUNK_BYTES <= 256 << 20  # issue 15: the default stays <= 256 MiB
+    assert ws.CHUNK_BYTES <= 256 << 20  # the documented memory ceiling of a chunk: 256 MiB

@@ -1,4 +1,4 @@
-"""The papers' release mechanisms on certified numbers (issue 8).
+"""The papers' release mechanisms on certified numbers.
 
 Each mechanism carries its privacy accounting as a separate function
 (:mod:`dpverify.mechanisms.privacy`); noise comes from :mod:`dpverify.noise` only.
