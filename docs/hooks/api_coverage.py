@@ -26,7 +26,8 @@ __all__ = ["PUBLIC_MODULES", "RELEASES", "documented_objects", "problems", "on_p
 #: Modules whose ``__all__`` is the public API.
 PUBLIC_MODULES = ("dpverify", "dpverify.testing", "dpverify.verify")
 
-#: The release functions a user calls directly (``docs/dask.md``, ``docs/mechanisms.md``).
+#: The release functions a user calls directly: those behind ``dpverify release`` and
+#: ``dpverify tuv-release``/``tuv-answer``, shown in docs/mechanisms.md and docs/dask.md.
 RELEASES = (
     "dpverify.mechanisms.wang_summary.release_summary",
     "dpverify.mechanisms.tuv.tuv_release",
@@ -34,6 +35,8 @@ RELEASES = (
     "dpverify.mechanisms.tuv_dlist.tuv_dlist_release",
     "dpverify.mechanisms.bernstein_mech.release_bernstein",
     "dpverify.mechanisms.jin_synthetic.release_synthetic",
+    "dpverify.mechanisms.jin_synthetic.release_synthetic_basis",
+    "dpverify.mechanisms.jin_synthetic.release_basis_summary",
 )
 
 _DIRECTIVE = re.compile(r"^:::\s+(\S+)\s*$")

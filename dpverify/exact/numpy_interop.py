@@ -65,6 +65,7 @@ def as_poly(obj: Any) -> ExactPoly | TensorPoly:
     ParameterTypeError
         For anything else (other numpy bases, strings, scalars, ...).
 
+    >>> from dpverify import as_poly
     >>> from numpy.polynomial import Chebyshev
     >>> as_poly(Chebyshev([0, 1], domain=[0, 2]))
     ChebyshevPoly(['0', '1'], domain=('0', '2'))

@@ -597,6 +597,25 @@ def release_summary(
     scale and achieved epsilon, and compares with the printed scales.  Both backends give
     the same privacy record; with the same ``insecure_seed`` their released moments differ
     by at most one grid step ``g``.
+
+    Examples
+    --------
+    Four values in ``[-1, 1]``, ``t = 3``: the moments of ``T_0 = 1``, ``T_1 = x`` and
+    ``T_2 = 2x^2 - 1``.  With ``epsilon = 2^60`` the noise is 0 and the released moments
+    are the means, ``1/4`` and ``2 (9/32) - 1 = -7/16``:
+
+    >>> from dpverify.mechanisms.wang_summary import release_summary
+    >>> import numpy as np
+    >>> rows = np.array([[-0.5], [0.5], [0.25], [0.75]])
+    >>> s = release_summary(rows, 3, 2**60, insecure_seed=0)
+    >>> s.moment((0,)), s.moment((1,)), s.moment((2,))
+    (1, 1/4, -7/16)
+
+    The derived sensitivity is ``2 (t^d - 1)/n = 1`` (each noised per-row moment lies in
+    ``[-1, 1]``; ``b_0`` is public):
+
+    >>> s.privacy["moment_sensitivity"]["upper"]
+    '1'
     """
     backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)
