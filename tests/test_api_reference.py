@@ -76,3 +76,37 @@ def test_the_hook_fails_the_build_on_a_gap(tmp_path):
         api_coverage.on_pre_build({"docs_dir": str(tmp_path)})
     assert "dpverify.supnorm: not in the API reference" in str(info.value)
     assert "dpverify.testing.ulp_of" not in str(info.value)
+
+
+def test_an_example_outside_an_examples_section_is_reported():
+    def loose():
+        """Text.
+
+        Raises
+        ------
+        ValueError
+            Never.
+
+        >>> 1 + 1
+        2
+        """
+
+    def placed():
+        """Text.
+
+        Examples
+        --------
+        >>> 1 + 1
+        2
+        """
+
+    assert api_coverage._example_misplaced(loose)
+    assert not api_coverage._example_misplaced(placed)
+    assert not api_coverage._example_misplaced(4096)  # a constant: its type's docstring
+
+
+def test_the_methods_of_a_documented_class_are_checked():
+    from dpverify.certify.certificate import Certificate
+
+    rendered = api_coverage._rendered([Certificate])
+    assert Certificate.check in rendered and Certificate.complete.fget in rendered

@@ -59,6 +59,8 @@ def ulp_of(value: Any, dtype: Any = np.float64) -> fmpq:
     rounded value; the subnormal spacing at zero; the largest finite number's ulp beyond
     it.  An exact rational.
 
+    Examples
+    --------
     >>> import numpy as np
     >>> from flint import fmpq
     >>> from dpverify.testing import ulp_of

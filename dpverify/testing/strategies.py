@@ -63,11 +63,10 @@ def or_params(max_k: int = 200, max_exponent: int = 12):
     Every OR polynomial drawn is within ``gamma`` of ``OR = min(x, 1)`` at each count
     ``x = 0..k``:
 
-    >>> from dpverify.testing import or_params
     >>> from fractions import Fraction
     >>> from flint import fmpq
     >>> from hypothesis import given, settings
-    >>> from dpverify.testing import reference
+    >>> from dpverify.testing import or_params, reference
     >>> @settings(max_examples=5, database=None, deadline=None)
     ... @given(or_params(max_k=10, max_exponent=3))
     ... def test_or_values(p):
@@ -92,11 +91,10 @@ def rofk_params(max_k: int = 24, max_r: int = 2, max_degree: int = 1200):
     Each polynomial drawn is within ``gamma`` of the threshold ``[x >= r]`` at every
     count ``x = 0..k`` (small ``k`` and degree keep the example fast):
 
-    >>> from dpverify.testing import rofk_params
     >>> from fractions import Fraction
     >>> from flint import fmpq
     >>> from hypothesis import given, settings
-    >>> from dpverify.testing import reference
+    >>> from dpverify.testing import rofk_params, reference
     >>> @settings(max_examples=5, database=None, deadline=None)
     ... @given(rofk_params(max_k=7, max_degree=400))
     ... def test_rofk_values(p):
@@ -133,9 +131,8 @@ def bernstein_params(max_k: int = 20, max_h: int = 6):
     polynomials sum to 1: every column of ``basis[nu][mu]`` (Bernstein coefficients)
     sums to 1:
 
-    >>> from dpverify.testing import bernstein_params
     >>> from hypothesis import given, settings
-    >>> from dpverify.testing import reference
+    >>> from dpverify.testing import bernstein_params, reference
     >>> @settings(max_examples=10, database=None, deadline=None)
     ... @given(bernstein_params(max_k=12, max_h=4))
     ... def test_partition_of_unity(p):
@@ -155,9 +152,8 @@ def jackson_kernel_params(max_t: int = 64, max_r: int = 6):
     ``two_pi_a[l] = 2 pi a_l`` of ``H(s) = a_0 + sum_l a_l cos(l s)``; the kernel has
     integral ``2 pi a_0 = 1`` over a period:
 
-    >>> from dpverify.testing import jackson_kernel_params
     >>> from hypothesis import given, settings
-    >>> from dpverify.testing import reference
+    >>> from dpverify.testing import jackson_kernel_params, reference
     >>> @settings(max_examples=10, database=None, deadline=None)
     ... @given(jackson_kernel_params(max_t=16, max_r=4))
     ... def test_kernel_is_normalised(p):
@@ -177,9 +173,8 @@ def jackson_multiplier_params(max_t: int = 64, max_K: int = 8):
     and ``w_n = 0`` for ``n > r floor(t/r)``, ``r = ceil((K + 3)/2)`` (the kernel
     ``H_{t,r}`` is a trigonometric polynomial of that degree):
 
-    >>> from dpverify.testing import jackson_multiplier_params
     >>> from hypothesis import given, settings
-    >>> from dpverify.testing import reference
+    >>> from dpverify.testing import jackson_multiplier_params, reference
     >>> @settings(max_examples=10, database=None, deadline=None)
     ... @given(jackson_multiplier_params(max_t=16, max_K=4))
     ... def test_multipliers(p):
