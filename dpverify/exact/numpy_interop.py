@@ -75,6 +75,12 @@ def as_poly(obj: Any) -> ExactPoly | TensorPoly:
     ChebyshevPoly(['0', '1'], domain=('0', '2'))
     >>> as_poly([1, "1/3", 0.5])
     MonomialPoly(['1', '1/3', '1/2'])
+
+    The float ``0.1`` is the binary64 number ``3602879701896397 / 2^55``, not ``1/10``:
+
+    >>> from flint import fmpq
+    >>> as_poly([0.1]).coeffs[0] == fmpq(3602879701896397, 2**55)
+    True
     """
     if isinstance(obj, (ExactPoly, TensorPoly)):
         return obj
