@@ -469,9 +469,10 @@ def tuv_release(
     beta : exact number in (0, 1)
         Failure probability of the accuracy report.
     truncate : bool
-        Release only the monomials supported on at most ``k`` variables (default).  A query of size ``<= k`` reads only monomials supported inside it, so
-        the answers are the same polynomial values with fewer noised coordinates and a
-        smaller exact sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
+        Release only the monomials supported on at most ``k`` variables (default).  A
+        query of size ``<= k`` reads only monomials supported inside it, so the answers
+        are the same polynomial values with fewer noised coordinates and a smaller exact
+        sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
         coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
     insecure_seed : int, optional
         Reproducible, NOT private randomness (tests only).
