@@ -23,6 +23,7 @@ __all__ = [
     "evalbound",
     "float_error_bound",
     "as_poly",
+    "Certificate",
     "BasisMismatchError",
     "CertificationFailed",
     "DomainError",
@@ -33,11 +34,14 @@ __all__ = [
     "MissingExtraError",
     "ParameterTypeError",
     "PrecisionExhausted",
+    "TimeLimitExceeded",
+    "MemoryLimitExceeded",
 ]
 
 _LAZY = {"Approximation": "approximation", "supnorm": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
-         "evalbound": "api", "float_error_bound": "api", "as_poly": "exact"}
+         "evalbound": "api", "float_error_bound": "api", "as_poly": "exact",
+         "Certificate": "certify.certificate"}
 _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)
 
 
