@@ -48,49 +48,15 @@ MAX_NORM_DEGREE = 1000
 def supnorm(f: Any, poly: Any, box: Any, **options: Any) -> SupNorm:
     """Certified enclosure ``lower <= sup_{x in box} |f(x) - p(x)| <= upper``.
 
-    Parameters
-    ----------
-    f : str or Expr
-        The function, in the expression language of :mod:`dpverify.expr` (``"exp(x)"``,
-        ``"abs(x - 1/3)"``; ``x, y, z`` for a box of two or three intervals).
-    poly : polynomial or sequence of numbers
-        A dpverify polynomial, a ``numpy.polynomial`` ``Polynomial`` or ``Chebyshev``
-        (domain and window honoured, coefficients read exactly) or a list of monomial
-        coefficients, lowest degree first (:func:`dpverify.exact.as_poly`).
-    box : pair ``(a, b)`` or list of pairs
-        Exact endpoints (``"1/3"``, ``0.5``, ``"1e-3"`` are read exactly).
-    **options
-        ``rtol``, ``atol``, ``claim``, ``max_pieces``, ``max_prec``, ``timeout``,
-        ``progress``: those of :func:`dpverify.certify.interval.supnorm`.
+    ``poly`` may be a dpverify polynomial, a ``numpy.polynomial.Polynomial`` or
+    ``Chebyshev`` (domain and window honoured exactly) or a list of monomial coefficients;
+    ``box`` a pair ``(a, b)`` or a list of pairs.  Options and guarantee: those of
+    :func:`dpverify.certify.interval.supnorm`.
 
-    Returns
-    -------
-    SupNorm
-        ``lower`` and ``upper`` (exact rationals), a ``witness`` point, ``status``.
-
-    Guarantee
-    ---------
-    That of :func:`dpverify.certify.interval.supnorm`: the enclosure is rigorous whatever
-    the status (a stop on ``max_pieces`` or ``timeout`` only widens it).
-
-    Examples
-    --------
-    A polynomial equal to ``f`` errs by exactly 0:
-
-    >>> from dpverify import supnorm
     >>> from numpy.polynomial import Polynomial
     >>> r = supnorm("x^2", Polynomial([0, 0, 1]), (0, 1))
     >>> r.lower, r.upper
     (0, 0)
-
-    ``exp(x) - (1 + x)`` increases on ``[0, 1]``, so its supremum there is
-    ``e - 2 = 0.71828182845904523536...``:
-
-    >>> from flint import fmpq
-    >>> r = supnorm("exp(x)", [1, 1], (0, 1), rtol="1e-9")
-    >>> e_minus_2 = fmpq(71828182845904523536, 10**20)       # 20 digits of e - 2
-    >>> r.lower <= e_minus_2 <= r.upper, r.upper - r.lower < fmpq(1, 10**9)
-    (True, True)
     """
     return _interval_supnorm(f, as_poly(poly), box, **options)
 
@@ -110,9 +76,6 @@ def chebyshev_coefficients(f: Any, n: Any, dim: Any = 1, *, timeout: Any = None,
     (``method "exact"``, zero beyond the degree); each ball is the ``fmpq`` rounded to
     the working precision, so it contains the exact coefficient.
 
-    Examples
-    --------
-    >>> from dpverify import chebyshev_coefficients
     >>> from numpy.polynomial import Polynomial
     >>> s = chebyshev_coefficients(Polynomial([0, 0, 1]), 3)   # x^2 = (T_0 + T_2)/2
     >>> [str(c) for c in s.coeffs]
@@ -143,54 +106,12 @@ def _chebyshev_coefficients(f: Any, n: Any, dim: Any, options: dict[str, Any]
 def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:
     """Best uniform approximation of degree ``degree`` to ``f`` on ``interval`` with a
     certified bracket ``lower <= E_N(f) <= upper`` (a ``minimax`` certificate that
-    ``dpverify verify`` re-checks).
-
-    ``E_N(f) = min over polynomials p of degree <= N of sup |f - p|`` on the interval;
-    the certificate's polynomial achieves ``sup |f - p| <= upper``.
-
-    Parameters
-    ----------
-    f : str or Expr
-        A function of ``x`` (:mod:`dpverify.expr`), continuous on the interval.
-    degree : int
-        ``N``, at most ``MAX_REMEZ_DEGREE`` (20000) with the default search (its cost is
-        time, O(N^2) per exchange step).
-    interval : pair of exact numbers
-        ``(a, b)`` with ``a < b``.
-    **options
-        ``rtol`` (goal ``upper <= lower (1 + rtol)``, default ``"1e-6"``), ``timeout``
-        (seconds, for the whole call), ``progress`` (:mod:`dpverify.progress`) and
-        ``search`` (default :func:`dpverify.constructions.remez.remez`, the Remez
-        exchange): see :func:`dpverify.certify.alternation.minimax`.
-
-    Returns
-    -------
-    Certificate
-        Kind ``minimax``; ``statement["error"]`` holds ``lower`` and ``upper``;
-        ``Certificate.converged`` (``info["bracket_met"]``) says whether the bracket met
-        ``rtol`` (a wider bracket is still proven).
-
-    Guarantee
-    ---------
-    That of :func:`dpverify.certify.alternation.certify_minimax`: ``lower`` by de la
-    Vallee Poussin at alternation points, ``upper`` by a rigorous bound on
-    ``sup |f - p|``; the search only affects how tight the bracket is.
-
-    Examples
-    --------
-    The best quadratic approximation of ``|x|`` on ``[-1, 1]`` is ``x^2 + 1/8``: the
-    error ``|x| - x^2 - 1/8`` equioscillates at ``-1, -1/2, 0, 1/2, 1``, so
-    ``E_2(|x|) = 1/8``:
-
-    >>> from dpverify import minimax
-    >>> from fractions import Fraction
-    >>> cert = minimax("abs(x)", 2, (-1, 1))
-    >>> err = cert.statement["error"]
-    >>> Fraction(err["lower"]) <= Fraction(1, 8) <= Fraction(err["upper"])
-    True
-    >>> cert.converged, cert.check().status     # the bracket met rtol; the checker agrees
-    (True, 'holds')
-    """
+    ``dpverify verify`` re-checks).  The search is the Remez exchange of
+    :func:`dpverify.constructions.remez.remez` (degree at most ``MAX_REMEZ_DEGREE``, 20000:
+    its cost is time, O(N^2) per exchange step) unless ``search=`` is given.  ``timeout=``
+    (seconds) bounds the whole call.  ``Certificate.converged`` (``info["bracket_met"]``)
+    says whether ``upper <= lower (1 + rtol)``.  Options and guarantee:
+    :func:`dpverify.certify.alternation.minimax`."""
     if "search" not in options:
         _check_remez_degree(degree, "degree")
         options["search"] = remez
@@ -199,53 +120,9 @@ def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:
 
 def approx(f: Any, interval: Any, gamma: Any, **options: Any) -> Certificate:
     """The least degree whose best approximation is certified within ``gamma`` (and, when
-    provable, that one degree less is impossible).
-
-    Parameters
-    ----------
-    f : str or Expr
-        A function of ``x`` (:mod:`dpverify.expr`), continuous on the interval.
-    interval : pair of exact numbers
-        ``(a, b)`` with ``a < b``.
-    gamma : exact number > 0
-        The target uniform error.
-    **options
-        ``max_degree`` (default 1000, at most ``MAX_REMEZ_DEGREE`` with the default
-        search), ``rtol``, ``timeout`` (seconds, for the whole call), ``progress``,
-        ``search``: see :func:`dpverify.certify.alternation.approx`.
-
-    Returns
-    -------
-    Certificate
-        Kind ``minimax`` with ``statement["max_error"] = gamma`` proven for the degree
-        ``N`` returned; ``statement["least_degree"]`` when ``E_{N-1}(f) > gamma`` is proven
-        too (else ``info["unproven_claims"]`` says why, and ``Certificate.complete`` is
-        False).
-
-    Raises
-    ------
-    CertificationFailed
-        No degree ``<= max_degree`` is certified (the message says why).
-    TimeLimitExceeded
-        The time ran out (the message names the degree).
-
-    Guarantee
-    ---------
-    That of :func:`dpverify.certify.alternation.approx`.
-
-    Examples
-    --------
-    ``|x|`` on ``[-1, 1]``: a line errs by at least ``E_1 = 1/2`` (the constant ``1/2``
-    is best, ``|x|`` being even), a quadratic by ``E_2 = 1/8`` (``x^2 + 1/8``).  For
-    ``gamma = 1/7`` the least degree is 2, and that degree 1 cannot reach it is proven:
-
-    >>> from dpverify import approx
-    >>> cert = approx("abs(x)", (-1, 1), "1/7")
-    >>> cert.degree, cert.statement["max_error"], "least_degree" in cert.statement
-    (2, '1/7', True)
-    >>> cert.complete
-    True
-    """
+    provable, that one degree less is impossible); ``max_degree`` defaults to 1000 and is
+    at most ``MAX_REMEZ_DEGREE`` with the default search; ``timeout=`` (seconds) bounds
+    the whole call.  See :func:`dpverify.certify.alternation.approx`."""
     if "search" not in options:
         if "max_degree" in options:
             _check_remez_degree(options["max_degree"], "max_degree")
@@ -267,12 +144,9 @@ def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
     FMA); ``poly`` may be a numpy polynomial.  ``.certificate()`` is the checkable
     ``evalbound`` certificate.  See :func:`dpverify.certify.evalbound.evalbound`.
 
-    Examples
-    --------
     ``fl(fl(x * 1) + 1)`` on ``[0, 1]``: the product is exact and ``x + 1`` rounds by at
-    most half an ulp of ``[1, 2)``, ``2^-53``:
+    most half an ulp of ``[1, 2)``:
 
-    >>> from dpverify import evalbound
     >>> e = evalbound([1, 1], (0, 1))
     >>> str(e.bound)
     '1/9007199254740992'
@@ -297,9 +171,6 @@ def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Float
     statement as one ``float-error`` certificate.  See
     :func:`dpverify.certify.evalbound.float_error_bound`.
 
-    Examples
-    --------
-    >>> from dpverify import float_error_bound
     >>> from numpy.polynomial import Polynomial
     >>> b = float_error_bound("1 + x + x^2/2", Polynomial([1, 1, 0.5]), (0, 1))
     >>> b.bound == b.evaluation.evaluation      # p = f exactly: only rounding remains

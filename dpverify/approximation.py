@@ -59,29 +59,6 @@ class Approximation:
     extra:
         Construction-specific inspectable data (intermediate polynomials, ...);
         not part of the certified claims.
-
-    Target kinds: ``"threshold"`` ``{"r": r}`` (1 if ``x >= r`` else 0; OR is ``r = 1``),
-    ``"indicator"`` ``{"l": l}``, ``"values"`` ``{"values": [...]}`` (one per point of
-    the domain), ``"expr"`` ``{"expr": "exp(x)", "variables": ["x"]}``.  Domain kinds:
-    ``"integers"`` ``{"lo": a, "hi": b}``, ``"points"`` ``{"points": [...]}``, ``"box"``
-    ``{"intervals": [["a", "b"], ...]}``.
-
-    Examples
-    --------
-    Your own polynomial, certified: ``p(x) = (3x - x^2)/2`` takes the values 0, 1, 1 at
-    ``x = 0, 1, 2``, so it *is* the OR of two bits in their count (error 0):
-
-    >>> from dpverify import Approximation
-    >>> from dpverify.exact import MonomialPoly
-    >>> from dpverify.certify import certify
-    >>> a = Approximation(construction="my-or", params={"k": 2},
-    ...                   poly=MonomialPoly(["0", "3/2", "-1/2"]),
-    ...                   target={"kind": "threshold", "r": 1},
-    ...                   domain={"kind": "integers", "lo": 0, "hi": 2},
-    ...                   claims={"max_error": "0"})
-    >>> cert = certify(a)
-    >>> cert.statement["error"]["upper"], cert.complete, cert.check().status
-    ('0', True, 'holds')
     """
 
     construction: str

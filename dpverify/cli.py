@@ -93,8 +93,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "(alpha against epsilon)"),
     "privacy": ("privacy_cmd",
                 "privacy certificate of a mechanism: sensitivity, noise scale, achieved epsilon"),
-    "release": ("mechanism_cmd", "private release of a data set: bernstein (alda2017), "
-                "wang-summary (wang2013) or jin-synthetic (jin)"),
+    "release": ("mechanism_cmd",
+                "private release of a CSV: bernstein (alda2017) or wang-summary (wang2013)"),
     "release-size": ("release_cmd", "database size n for an (alpha, beta)-accurate polynomial "
                      "release (thaler2012 Theorems 3.1/3.2)"),
     "rofk": ("rofk_cmd", "certified r-of-k threshold polynomial on integer counts "
@@ -140,17 +140,6 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
 
 #: ``--timeout`` of a command that does not define its own (seconds).
 DEFAULT_TIMEOUT = 600
-
-#: The commands whose output is a private release: stopped by a limit, they release nothing.
-RELEASE_COMMANDS = frozenset({"release", "tuv-release"})
-
-
-def nothing_done(command: str) -> str:
-    """What a run stopped by a time or memory limit leaves behind, in the command's terms:
-    nothing certified -- or, for a release, nothing released (the noise drawn so far is
-    never published) -- and no ``--out`` file written."""
-    done = "released" if command in RELEASE_COMMANDS else "certified"
-    return f"nothing was {done} or written"
 
 
 def _leaf_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
@@ -266,8 +255,7 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
 
     if isolate and can_isolate():
         outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory, out),
-                               seconds, max_memory, prog, getattr(args, "timeout", None),
-                               nothing=nothing_done(args.command))
+                               seconds, max_memory, prog, getattr(args, "timeout", None))
     else:
         outcome = _compute(args, prog, seconds, max_memory, out)
     return _emit(outcome, args, prog, out)
@@ -315,16 +303,16 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                 alarm = _start_alarm(seconds)
             result = args.handler(args)
     except _TimeLimit:
-        return fail(f"undecided: time limit of {args.timeout} s reached "
-                    f"({nothing_done(args.command)}; raise --timeout)", 1)
+        return fail(f"undecided: time limit of {args.timeout} s reached (nothing was "
+                    "certified or written; raise --timeout)", 1)
     except TimeLimitExceeded as exc:
         return fail(f"undecided: {_one_line(exc)} (raise --timeout)", 1)
     except MemoryLimitExceeded as exc:
         return fail(f"undecided: {_one_line(exc)} (raise --max-memory)", 1)
     except MemoryError:
         return fail(f"undecided: out of memory: the memory budget of "
-                    f"{format_bytes(max_memory)} was reached ({nothing_done(args.command)}; "
-                    "raise --max-memory)", 1)
+                    f"{format_bytes(max_memory)} was reached (nothing was certified or "
+                    "written; raise --max-memory)", 1)
     except (CertificationFailed, PrecisionExhausted) as exc:
         msg = _one_line(exc)
         if not msg.startswith(("not certified", "undecided")):

@@ -4,15 +4,6 @@ One base class, :class:`DPVerifyError`, and subclasses that also derive from the
 builtin exception a caller would expect (``ValueError``/``TypeError``/...), so
 ``except ValueError`` keeps working.  Messages quote the bad value and name the
 parameter, e.g. ``"k must be >= 1, got 0"``.
-
-Examples
---------
->>> from dpverify import InvalidParameterError, supnorm
->>> try:
-...     supnorm("exp(x)", [1, 1], (1, 0))         # an empty interval
-... except InvalidParameterError as exc:
-...     isinstance(exc, ValueError)
-True
 """
 
 from __future__ import annotations

@@ -139,13 +139,11 @@ def _child(work: Callable[[], dict[str, Any]], result_w: int, err_w: int,
 
 def run_isolated(work: Callable[[], dict[str, Any]], seconds: float | None,
                  max_memory: int | None, prog: str,
-                 limit_text: str | None = None,
-                 nothing: str = "nothing was certified or written") -> dict[str, Any]:
+                 limit_text: str | None = None) -> dict[str, Any]:
     """``work()`` (which returns a JSON-able outcome) computed in a child process; the
     outcome, or, when the child is killed at the deadline or dies, an outcome
     ``{"lines": [one line], "code": 1}`` saying so.  ``limit_text`` is the ``--timeout``
-    as the user wrote it, ``nothing`` what such a stopped run leaves behind (for the
-    message; a release says nothing was released)."""
+    as the user wrote it (for the message)."""
     result_r, result_w = os.pipe()
     err_r, err_w = os.pipe()
     sys.stdout.flush()
@@ -178,18 +176,18 @@ def run_isolated(work: Callable[[], dict[str, Any]], seconds: float | None,
     shown = limit_text if limit_text is not None else seconds
     if timed_out:
         return {"lines": [f"{prog}: undecided: time limit of {shown} s reached (the "
-                          f"computation was stopped; {nothing}; raise --timeout)"],
-                "code": 1}
+                          "computation was stopped; nothing was certified or written; "
+                          "raise --timeout)"], "code": 1}
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         if flint_abort or sig == signal.SIGKILL:
             return {"lines": [f"{prog}: undecided: out of memory: the memory budget of "
-                              f"{_gb(max_memory)} was reached ({nothing}; raise "
-                              "--max-memory)"], "code": 1}
+                              f"{_gb(max_memory)} was reached (nothing was certified or "
+                              "written; raise --max-memory)"], "code": 1}
         name = signal.Signals(sig).name if sig in signal.Signals.__members__.values() \
             else str(sig)
         return {"lines": [f"{prog}: undecided: the computation ended on signal {name} "
-                          f"({nothing}; please report this)"],
+                          "(nothing was certified or written; please report this)"],
                 "code": 1}
     return {"lines": [], "code": os.WEXITSTATUS(status) or 1}
 

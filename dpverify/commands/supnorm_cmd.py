@@ -52,8 +52,7 @@ def register(sub: _Subparsers) -> None:
         choices=sorted(_BASES),
         help="basis of --poly (default monomial)",
     )
-    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
-                   help="the interval [A, B] of sup |f - p| (exact numbers, A < B)")
+    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
     p.add_argument(
         "--domain",
         nargs=2,

@@ -520,26 +520,6 @@ def release_bernstein(
     (advanced composition).  A ball query whose radius stays above ``e_max`` up to
     ``max_prec`` bits raises ``InvalidParameterError`` (a refusal that depends on the data
     only through numerical conditioning).  alda2017 Algorithm 1.
-
-    Examples
-    --------
-    The linear mean query ``F(D, y) = mean(D) y`` on four rows in ``[0, 1]`` (mean
-    ``5/8``).  ``F`` is linear in ``y``, so the iterated Bernstein polynomial reproduces
-    it exactly (alda2017 Theorem 3 (iii)); with ``epsilon = 2^60`` the noise is 0:
-
-    >>> from dpverify.mechanisms.bernstein_mech import linear_mean_query, release_bernstein
-    >>> import numpy as np
-    >>> from flint import fmpq
-    >>> rows = np.array([[0.25], [0.5], [0.75], [1.0]])
-    >>> rel = release_bernstein(rows, linear_mean_query(), 2, 1, 2**60, insecure_seed=0)
-    >>> rel.evaluate_exact(fmpq(1, 2)) == fmpq(5, 8) * fmpq(1, 2)
-    True
-
-    One row moving within ``[0, 1]`` moves ``F(D, 1)`` by at most ``1/n``: the derived
-    sensitivity of the privacy record:
-
-    >>> rel.privacy["function_sensitivity"]
-    '1/4'
     """
     k = check_int(k, "k", minimum=1)
 

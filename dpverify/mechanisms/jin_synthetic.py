@@ -169,30 +169,18 @@ def release_synthetic(
 ) -> SyntheticDatabase:
     """jin Algorithm 1 (optionally the practical variant with a random grid subset).
 
+    ``progress``: optional ``(stage, done, total)`` callback (:mod:`dpverify.progress`).
+
     Parameters
     ----------
-    data : array of shape (n, d) or a data source
-        Values in ``[-1, 1]``, ``d <= 4``.
-    t : int
-        Moments per axis.
-    N : int
-        Grid points per axis.
-    epsilon, delta : exact numbers
-        Privacy (see :func:`release_summary`).
-    m : int, optional
-        Synthetic size (default ``n``).
-    L : int, optional
-        Rounding lattice ``{i/L}`` (default ``n``).
-    grid_subset : int, optional
-        Restrict ``u`` to this many random grid points.
-    insecure_seed : int, optional
-        Noise seed (tests only).
-    sample_seed : int
-        Seed of the (post-processing) grid subset and synthetic sampling.
-    progress : callable, optional
-        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend, scheduler : {"local", "dask"}, optional
-        ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
+    data : (n, d) array in [-1, 1], d <= 4
+    t : moments per axis;  N : grid points per axis
+    epsilon, delta : privacy (see :func:`release_summary`)
+    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (default ``n``)
+    grid_subset : int, optional -- restrict ``u`` to this many random grid points
+    insecure_seed : noise seed (tests only);  sample_seed : seed of the (post-processing)
+        grid subset and synthetic sampling.
+    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
         source: the moment sums of the snapped rows are reduced on Dask
         (:func:`~dpverify.mechanisms.wang_summary.reduce_moment_sums`), noise is drawn
         once on the client (:func:`~dpverify.mechanisms.wang_summary.release_summary`).
@@ -202,24 +190,6 @@ def release_synthetic(
     epsilon-DP (or (epsilon, delta)) by post-processing of :func:`release_summary`; the LP
     is solved in floats by HiGHS (no guarantee beyond its status, which must be optimal,
     else ``InvalidParameterError``).  jin Algorithm 1.
-
-    Examples
-    --------
-    Four rows already on the grid ``{-3/4, -1/4, 1/4, 3/4}`` (``N = 4``), moments of
-    degree ``< t = 3``.  With ``epsilon = 2^60`` (no noise) and a fine rounding lattice
-    the fitted distribution has the data's mean ``1/8`` and mean square ``5/16``
-    (needs scipy: ``pip install "dpverify[lp]"``):
-
-    >>> from dpverify.mechanisms.jin_synthetic import release_synthetic
-    >>> import numpy as np
-    >>> rows = np.array([[-0.75], [0.25], [0.25], [0.75]])
-    >>> syn = release_synthetic(rows, 3, 4, 2**60, L=2**20, insecure_seed=0)
-    >>> syn.rows.shape                              # m = n synthetic rows
-    (4, 1)
-    >>> abs(syn.answer_weights(lambda x: x) - 1 / 8) < 1e-9
-    True
-    >>> abs(syn.answer_weights(lambda x: x * x) - 5 / 16) < 1e-9
-    True
     """
     backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)
@@ -552,23 +522,6 @@ def release_basis_summary(data: Any, basis: Any, epsilon: ExactLike, *,
     epsilon-DP (or (epsilon, delta) by advanced composition) with the derived sensitivity
     ``(|R| - 1)(2/n + 2g)`` and the proven float bound of :func:`basis_grid` (any summation
     order); exact noise.
-
-    Examples
-    --------
-    The degree-1 basis in two variables, ``r = (0, 0), (1, 0), (0, 1)``: the moments are
-    1 and the two column means (``1/8`` each); with ``epsilon = 2^60`` the noise is 0:
-
-    >>> from dpverify.mechanisms.jin_synthetic import basis_indices, release_basis_summary
-    >>> import numpy as np
-    >>> rows = np.array([[-0.75, 0.25], [0.25, 0.75], [0.25, -0.75], [0.75, 0.25]])
-    >>> s = release_basis_summary(rows, basis_indices(2, degree=1), 2**60, insecure_seed=0)
-    >>> s.moments
-    (1, 1/8, 1/8)
-
-    The moments' derived L1 sensitivity is ``2 (|R| - 1)/n = 2 * 2/4 = 1``:
-
-    >>> s.privacy["moment_sensitivity_l1"]
-    '1'
     """
     if sums is None:
         X = _check_rows(data)
@@ -648,40 +601,20 @@ def release_synthetic_basis(
 
     Parameters
     ----------
-    data : array of shape (n, d) or a data source
-        Values in ``[-1, 1]``, ``d <=`` :data:`MAX_D`.
-    N : int
-        Grid points per axis (data and candidates are snapped to ``A^d``, jin step 4).
-    epsilon, delta : exact numbers
-        Privacy of the moments (:func:`release_basis_summary`).
-    basis_degree, basis_size : int
-        The public index set (:func:`basis_indices`); one of them.
-    m : int, optional
-        Synthetic size (default ``n``).
-    L : int, optional
-        Rounding lattice ``{i/L}`` (steps 10, 15).
-    grid_subset : int, optional
-        ``C`` random grid points (uniform multi-indices, public ``sample_seed``).
-    psi_k, psi_iters, psi_epsilon, psi_delta : optional
-        Candidates from the private PCA ellipsoid (jin Algorithm 2,
-        :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`; ``psi_delta`` ->
-        Gaussian, else Laplace).
-    candidates : int
-        With ``psi_k``: the number of candidate points drawn in the ellipsoid.
-    radius_scale : float
-        With ``psi_k``: the scale of the ellipsoid's radii (jin: 1).
-    support_points : array of shape (C, d), optional
-        Explicit candidate points, snapped to ``A^d``.  They must be **public**
-        (data-independent or already private); otherwise the release is not private
-        (used by benchmarks/experiments.py for a labelled non-private reference).
-    progress : callable, optional
-        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    insecure_seed : int, optional
-        Noise seed (tests only).
-    sample_seed : int
-        Post-processing randomness.
-    backend, scheduler : {"local", "dask"}, optional
-        ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
+    data : (n, d) array in [-1, 1], d <= :data:`MAX_D`
+    N : grid points per axis (data and candidates are snapped to ``A^d``, jin step 4)
+    epsilon, delta : privacy of the moments (:func:`release_basis_summary`)
+    basis_degree, basis_size : the public index set (:func:`basis_indices`)
+    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (steps 10, 15)
+    grid_subset : ``C`` random grid points (uniform multi-indices, public ``sample_seed``)
+    psi_k, psi_iters, psi_epsilon, psi_delta : candidates from the private PCA ellipsoid
+        (jin Algorithm 2, :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`;
+        ``psi_delta`` -> Gaussian, else Laplace), ``candidates`` points, ``radius_scale``.
+    support_points : explicit (C, d) candidate points, snapped to ``A^d``.  They must be
+        **public** (data-independent or already private); otherwise the release is not
+        private (used by benchmarks/experiments.py for a labelled non-private reference).
+    insecure_seed : noise seed (tests only);  sample_seed : post-processing randomness.
+    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
         source: the basis moment sums of the snapped rows are reduced on Dask and noised
         once on the client.  PSI (``psi_k``) iterates over the data and is local only.
 
@@ -691,20 +624,6 @@ def release_synthetic_basis(
     everything else is post-processing, so the release is ``(eps + psi_eps, delta +
     psi_delta)``-DP by basic composition (``privacy["total"]``).  LP / sampling: float,
     heuristic (HiGHS status must be optimal).
-
-    Examples
-    --------
-    Two columns, degree-1 basis (the column means, ``1/8`` each), all ``4^2`` grid points
-    as candidates; with ``epsilon = 2^60`` (no noise) and a fine rounding lattice the
-    fitted distribution keeps both means (needs scipy: ``pip install "dpverify[lp]"``):
-
-    >>> from dpverify.mechanisms.jin_synthetic import release_synthetic_basis
-    >>> import numpy as np
-    >>> rows = np.array([[-0.75, 0.25], [0.25, 0.75], [0.25, -0.75], [0.75, 0.25]])
-    >>> syn = release_synthetic_basis(rows, 4, 2**60, basis_degree=1, L=2**20,
-    ...                               insecure_seed=0)
-    >>> [abs(syn.answer_weights(f) - 1 / 8) < 1e-9 for f in (lambda x, y: x, lambda x, y: y)]
-    [True, True]
     """
     backend = check_backend(backend, scheduler)
     # a data source is read block by block (either backend)

@@ -449,77 +449,37 @@ def tuv_release(
 
     Parameters
     ----------
-    rows : array-like of 0/1, shape ``(n, d)``
-        The private rows (or a data source, see ``backend``).
-    k : int
-        Largest query size.
-    gamma : exact number in (0, 1)
-        Error of the polynomial ``g``.
-    epsilon : exact number > 0
-    delta : exact number in (0, 1), optional
-        For (epsilon, delta)-DP (thaler2012 Theorem 3.2).
-    r : int
-        Threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
-    representation : {"multilinear", "full"}
-    universe : {"monotone", "doubled"}
-        ``"doubled"`` adds the negated attributes (needed for negated literals and
-        conjunctions).
-    method : str, optional
-        Construction of ``g`` (default chebyshev for ``r = 1``, minimax for ``r >= 2``).
-    beta : exact number in (0, 1)
-        Failure probability of the accuracy report.
-    truncate : bool
-        Release only the monomials supported on at most ``k`` variables (default).  A
-        query of size ``<= k`` reads only monomials supported inside it, so the answers
-        are the same polynomial values with fewer noised coordinates and a smaller exact
-        sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
+    rows : ``(n, d)`` array-like of 0/1.
+    k : int -- largest query size;  gamma : exact in (0, 1) -- polynomial error.
+    epsilon : exact > 0;  delta : exact in (0, 1), optional.
+    r : int -- threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
+    representation : {"multilinear", "full"};  universe : {"monotone", "doubled"}.
+    method : construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
+    beta : exact in (0, 1) -- failure probability of the accuracy report.
+    truncate : bool -- release only the monomials supported on at most ``k`` variables
+        (default).  A query of size ``<= k`` reads only monomials supported inside it, so
+        the answers are the same polynomial values with fewer noised coordinates and a
+        smaller exact sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
         coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
-    insecure_seed : int, optional
-        Reproducible, NOT private randomness (tests only).
-    progress : callable, optional
-        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : {"local", "dask"}
-        ``rows`` may be a CSV/Parquet file,
+    insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
+    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : ``"local"`` (default) or ``"dask"``: ``rows`` may be a CSV/Parquet file,
         directory or glob (``-`` or a :class:`~dpverify.mechanisms.data.DataSource` too,
         locally), read block by block; the support counts (integers) are summed exactly over the
         partitions (:func:`dpverify.mechanisms.backend.reduce_rows`), noise is drawn once
         on the client.  Same privacy record and, with the same ``insecure_seed``, the same
         release as ``"local"`` (exact integer sums).
-    scheduler : optional
-        Dask only: ``None`` (embedded ``LocalCluster``), an address or a Client.
+    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------
-    TUVSummary
-        ``.data`` holds the JSON: params, polynomial, privacy certificate
-        (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
+    TUVSummary -- ``.data`` holds the JSON: params, polynomial, privacy certificate
+    (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
 
     Guarantee
     ---------
     See the module docstring.  thaler2012 Theorem 3.1/3.2 with the exact L1 sensitivity
     (the printed sanitizer scale ``2T/(epsilon n)`` is not used: docs/mechanisms.md).
-
-    Examples
-    --------
-    Four rows of three attributes.  With ``epsilon = 2^60`` the noise is 0, so the
-    answer to ``x_0 OR x_1`` (true in rows 0, 2 and 3: ``3/4``) is off by the
-    polynomial's error only, at most ``gamma``:
-
-    >>> from dpverify.mechanisms.tuv import tuv_release
-    >>> import numpy as np
-    >>> from flint import fmpq
-    >>> rows = np.array([[1, 0, 1], [0, 0, 1], [0, 1, 0], [1, 1, 1]])
-    >>> s = tuv_release(rows, 2, "1/10", 2**60, insecure_seed=0)
-    >>> abs(s.answer([0, 1]) - fmpq(3, 4)) <= fmpq(1, 10)
-    True
-
-    At ``epsilon = 1`` the privacy record states the exact sensitivity and the epsilon
-    proven with it (here exactly the target); ``accuracy`` holds the certified ``alpha``
-    at ``beta``:
-
-    >>> s = tuv_release(rows, 2, "1/10", 1, insecure_seed=0)
-    >>> s.data["privacy"]["achieved"]["epsilon"], s.data["accuracy"]["beta"]
-    ('1', '1/20')
     """
     _check_kinds(representation, universe, truncate)
     backend = check_backend(backend, scheduler)
@@ -856,28 +816,6 @@ def _full_keys(m: int, d: int, i: int, doubled: bool, kmax: int | None = None):
 
 def tuv_answer(summary: Any, query: Sequence[Any], kind: str = "or",
                r: IntLike | None = None) -> fmpq:
-    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict).
-
-    ``query``, ``kind``, ``r``: as :meth:`TUVSummary.answer` (0-based attributes,
-    ``(j, False)`` for ``NOT x_j``); the answer is an exact rational (post-processing).
-
-    Examples
-    --------
-    A conjunction needs the ``"doubled"`` universe (negated literals).  From the JSON
-    that ``dpverify tuv-release --out`` writes, ``x_0 AND x_2`` (rows 0 and 3 of 4: ``1/2``)
-    is answered within ``gamma`` when the noise is 0 (``epsilon = 2^60``):
-
-    >>> from dpverify.mechanisms.tuv import tuv_answer, tuv_release
-    >>> import json
-    >>> import numpy as np
-    >>> from flint import fmpq
-    >>> rows = np.array([[1, 0, 1], [0, 0, 1], [0, 1, 0], [1, 1, 1]])
-    >>> s = tuv_release(rows, 2, "1/10", 2**60, universe="doubled", insecure_seed=0)
-    >>> saved = json.loads(json.dumps(s.data))
-    >>> abs(tuv_answer(saved, [0, 2], kind="and") - fmpq(1, 2)) <= fmpq(1, 10)
-    True
-    >>> tuv_answer(saved, [0, 2], kind="and") == s.answer([0, 2], kind="and")
-    True
-    """
+    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict)."""
     s = summary if isinstance(summary, TUVSummary) else TUVSummary(summary)
     return s.answer(query, kind, r)

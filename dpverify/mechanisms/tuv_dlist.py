@@ -405,54 +405,23 @@ def tuv_dlist_release(
 
     Parameters
     ----------
-    dlists : sequence of DecisionList or of (nodes, default) pairs
-        The private rows: decision lists (:class:`DecisionList`) of length ``<= k`` over
-        ``m`` variables; ``nodes`` is a sequence of ``(literal, bit)``, literal ``+j``
-        for ``y_j`` and ``-j`` for ``NOT y_j``.
-    m : int
-        Number of variables.
-    k : int
-        Largest list length.
-    gamma : exact number in (0, 1)
-    epsilon : exact number > 0
-        Pure DP.
-    beta : exact number in (0, 1)
-        Failure probability of the accuracy report.
-    method : {"chebyshev", "minimax"}
-        Construction of ``g_k`` inside ``h_k``.
-    insecure_seed : int, optional
-        Reproducible, NOT private randomness (tests only).
+    dlists : sequence of :class:`DecisionList` (each of length ``<= k`` over ``m`` variables)
+        or ``(nodes, default)`` pairs.
+    m : int -- variables;  k : int -- largest list length;  gamma : exact in (0, 1).
+    epsilon : exact > 0 (pure DP);  beta : exact in (0, 1) -- failure probability of the
+        accuracy report.
+    method : construction of ``g_k`` inside ``h_k`` ("chebyshev" or "minimax").
+    insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
 
     Returns
     -------
-    DlistSummary
-        ``.data`` holds the params, polynomial, privacy certificate
-        (:func:`dpverify.mechanisms.privacy.dlist_privacy`), accuracy report,
-        coefficients.
+    DlistSummary -- ``.data`` holds the params, polynomial, privacy certificate
+    (:func:`dpverify.mechanisms.privacy.dlist_privacy`), accuracy report, coefficients.
 
     Guarantee
     ---------
     See the module docstring.  Noise scale from the exact (or proven upper bound) L1
     sensitivity, never the printed box scale ``2T/(epsilon n)``.
-
-    Examples
-    --------
-    Four decision lists over ``m = 2`` variables (literal ``+j`` is ``y_j``, ``-j`` is
-    ``NOT y_j``): ``y_1``; ``NOT y_2``; ``if y_1: 0 elif y_2: 1 else 0``; the constant 1.
-    With ``epsilon = 2^60`` the noise is 0 and every answer is within ``gamma`` of the
-    fraction of lists that output 1 (evaluated here by the lists themselves):
-
-    >>> from dpverify.mechanisms.tuv_dlist import tuv_dlist_release
-    >>> from flint import fmpq
-    >>> from dpverify.constructions.decision_lists import DecisionList
-    >>> lists = [([(1, 1)], 0), ([(-2, 1)], 0), ([(1, 0), (2, 1)], 0), ([], 1)]
-    >>> s = tuv_dlist_release(lists, 2, 2, "1/10", 2**60, insecure_seed=0)
-    >>> def truth(y):
-    ...     outputs = [DecisionList(tuple(nodes), default, 2)(y) for nodes, default in lists]
-    ...     return fmpq(sum(outputs), len(lists))
-    >>> [abs(s.answer(y) - truth(y)) <= fmpq(1, 10)
-    ...  for y in ([0, 0], [0, 1], [1, 0], [1, 1])]
-    [True, True, True, True]
     """
     m = check_int(m, "m", minimum=1, maximum=10**6)
     k = check_int(k, "k", minimum=1, maximum=64)

@@ -573,34 +573,21 @@ def release_summary(
 
     Parameters
     ----------
-    data : array of shape (n, d) or a data source
-        Values in ``[-1, 1]``, ``d <= 4``; or a CSV/Parquet
+    data : array (n, d), values in [-1, 1], d <= 4; or a data source -- a CSV/Parquet
         file, a directory of them, a glob, ``-`` (local backend) or a
         :class:`~dpverify.mechanisms.data.DataSource` with its size cap -- read block by
         block (:mod:`dpverify.mechanisms.data`; with ``"local"`` the release is that of the
         same rows given as an array with the same BLAS threads, bit for bit).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
-    epsilon : exact number > 0
-    delta : exact number in (0, 1), optional
-        (epsilon, delta)-DP by advanced composition.
-    grid : exact number > 0, optional
-        The noise and rounding grid ``g`` (default :func:`summary_grid`).
-    insecure_seed : int, optional
-        Reproducible noise for tests only (NOT private).
-    progress : callable, optional
-        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : {"local", "dask"}
-        With ``"dask"`` (``data`` a source) the moment sums are reduced over the
-        partitions (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn
-        once, here, exactly as for ``"local"``.
-    scheduler : optional
-        Dask only: ``None`` (embedded ``LocalCluster``), an address or a Client.
-
-    Returns
-    -------
-    WangSummary
-        The noisy moments, the privacy record, ``info["float_error"]``.
+    epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
+    grid : exact > 0, optional (default :func:`summary_grid`).
+    insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
+    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : ``"local"`` (default) or ``"dask"`` (``data`` a source): the moment sums are
+        reduced over the partitions (:func:`dpverify.mechanisms.backend.reduce_rows`);
+        noise is then drawn once, here, exactly as for ``"local"``.
+    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
 
     Guarantee
     ---------
@@ -610,25 +597,6 @@ def release_summary(
     scale and achieved epsilon, and compares with the printed scales.  Both backends give
     the same privacy record; with the same ``insecure_seed`` their released moments differ
     by at most one grid step ``g``.
-
-    Examples
-    --------
-    Four values in ``[-1, 1]``, ``t = 3``: the moments of ``T_0 = 1``, ``T_1 = x`` and
-    ``T_2 = 2x^2 - 1``.  With ``epsilon = 2^60`` the noise is 0 and the released moments
-    are the means, ``1/4`` and ``2 (9/32) - 1 = -7/16``:
-
-    >>> from dpverify.mechanisms.wang_summary import release_summary
-    >>> import numpy as np
-    >>> rows = np.array([[-0.5], [0.5], [0.25], [0.75]])
-    >>> s = release_summary(rows, 3, 2**60, insecure_seed=0)
-    >>> s.moment((0,)), s.moment((1,)), s.moment((2,))
-    (1, 1/4, -7/16)
-
-    The derived sensitivity is ``2 (t^d - 1)/n = 1`` (each noised per-row moment lies in
-    ``[-1, 1]``; ``b_0`` is public):
-
-    >>> s.privacy["moment_sensitivity"]["upper"]
-    '1'
     """
     backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)

@@ -71,25 +71,7 @@ class ImplementationCheck:
     point stood within the screen's resolution than were decided exactly).
     ``rigorous`` is False for a float reference.  ``screened + exact == points``: the points
     the screen decided, and those it left to exact evaluation (the worst input and the
-    failures named are evaluated exactly in any case).
-
-    Examples
-    --------
-    >>> import math
-    >>> import numpy as np
-    >>> from dpverify.testing import check_implementation
-    >>> r = check_implementation(np.exp, "exp(x)", points=1000, domain=(0, 1), ulps=4)
-    >>> r.passed, r.rigorous, r.screened + r.exact == r.points
-    (True, True, True)
-    >>> lo, hi = r.worst_ulps_enclosure      # exact rationals around the worst error
-    >>> lo <= r.worst_ulps <= hi, r.ulps_bound <= 4     # every checked point within 4 ulps
-    (True, True)
-
-    Against a float reference (``math.exp``) the report says it proves nothing:
-
-    >>> check_implementation(np.exp, math.exp, points=1000, domain=(0, 1), ulps=4).rigorous
-    False
-    """
+    failures named are evaluated exactly in any case)."""
 
     points: int
     worst_input: float

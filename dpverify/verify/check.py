@@ -146,39 +146,7 @@ def verify_document(obj: Any, *, deadline_seconds: float | None = None,
     undecided ("time limit").  ``max_memory``: the memory budget in bytes (default: half
     the machine's memory); a computation that would exceed it is undecided.  With a
     deadline the check runs in a child process that enforces both (module
-    :mod:`dpverify.verify.bounded`).
-
-    Examples
-    --------
-    A certificate written by hand: ``p(x) = (3x - x^2)/2`` takes the values 0, 1, 1 at
-    ``x = 0, 1, 2``, the OR of two bits in their count, so ``sup |f - p| = 0`` there:
-
-    >>> from dpverify.verify import verify_document
-    >>> doc = {"schema_version": 1, "format": "dpverify-certificate",
-    ...        "kind": "supnorm-finite",
-    ...        "statement": {
-    ...            "polynomial": {"basis": "monomial", "domain": None, "degree": 2,
-    ...                           "coefficients": ["0", "3/2", "-1/2"],
-    ...                           "coefficient_norm": {"l1": "2", "l1_log2": "1.000000"}},
-    ...            "target": {"kind": "threshold", "r": 1},
-    ...            "domain": {"kind": "integers", "lo": 0, "hi": 2},
-    ...            "error": {"lower": "0", "upper": "0"}},
-    ...        "evidence": {"witness": "0"}}
-    >>> verify_document(doc).status
-    'holds'
-
-    The same claim for ``p(x) = x``, which errs by 1 at ``x = 2``, fails, and the report
-    names the check and the point:
-
-    >>> doc["statement"]["polynomial"].update(
-    ...     coefficients=["0", "1"], degree=1,
-    ...     coefficient_norm={"l1": "1", "l1_log2": "0.000000"})
-    >>> report = verify_document(doc)
-    >>> report.status, report.exit_code
-    ('fails', 1)
-    >>> report.reason
-    'sup |f - p| <= upper: max |f - p| = 1 at x = 2 over 3 points'
-    """
+    :mod:`dpverify.verify.bounded`)."""
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
     return _bounded(lambda at: _verify(obj, at, None, memory), seconds, memory, _kind(obj))
 
@@ -221,25 +189,7 @@ def _verify(obj: Any, deadline: float | None, size: int | None, memory: int) -> 
 def verify_bytes(data: bytes, *, deadline_seconds: float | None = None,
                  max_memory: int | None = None) -> Report:
     """Check the bytes of a certificate file (``data`` must be ``bytes``, ``bytearray``
-    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`.
-
-    Examples
-    --------
-    >>> from dpverify.verify import verify_bytes
-    >>> from dpverify.certify import certify
-    >>> from dpverify.constructions.chebyshev import or_polynomial
-    >>> data = certify(or_polynomial(5, "1/10")).to_json().encode()
-    >>> verify_bytes(data).status
-    'holds'
-
-    A damaged file is malformed (exit code 2), which is not the same as a statement that
-    fails:
-
-    >>> verify_bytes(data[:-3])
-    Traceback (most recent call last):
-    ...
-    dpverify.verify.report.Malformed: not JSON: ...
-    """
+    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
@@ -252,32 +202,7 @@ def verify_file(path: str | os.PathLike[str], *, deadline_seconds: float | None 
                 max_memory: int | None = None) -> Report:
     """Check the certificate file at ``path`` (a ``str`` or ``os.PathLike``; not a file
     descriptor, not bytes); budgets as for :func:`verify_document` (reading the file
-    counts against the deadline).
-
-    Examples
-    --------
-    A certificate edited after it was written -- its stated error bound halved -- no
-    longer holds:
-
-    >>> from dpverify.verify import verify_file
-    >>> import json, os, tempfile
-    >>> from fractions import Fraction
-    >>> from dpverify.certify import certify
-    >>> from dpverify.constructions.chebyshev import or_polynomial
-    >>> cert = certify(or_polynomial(5, "1/10"))
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = os.path.join(tmp, "or.json")
-    ...     cert.save(path)
-    ...     before = verify_file(path).status
-    ...     doc = json.loads(open(path).read())
-    ...     upper = Fraction(doc["statement"]["error"]["upper"])
-    ...     doc["statement"]["error"]["upper"] = str(upper / 2)
-    ...     with open(path, "w") as out:
-    ...         _ = out.write(json.dumps(doc))
-    ...     after = verify_file(path).status
-    >>> before, after
-    ('holds', 'fails')
-    """
+    counts against the deadline)."""
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)

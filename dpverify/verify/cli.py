@@ -26,29 +26,7 @@ _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
 
 def render_text(report: Report, path: str) -> str:
-    """The text report; non-printable characters are escaped (:func:`report.escape`).
-
-    The statement, every check (``ok``, ``FAIL`` or ``undecided``) with what it compared,
-    what the certificate says that nobody checked, and the verdict, which names the
-    first failing (else undecided) check.
-
-    Examples
-    --------
-    >>> from dpverify.verify import render_text
-    >>> from dpverify.verify import Report
-    >>> r = Report("fails", "supnorm-finite", ["Target: f(x) = 1 if x >= 1 else 0."],
-    ...            [("polynomial degree", True, "stated 1, recomputed 1"),
-    ...             ("sup |f - p| <= upper", False, "max |f - p| = 1 at x = 2")])
-    >>> print(render_text(r, "or.json"))
-    certificate: or.json
-    kind: supnorm-finite
-    statement:
-      Target: f(x) = 1 if x >= 1 else 0.
-    checks:
-      ok        polynomial degree: stated 1, recomputed 1
-      FAIL      sup |f - p| <= upper: max |f - p| = 1 at x = 2
-    DOES NOT HOLD: sup |f - p| <= upper: max |f - p| = 1 at x = 2
-    """
+    """The text report; non-printable characters are escaped (:func:`report.escape`)."""
     lines = [f"certificate: {path}", f"kind: {report.kind}", "statement:"]
     # the display form of each line: long numbers and texts shortened, and marked so
     lines += [f"  {getattr(s, 'short', s)}" for s in report.statement]
@@ -65,21 +43,7 @@ def render_text(report: Report, path: str) -> str:
 
 
 def render_json(report: Report, path: str) -> dict[str, Any]:
-    """The JSON report; ``statement`` holds the full text of every line.
-
-    Examples
-    --------
-    >>> from dpverify.verify import render_json
-    >>> import json
-    >>> from dpverify.verify import Report
-    >>> r = Report("holds", "supnorm-finite", ["Domain: the integers 0..2."],
-    ...            [("polynomial degree", True, "stated 2, recomputed 2")])
-    >>> out = render_json(r, "or.json")
-    >>> out["status"], out["checks"][0]["ok"]
-    ('holds', True)
-    >>> json.loads(json.dumps(out)) == out       # plain JSON
-    True
-    """
+    """The JSON report; ``statement`` holds the full text of every line."""
     return {"certificate": path, "status": report.status, "kind": report.kind,
             "statement": [str(line) for line in report.statement],
             "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in report.checks],
@@ -162,35 +126,6 @@ def _take(args: list[str], flag: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m dpverify.verify CERT.json [--part NAME] [--json] [--progress |
-    --no-progress] [--timeout SECONDS] [--max-memory SIZE]`` (``argv``: the arguments,
-    default ``sys.argv[1:]``).
-
-    Prints the text report (:func:`render_text`) or, with ``--json``, the JSON report
-    (:func:`render_json`) on stdout and returns the exit code: 0 the statement holds, 1 it
-    fails or is undecided, 2 malformed file or arguments (one line on stderr, never a
-    traceback), 130 interrupted.  ``dpverify verify`` is the same check.
-
-    Examples
-    --------
-    >>> from dpverify.verify import main
-    >>> import os, tempfile
-    >>> from dpverify.certify import certify
-    >>> from dpverify.constructions.chebyshev import or_polynomial
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = os.path.join(tmp, "or.json")
-    ...     certify(or_polynomial(5, "1/10")).save(path)
-    ...     code = main([path, "--timeout", "60"])
-    certificate: .../or.json
-    kind: supnorm-finite
-    statement:
-      Target: f(x) = 1 if x >= 1 else 0 (threshold).
-      Domain: the integers 0..5.
-    ...
-    HOLDS
-    >>> code
-    0
-    """
     args = list(sys.argv[1:] if argv is None else argv)
     flags = {"--json", "--progress", "--no-progress"}
     as_json = "--json" in args
