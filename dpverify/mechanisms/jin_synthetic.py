@@ -108,7 +108,15 @@ def snap(X: np.ndarray, N: int) -> np.ndarray:
 
 
 def discretise(X: np.ndarray, N: int) -> np.ndarray:
-    """Nearest grid point per coordinate (index form, ties to the lower index)."""
+    """Nearest grid point per coordinate (index form; a value midway between two grid
+    points goes to the higher index: ``0.5`` to ``a_3 = 0.75`` for ``N = 4``; ``1`` is in
+    the last cell).
+
+    Examples
+    --------
+    >>> discretise(np.array([[0.5], [0.0], [-1.0], [1.0]]), 4).ravel().tolist()
+    [3, 2, 0, 3]
+    """
     idx = np.floor((X + 1) * N / 2).astype(np.int64)  # cell of width 2/N around a_k
     return np.clip(idx, 0, N - 1)
 
@@ -190,6 +198,25 @@ def release_synthetic(
     epsilon-DP (or (epsilon, delta)) by post-processing of :func:`release_summary`; the LP
     is solved in floats by HiGHS (no guarantee beyond its status, which must be optimal,
     else ``InvalidParameterError``).  jin Algorithm 1.
+
+    Examples
+    --------
+    Four rows, ``t = 3`` moments, ``N = 4`` grid points ``a_k = (2k + 1 - N)/N``, six
+    synthetic rows (needs scipy: ``pip install "dpverify[lp]"``).  The synthetic rows lie
+    on the grid and their weights sum to 1; the noisy moments are exactly those
+    :func:`~dpverify.mechanisms.wang_summary.release_summary` publishes for the snapped
+    rows (same noise seed):
+
+    >>> import numpy as np
+    >>> from dpverify.mechanisms.wang_summary import release_summary
+    >>> X = np.array([[0.5], [-0.25], [1.0], [0.0]])
+    >>> syn = release_synthetic(X, 3, 4, 1, m=6, insecure_seed=0)    # seeded: NOT private
+    >>> syn.rows.shape, set(syn.rows.ravel()) <= {-0.75, -0.25, 0.25, 0.75}
+    ((6, 1), True)
+    >>> bool(abs(syn.weights.sum() - 1) < 1e-9)
+    True
+    >>> syn.summary.moments == release_summary(snap(X, 4), 3, 1, insecure_seed=0).moments
+    True
     """
     backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)
@@ -624,6 +651,23 @@ def release_synthetic_basis(
     everything else is post-processing, so the release is ``(eps + psi_eps, delta +
     psi_delta)``-DP by basic composition (``privacy["total"]``).  LP / sampling: float,
     heuristic (HiGHS status must be optimal).
+
+    Examples
+    --------
+    Two columns, every basis index of total degree ``<= 2`` (``C(2 + 2, 2) = 6`` of them,
+    ``r = 0`` first, whose moment ``b_0 = 1`` is public), ``N = 4`` grid points per axis,
+    five synthetic rows (needs scipy: ``pip install "dpverify[lp]"``):
+
+    >>> import numpy as np
+    >>> X = np.array([[0.5, 0.125], [-0.25, 0.375], [1.0, -1.0], [0.0, 0.75]])
+    >>> syn = release_synthetic_basis(X, 4, 1, basis_degree=2, m=5, insecure_seed=0)
+    >>> syn.summary.basis.tolist()
+    [[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]]
+    >>> syn.summary.moments[0], syn.rows.shape
+    (1, (5, 2))
+    >>> total = syn.privacy["total"]           # moments (and PSI, when used) composed
+    >>> total.epsilon, total.delta
+    (1, 0)
     """
     backend = check_backend(backend, scheduler)
     # a data source is read block by block (either backend)

@@ -480,6 +480,26 @@ def tuv_release(
     ---------
     See the module docstring.  thaler2012 Theorem 3.1/3.2 with the exact L1 sensitivity
     (the printed sanitizer scale ``2T/(epsilon n)`` is not used: docs/mechanisms.md).
+
+    Examples
+    --------
+    Four rows of 3 bits, disjunctions of up to ``k = 2`` attributes, ``gamma = 1/10``.
+    ``T_2(3) = 17 >= 10``, so ``g(x) = 1 - T_2(3 - 2x)/17``: ``g(0) = 0``,
+    ``g(1) = g(2) = 16/17`` (docs/conventions.md).  With ``epsilon = 2^60`` (no privacy to
+    speak of: the noise vanishes) the answer to "attribute 0 or attribute 1" is the mean
+    of ``g`` over the rows, ``3 (16/17)/4 = 12/17``, within ``1/17`` of the true ``3/4``:
+
+    >>> rows = [[1, 0, 0], [0, 1, 0], [0, 0, 0], [1, 1, 0]]
+    >>> s = tuv_release(rows, 2, "1/10", 2**60, insecure_seed=0)   # seeded: NOT private
+    >>> s.answer([0, 1]), s.answer([2])
+    (12/17, 0)
+
+    With a real epsilon the release states its certified accuracy (every query of size
+    ``<= k`` within ``alpha`` with probability ``>= 1 - beta``):
+
+    >>> s = tuv_release(rows, 2, "1/10", 1, insecure_seed=0)
+    >>> s.data["accuracy"]["gamma_exact"], s.data["accuracy"]["beta"]
+    ('1/17', '1/20')
     """
     _check_kinds(representation, universe, truncate)
     backend = check_backend(backend, scheduler)
@@ -816,6 +836,21 @@ def _full_keys(m: int, d: int, i: int, doubled: bool, kmax: int | None = None):
 
 def tuv_answer(summary: Any, query: Sequence[Any], kind: str = "or",
                r: IntLike | None = None) -> fmpq:
-    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict)."""
+    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict, e.g. read
+    from the file ``dpverify tuv-release`` writes): :meth:`TUVSummary.answer`, exact,
+    post-processing only.
+
+    Examples
+    --------
+    The summary of :func:`tuv_release`'s example, as JSON: "attribute 0 or 1" is answered
+    ``12/17`` (the mean of ``g(1) = g(2) = 16/17`` over 3 of the 4 rows), and "attribute
+    0" ``8/17`` (2 rows):
+
+    >>> import json
+    >>> rows = [[1, 0, 0], [0, 1, 0], [0, 0, 0], [1, 1, 0]]
+    >>> text = json.dumps(tuv_release(rows, 2, "1/10", 2**60, insecure_seed=0).data)
+    >>> tuv_answer(json.loads(text), [0, 1]), tuv_answer(json.loads(text), [0])
+    (12/17, 8/17)
+    """
     s = summary if isinstance(summary, TUVSummary) else TUVSummary(summary)
     return s.answer(query, kind, r)

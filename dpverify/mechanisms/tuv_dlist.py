@@ -422,6 +422,27 @@ def tuv_dlist_release(
     ---------
     See the module docstring.  Noise scale from the exact (or proven upper bound) L1
     sensitivity, never the printed box scale ``2T/(epsilon n)``.
+
+    Examples
+    --------
+    Three decision lists over ``m = 2`` variables (literal ``+j`` is ``y_j``, ``-j`` is
+    ``NOT y_j``).  With ``epsilon = 2^60`` (no privacy to speak of: the noise vanishes)
+    every answer is within the certified ``alpha`` of the fraction of lists that output 1,
+    evaluated here directly:
+
+    >>> from flint import fmpq
+    >>> from dpverify.constructions.decision_lists import DecisionList
+    >>> from dpverify.numbers import parse_exact
+    >>> lists = [(((1, 1),), 0),            # if y1 then 1 else 0
+    ...          (((-2, 1),), 0),           # if not y2 then 1 else 0
+    ...          (((1, 0), (2, 1)), 0)]     # if y1 then 0 elif y2 then 1 else 0
+    >>> s = tuv_dlist_release(lists, 2, 2, "1/10", 2**60, insecure_seed=0)  # NOT private
+    >>> alpha = parse_exact(s.data["accuracy"]["alpha"])
+    >>> def truth(y):
+    ...     return fmpq(sum(DecisionList(nodes, out, 2)(y) for nodes, out in lists), 3)
+    >>> all(abs(s.answer(y) - truth(y)) <= alpha <= fmpq(1, 10)
+    ...     for y in [(0, 0), (0, 1), (1, 0), (1, 1)])
+    True
     """
     m = check_int(m, "m", minimum=1, maximum=10**6)
     k = check_int(k, "k", minimum=1, maximum=64)

@@ -52,6 +52,8 @@ def laplace_privacy(sensitivity_l1: ExactLike, scale: ExactLike) -> LaplaceRecor
     ---------
     Exact (fmpq); the bound is tight (the privacy loss reaches ``S/b``).
 
+    Examples
+    --------
     >>> rec = laplace_privacy(2, 4)
     >>> rec.epsilon, rec["epsilon"]
     (1/2, '1/2')
@@ -204,6 +206,8 @@ def calibrate_laplace(
     ``achieved_epsilon <= epsilon`` exactly, and the ``certificate`` record's epsilon equals
     ``achieved_epsilon`` (checked; ``CertificationFailed`` otherwise).
 
+    Examples
+    --------
     >>> scale, cal = calibrate_laplace(1, 4, "1/2")
     >>> scale, cal.achieved_epsilon, cal["composition"]
     (8, 1/2, 'none (L1 Laplace)')
