@@ -109,3 +109,10 @@ def test_the_build_hook_stops_an_incomplete_reference(tmp_path):
     (tmp_path / "api" / "index.md").write_text("::: dpverify.api.supnorm\n", encoding="utf-8")
     with pytest.raises(exceptions.PluginError, match="dpverify.minimax: not in the API"):
         api_coverage.on_pre_build({"docs_dir": str(tmp_path)})
+
+
+def test_raw_markup_is_found_outside_code_blocks_only():
+    page = ('<h2 id="dpverify.a">a</h2><td><code>str ``"x"``</code></td>'
+            '<h2 id="dpverify.b">b</h2><pre><code>&gt;&gt;&gt; s = "``"</code></pre>'
+            '<h2 id="dpverify.c">c</h2><td><code>&lt;autoref identifier="x"&gt;</code></td>')
+    assert api_coverage.raw_markup(page) == ["dpverify.a", "dpverify.c"]

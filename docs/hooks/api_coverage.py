@@ -13,8 +13,11 @@ that section is a problem too, in every object the pages render (a class's publi
 methods included).
 
 ``mkdocs build --strict`` fails (:class:`mkdocs.exceptions.PluginError`) naming each
-public name that is not documented or has no example.  Registered under ``hooks:`` in
-mkdocs.yml; not a page of the site.
+public name that is not documented or has no example.  After rendering, an API page fails
+too where reStructuredText reached the reader raw (:func:`raw_markup`): a numpydoc
+``name : type`` line whose "type" is prose puts ````code```` and cross-references in the
+type column, which is not Markdown.  Registered under ``hooks:`` in mkdocs.yml; not a page
+of the site.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["PUBLIC_MODULES", "RELEASES", "documented", "documented_objects", "problems",
-           "example_outside_section", "on_pre_build"]
+           "example_outside_section", "raw_markup", "on_pre_build", "on_post_page",
+           "on_post_build"]
 
 #: Modules whose ``__all__`` is the public API.
 PUBLIC_MODULES = ("dpverify", "dpverify.testing", "dpverify.verify")
@@ -169,6 +173,7 @@ def problems(pages: list[str]) -> list[str]:
 
 def on_pre_build(config: Any, **kwargs: Any) -> None:
     """Fail the build when a public name is undocumented or has no example."""
+    _RAW_FOUND.clear()
     from mkdocs.exceptions import PluginError  # only inside a MkDocs build
 
     api = Path(config["docs_dir"]) / "api"
@@ -176,3 +181,49 @@ def on_pre_build(config: Any, **kwargs: Any) -> None:
     found = problems(pages)
     if found:
         raise PluginError("API reference incomplete:\n  " + "\n  ".join(found))
+
+
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+_RAW = ("``", "&lt;autoref")
+
+
+def raw_markup(page_html: str) -> list[str]:
+    """The objects (heading ids) of a rendered page whose text outside code blocks shows
+    reStructuredText markup raw: double backticks, or an unresolved cross-reference."""
+    text = _PRE.sub("", page_html)
+    found: list[str] = []
+    for mark in _RAW:
+        start = 0
+        while (i := text.find(mark, start)) >= 0:
+            k = text.rfind('id="', 0, i)
+            name = text[k + 4:text.find('"', k + 4)] if k >= 0 else "?"
+            if name not in found:
+                found.append(name)
+            start = i + len(mark)
+    return found
+
+
+#: Pages of the current build with raw markup (``on_post_page`` collects, ``on_post_build``
+#: reports them all at once).
+_RAW_FOUND: list[str] = []
+
+
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
+    """Note an API page that shows raw markup (:func:`raw_markup`)."""
+    if page.file.src_uri.startswith("api/"):
+        found = raw_markup(output)
+        if found:
+            _RAW_FOUND.append(f"{page.file.src_uri}: " + ", ".join(found))
+    return output
+
+
+def on_post_build(config: Any, **kwargs: Any) -> None:
+    """Fail the build when some API page showed raw markup."""
+    if _RAW_FOUND:
+        from mkdocs.exceptions import PluginError  # only inside a MkDocs build
+
+        found = list(_RAW_FOUND)
+        _RAW_FOUND.clear()
+        raise PluginError("raw reStructuredText on the API pages (``code`` or a "
+                          "cross-reference in a numpydoc type column?):\n  "
+                          + "\n  ".join(found))

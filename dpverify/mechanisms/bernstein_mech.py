@@ -496,14 +496,15 @@ def release_bernstein(
         Seeded noise for tests/experiments only (NOT private).
     progress : callable, optional
         ``(stage, done, total)`` reports (:mod:`dpverify.progress`); mean mode only.
-    backend : ``"local"`` (default) or ``"dask"``
+    backend : {"local", "dask"}
         ``"dask"`` (mean queries only: their lattice values are sums over rows): ``data``
         is a CSV/Parquet file, directory or glob; each partition is validated
         (``query.validate``, the failing row named) and its exact integer lattice sums
         (:func:`mean_lattice_sums`) are added over a reduction tree; noise is drawn once,
         on the client.  Same privacy record and, with the same ``insecure_seed``, the same
         release as ``"local"``.
-    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
+    scheduler : optional
+        Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------

@@ -181,15 +181,27 @@ def release_synthetic(
 
     Parameters
     ----------
-    data : (n, d) array in [-1, 1], d <= 4
-    t : moments per axis;  N : grid points per axis
-    epsilon, delta : privacy (see :func:`release_summary`)
-    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (default ``n``)
-    grid_subset : int, optional -- restrict ``u`` to this many random grid points
-    insecure_seed : noise seed (tests only);  sample_seed : seed of the (post-processing)
-        grid subset and synthetic sampling.
-    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
-        source: the moment sums of the snapped rows are reduced on Dask
+    data : (n, d) array or data source
+        Values in ``[-1, 1]``, ``d <= 4``.
+    t : int
+        Moments per axis.
+    N : int
+        Grid points per axis.
+    epsilon, delta : exact numbers
+        Privacy (see :func:`release_summary`).
+    m : int, optional
+        Synthetic size (default ``n``).
+    L : int, optional
+        Rounding lattice ``{i/L}`` (default ``n``).
+    grid_subset : int, optional
+        Restrict ``u`` to this many random grid points.
+    insecure_seed : int, optional
+        Noise seed (tests only: NOT private).
+    sample_seed : int
+        Seed of the (post-processing) grid subset and synthetic sampling.
+    backend, scheduler
+        ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet source: the
+        moment sums of the snapped rows are reduced on Dask
         (:func:`~dpverify.mechanisms.wang_summary.reduce_moment_sums`), noise is drawn
         once on the client (:func:`~dpverify.mechanisms.wang_summary.release_summary`).
 
@@ -628,22 +640,36 @@ def release_synthetic_basis(
 
     Parameters
     ----------
-    data : (n, d) array in [-1, 1], d <= :data:`MAX_D`
-    N : grid points per axis (data and candidates are snapped to ``A^d``, jin step 4)
-    epsilon, delta : privacy of the moments (:func:`release_basis_summary`)
-    basis_degree, basis_size : the public index set (:func:`basis_indices`)
-    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (steps 10, 15)
-    grid_subset : ``C`` random grid points (uniform multi-indices, public ``sample_seed``)
-    psi_k, psi_iters, psi_epsilon, psi_delta : candidates from the private PCA ellipsoid
-        (jin Algorithm 2, :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`;
-        ``psi_delta`` -> Gaussian, else Laplace), ``candidates`` points, ``radius_scale``.
-    support_points : explicit (C, d) candidate points, snapped to ``A^d``.  They must be
-        **public** (data-independent or already private); otherwise the release is not
-        private (used by benchmarks/experiments.py for a labelled non-private reference).
-    insecure_seed : noise seed (tests only);  sample_seed : post-processing randomness.
-    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
-        source: the basis moment sums of the snapped rows are reduced on Dask and noised
-        once on the client.  PSI (``psi_k``) iterates over the data and is local only.
+    data : (n, d) array or data source
+        Values in ``[-1, 1]``, ``d <= MAX_D``.
+    N : int
+        Grid points per axis (data and candidates are snapped to ``A^d``, jin step 4).
+    epsilon, delta : exact numbers
+        Privacy of the moments (:func:`release_basis_summary`).
+    basis_degree, basis_size : int
+        The public index set (:func:`basis_indices`): one of the two.
+    m : int, optional
+        Synthetic size (default ``n``).
+    L : int, optional
+        Rounding lattice ``{i/L}`` (steps 10, 15).
+    grid_subset : int, optional
+        ``C`` random grid points (uniform multi-indices, public ``sample_seed``).
+    psi_k, psi_iters, psi_epsilon, psi_delta
+        Candidates from the private PCA ellipsoid (jin Algorithm 2,
+        :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`; ``psi_delta``
+        -> Gaussian, else Laplace), ``candidates`` points, ``radius_scale``.
+    support_points : (C, d) array, optional
+        Explicit candidate points, snapped to ``A^d``.  They must be **public**
+        (data-independent or already private); otherwise the release is not private
+        (used by benchmarks/experiments.py for a labelled non-private reference).
+    insecure_seed : int, optional
+        Noise seed (tests only: NOT private).
+    sample_seed : int
+        Post-processing randomness.
+    backend, scheduler
+        ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet source: the basis
+        moment sums of the snapped rows are reduced on Dask and noised once on the
+        client.  PSI (``psi_k``) iterates over the data and is local only.
 
     Guarantee
     ---------

@@ -398,11 +398,15 @@ class TUVSummary:
 
         Parameters
         ----------
-        query : attribute indices (0-based; positive literals) or ``(j, positive)`` pairs.
-        kind : ``"or"`` (disjunction; the release must have ``r = 1``), ``"and"``
+        query : sequence
+            Attribute indices (0-based; positive literals) or ``(j, positive)`` pairs.
+        kind : {"or", "and", "rofk"}
+            ``"or"`` (disjunction; the release must have ``r = 1``), ``"and"``
             (conjunction, ``1 - OR`` of the negated literals; needs universe ``"doubled"``
             unless the query has one literal), ``"rofk"`` (at least ``r`` literals true;
             ``r`` must equal the release's ``r``).
+        r : int, optional
+            With ``kind="rofk"`` only.
         """
         if kind not in QUERY_KINDS:
             raise InvalidParameterError(f"kind must be one of {QUERY_KINDS}, got {kind!r}")
@@ -449,32 +453,48 @@ def tuv_release(
 
     Parameters
     ----------
-    rows : ``(n, d)`` array-like of 0/1.
-    k : int -- largest query size;  gamma : exact in (0, 1) -- polynomial error.
-    epsilon : exact > 0;  delta : exact in (0, 1), optional.
-    r : int -- threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
-    representation : {"multilinear", "full"};  universe : {"monotone", "doubled"}.
-    method : construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
-    beta : exact in (0, 1) -- failure probability of the accuracy report.
-    truncate : bool -- release only the monomials supported on at most ``k`` variables
-        (default).  A query of size ``<= k`` reads only monomials supported inside it, so
-        the answers are the same polynomial values with fewer noised coordinates and a
-        smaller exact sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
-        coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
-    insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
-    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : ``"local"`` (default) or ``"dask"``: ``rows`` may be a CSV/Parquet file,
-        directory or glob (``-`` or a :class:`~dpverify.mechanisms.data.DataSource` too,
-        locally), read block by block; the support counts (integers) are summed exactly over the
+    rows : (n, d) array-like of 0/1, or a data source
+        The private database (a source: see ``backend``).
+    k : int
+        Largest query size.
+    gamma : exact number in (0, 1)
+        Error of the polynomial ``g``.
+    epsilon : exact number > 0
+    delta : exact number in (0, 1), optional
+        (epsilon, delta)-DP (Theorem 3.2).
+    r : int
+        Threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
+    representation : {"multilinear", "full"}
+    universe : {"monotone", "doubled"}
+    method : str, optional
+        Construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
+    beta : exact number in (0, 1)
+        Failure probability of the accuracy report.
+    truncate : bool
+        Release only the monomials supported on at most ``k`` variables (default).  A
+        query of size ``<= k`` reads only monomials supported inside it, so the answers
+        are the same polynomial values with fewer noised coordinates and a smaller exact
+        sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635 coordinates).
+        ``False`` releases the paper's whole vector (every degree ``<= t``).
+    insecure_seed : int, optional
+        Reproducible, NOT private randomness (tests only).
+    progress : callable, optional
+        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : {"local", "dask"}
+        ``rows`` may be a CSV/Parquet file, directory or glob (``-`` or a
+        :class:`~dpverify.mechanisms.data.DataSource` too, locally), read block by block;
+        with ``"dask"`` the support counts (integers) are summed exactly over the
         partitions (:func:`dpverify.mechanisms.backend.reduce_rows`), noise is drawn once
         on the client.  Same privacy record and, with the same ``insecure_seed``, the same
         release as ``"local"`` (exact integer sums).
-    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
+    scheduler : optional
+        Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------
-    TUVSummary -- ``.data`` holds the JSON: params, polynomial, privacy certificate
-    (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
+    TUVSummary
+        ``.data`` holds the JSON: params, polynomial, privacy certificate
+        (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
 
     Guarantee
     ---------

@@ -405,18 +405,28 @@ def tuv_dlist_release(
 
     Parameters
     ----------
-    dlists : sequence of :class:`DecisionList` (each of length ``<= k`` over ``m`` variables)
-        or ``(nodes, default)`` pairs.
-    m : int -- variables;  k : int -- largest list length;  gamma : exact in (0, 1).
-    epsilon : exact > 0 (pure DP);  beta : exact in (0, 1) -- failure probability of the
-        accuracy report.
-    method : construction of ``g_k`` inside ``h_k`` ("chebyshev" or "minimax").
-    insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
+    dlists : sequence of DecisionList or (nodes, default) pairs
+        The private database: :class:`DecisionList` rows, each of length ``<= k`` over
+        ``m`` variables.
+    m : int
+        Number of variables.
+    k : int
+        Largest list length.
+    gamma : exact number in (0, 1)
+    epsilon : exact number > 0
+        Pure DP.
+    beta : exact number in (0, 1)
+        Failure probability of the accuracy report.
+    method : {"chebyshev", "minimax"}
+        Construction of ``g_k`` inside ``h_k``.
+    insecure_seed : int, optional
+        Reproducible, NOT private randomness (tests only).
 
     Returns
     -------
-    DlistSummary -- ``.data`` holds the params, polynomial, privacy certificate
-    (:func:`dpverify.mechanisms.privacy.dlist_privacy`), accuracy report, coefficients.
+    DlistSummary
+        ``.data`` holds the params, polynomial, privacy certificate
+        (:func:`dpverify.mechanisms.privacy.dlist_privacy`), accuracy report, coefficients.
 
     Guarantee
     ---------

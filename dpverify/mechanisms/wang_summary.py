@@ -573,21 +573,29 @@ def release_summary(
 
     Parameters
     ----------
-    data : array (n, d), values in [-1, 1], d <= 4; or a data source -- a CSV/Parquet
-        file, a directory of them, a glob, ``-`` (local backend) or a
+    data : array (n, d) or data source
+        Values in ``[-1, 1]``, ``d <= 4``; or a data source -- a CSV/Parquet file, a
+        directory of them, a glob, ``-`` (local backend) or a
         :class:`~dpverify.mechanisms.data.DataSource` with its size cap -- read block by
         block (:mod:`dpverify.mechanisms.data`; with ``"local"`` the release is that of the
         same rows given as an array with the same BLAS threads, bit for bit).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
-    epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
-    grid : exact > 0, optional (default :func:`summary_grid`).
-    insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
-    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : ``"local"`` (default) or ``"dask"`` (``data`` a source): the moment sums are
-        reduced over the partitions (:func:`dpverify.mechanisms.backend.reduce_rows`);
-        noise is then drawn once, here, exactly as for ``"local"``.
-    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
+    epsilon : exact number > 0
+    delta : exact number in (0, 1), optional
+        (epsilon, delta)-DP by advanced composition.
+    grid : exact number > 0, optional
+        The noise grid ``g`` (default :func:`summary_grid`).
+    insecure_seed : int, optional
+        Reproducible noise for tests only (NOT private).
+    progress : callable, optional
+        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : {"local", "dask"}
+        ``"dask"`` (``data`` a source): the moment sums are reduced over the partitions
+        (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn once, here,
+        exactly as for ``"local"``.
+    scheduler : optional
+        Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
 
     Guarantee
     ---------

@@ -45,8 +45,9 @@ def laplace_privacy(sensitivity_l1: ExactLike, scale: ExactLike) -> LaplaceRecor
 
     Returns
     -------
-    LaplaceRecord: ``sensitivity_l1``, ``scale``, ``epsilon`` (= ``S/b``) and ``delta``
-    (0), exact; its JSON adds ``epsilon_decimal`` (rounded up) and ``theorem``.
+    LaplaceRecord
+        ``sensitivity_l1``, ``scale``, ``epsilon`` (= ``S/b``) and ``delta`` (0), exact;
+        its JSON adds ``epsilon_decimal`` (rounded up) and ``theorem``.
 
     Guarantee
     ---------
