@@ -190,7 +190,8 @@ def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:
     Examples
     --------
     The best quadratic approximation of ``|x|`` on ``[-1, 1]`` is ``x^2 + 1/8``, with
-    error ``E_2 = 1/8`` (it equioscillates at ``0``, ``+-1/sqrt(2)``, ``+-1``):
+    error ``E_2 = 1/8``: ``|x| - x^2 - 1/8`` equioscillates (``-1/8, 1/8, -1/8, 1/8,
+    -1/8``) at ``-1, -1/2, 0, 1/2, 1``:
 
     >>> from fractions import Fraction
     >>> cert = minimax("abs(x)", 2, (-1, 1))
