@@ -48,15 +48,53 @@ MAX_NORM_DEGREE = 1000
 def supnorm(f: Any, poly: Any, box: Any, **options: Any) -> SupNorm:
     """Certified enclosure ``lower <= sup_{x in box} |f(x) - p(x)| <= upper``.
 
-    ``poly`` may be a dpverify polynomial, a ``numpy.polynomial.Polynomial`` or
-    ``Chebyshev`` (domain and window honoured exactly) or a list of monomial coefficients;
-    ``box`` a pair ``(a, b)`` or a list of pairs.  Options and guarantee: those of
-    :func:`dpverify.certify.interval.supnorm`.
+    Parameters
+    ----------
+    f : str or Expr
+        The function, in the safe expression language (:mod:`dpverify.expr`), e.g.
+        ``"exp(-x^2/2)"``; variables ``x`` (then ``y``, ``z``, ... for a box).
+    poly
+        A dpverify polynomial, a ``numpy.polynomial.Polynomial`` or ``Chebyshev`` (domain
+        and window honoured exactly) or a list of monomial coefficients (read exactly:
+        ``0.1`` is the binary64 number, ``"1/10"`` one tenth).
+    box : (a, b) or list of (a, b)
+        The interval, or one interval per variable.
+    **options
+        ``rtol`` (relative width of the enclosure to reach, default ``1e-6``),
+        ``timeout``, ``progress``, ...: see :func:`dpverify.certify.interval.supnorm`.
+
+    Returns
+    -------
+    SupNorm
+        ``lower``, ``upper`` (exact rationals), the ``witness`` point where the error is at
+        least ``lower``, ``converged``.  For a checkable certificate of the same statement
+        use ``dpverify supnorm --out`` (or :func:`dpverify.certify.certify`).
+
+    Guarantee
+    ---------
+    That of :func:`dpverify.certify.interval.supnorm`: the enclosure is proven (arb ball
+    arithmetic); ``lower`` is attained at ``witness``.
+
+    Examples
+    --------
+    ``p = f`` exactly: the supremum is 0, and it is proven to be 0.
 
     >>> from numpy.polynomial import Polynomial
     >>> r = supnorm("x^2", Polynomial([0, 0, 1]), (0, 1))
     >>> r.lower, r.upper
     (0, 0)
+
+    The Taylor polynomial ``1 + x + x^2/2`` of ``exp`` errs most at ``x = 1``, by
+    ``e - 5/2 = 0.2182818...``; the enclosure contains it and is narrower than ``rtol``:
+
+    >>> from flint import fmpq
+    >>> r = supnorm("exp(x)", [1, 1, "1/2"], (0, 1))
+    >>> r.witness
+    (1,)
+    >>> r.lower < fmpq(21829, 10**5) and r.upper > fmpq(21828, 10**5)
+    True
+    >>> r.upper - r.lower <= fmpq(1, 10**6) * r.upper
+    True
     """
     return _interval_supnorm(f, as_poly(poly), box, **options)
 
@@ -76,10 +114,28 @@ def chebyshev_coefficients(f: Any, n: Any, dim: Any = 1, *, timeout: Any = None,
     (``method "exact"``, zero beyond the degree); each ball is the ``fmpq`` rounded to
     the working precision, so it contains the exact coefficient.
 
+    Returns
+    -------
+    ChebyshevSeries
+        ``coeffs``: arb balls of ``c_m``, ``0 <= m_i <= n``, flat in row-major order
+        (``c_0 .. c_n`` for ``dim = 1``; ``items()`` pairs them with their indices);
+        ``method``, the aliasing bound and statistics.
+
+    Examples
+    --------
     >>> from numpy.polynomial import Polynomial
     >>> s = chebyshev_coefficients(Polynomial([0, 0, 1]), 3)   # x^2 = (T_0 + T_2)/2
     >>> [str(c) for c in s.coeffs]
     ['0.500000000000000', '0', '0.500000000000000', '0']
+
+    ``exp(x) = I_0(1) + 2 sum_k I_k(1) T_k(x)`` (modified Bessel functions): every ball
+    overlaps the value computed by arb's own Bessel function.
+
+    >>> from flint import arb
+    >>> s = chebyshev_coefficients("exp(x)", 4)
+    >>> all(c.overlaps((1 if k == 0 else 2) * arb(1).bessel_i(k))
+    ...     for k, c in enumerate(s.coeffs))
+    True
     """
     with limits(timeout=timeout):
         return _chebyshev_coefficients(f, n, dim, options)
@@ -111,7 +167,40 @@ def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:
     its cost is time, O(N^2) per exchange step) unless ``search=`` is given.  ``timeout=``
     (seconds) bounds the whole call.  ``Certificate.converged`` (``info["bracket_met"]``)
     says whether ``upper <= lower (1 + rtol)``.  Options and guarantee:
-    :func:`dpverify.certify.alternation.minimax`."""
+    :func:`dpverify.certify.alternation.minimax`.
+
+    Parameters
+    ----------
+    f : str or Expr
+        A function of ``x`` (:mod:`dpverify.expr`); not a polynomial of degree
+        ``<= degree`` (its error would be 0).
+    degree : int
+        ``N``.
+    interval : (a, b)
+        Exact numbers, ``a < b``.
+    **options
+        ``rtol`` (bracket goal, default ``1e-6``), ``timeout``, ``progress``, ``search``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``minimax``: ``statement["error"]`` holds ``lower`` and ``upper``,
+        ``statement["polynomial"]`` the polynomial (Chebyshev basis on ``interval``).
+
+    Examples
+    --------
+    The best quadratic approximation of ``|x|`` on ``[-1, 1]`` is ``x^2 + 1/8``, with
+    error ``E_2 = 1/8``: ``|x| - x^2 - 1/8`` equioscillates (``-1/8, 1/8, -1/8, 1/8,
+    -1/8``) at ``-1, -1/2, 0, 1/2, 1``:
+
+    >>> from fractions import Fraction
+    >>> cert = minimax("abs(x)", 2, (-1, 1))
+    >>> err = cert.statement["error"]
+    >>> Fraction(err["lower"]) <= Fraction(1, 8) <= Fraction(err["upper"])
+    True
+    >>> cert.converged, cert.check().status
+    (True, 'holds')
+    """
     if "search" not in options:
         _check_remez_degree(degree, "degree")
         options["search"] = remez
@@ -122,7 +211,45 @@ def approx(f: Any, interval: Any, gamma: Any, **options: Any) -> Certificate:
     """The least degree whose best approximation is certified within ``gamma`` (and, when
     provable, that one degree less is impossible); ``max_degree`` defaults to 1000 and is
     at most ``MAX_REMEZ_DEGREE`` with the default search; ``timeout=`` (seconds) bounds
-    the whole call.  See :func:`dpverify.certify.alternation.approx`."""
+    the whole call.  See :func:`dpverify.certify.alternation.approx`.
+
+    Parameters
+    ----------
+    f : str or Expr
+        A function of ``x`` (:mod:`dpverify.expr`).
+    interval : (a, b)
+        Exact numbers, ``a < b``.
+    gamma : exact number > 0
+        The uniform error to reach.
+    **options
+        ``max_degree``, ``rtol`` (default ``1e-6``), ``timeout``, ``progress``, ``search``.
+
+    Returns
+    -------
+    Certificate
+        Kind ``minimax`` with ``statement["max_error"] = gamma`` proven and, when the lower
+        degree is proven impossible, ``statement["least_degree"]``; otherwise
+        ``info["unproven_claims"]`` says why not.
+
+    Raises
+    ------
+    CertificationFailed
+        No degree ``<= max_degree`` is certified within ``gamma``.
+    TimeLimitExceeded
+        Past ``timeout``.
+
+    Examples
+    --------
+    ``|x|`` on ``[-1, 1]``: ``E_0 = E_1 = 1/2`` (``|x|`` is even, so the best line is the
+    constant 1/2) and ``E_2 = 1/8``, so for ``gamma = 1/4`` the least degree is 2, and the
+    certificate proves that degree 1 cannot do it:
+
+    >>> cert = approx("abs(x)", (-1, 1), "1/4")
+    >>> cert.degree, cert.statement["max_error"]
+    (2, '1/4')
+    >>> "least_degree" in cert.statement
+    True
+    """
     if "search" not in options:
         if "max_degree" in options:
             _check_remez_degree(options["max_degree"], "max_degree")
@@ -144,6 +271,8 @@ def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
     FMA); ``poly`` may be a numpy polynomial.  ``.certificate()`` is the checkable
     ``evalbound`` certificate.  See :func:`dpverify.certify.evalbound.evalbound`.
 
+    Examples
+    --------
     ``fl(fl(x * 1) + 1)`` on ``[0, 1]``: the product is exact and ``x + 1`` rounds by at
     most half an ulp of ``[1, 2)``:
 
@@ -171,6 +300,8 @@ def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Float
     statement as one ``float-error`` certificate.  See
     :func:`dpverify.certify.evalbound.float_error_bound`.
 
+    Examples
+    --------
     >>> from numpy.polynomial import Polynomial
     >>> b = float_error_bound("1 + x + x^2/2", Polynomial([1, 1, 0.5]), (0, 1))
     >>> b.bound == b.evaluation.evaluation      # p = f exactly: only rounding remains

@@ -48,8 +48,13 @@ class Approximation:
         (:class:`~dpverify.exact.ExactPoly`) or tensor-product
         (:class:`~dpverify.exact.TensorPoly`).
     target, domain:
-        What ``poly`` approximates and where the error is measured (see the
-        module docstring for the kinds).
+        What ``poly`` approximates and where the error is measured.  Targets:
+        ``{"kind": "threshold", "r": r}`` (1 if x >= r else 0; OR is r = 1),
+        ``{"kind": "indicator", "l": l}`` (1 if x == l), ``{"kind": "values", "values":
+        [...]}`` (f at each point of the domain), ``{"kind": "expr", "expr": "exp(x)",
+        "variables": ["x"]}``.  Domains: ``{"kind": "integers", "lo": a, "hi": b}``,
+        ``{"kind": "points", "points": [...]}``, ``{"kind": "box", "intervals": [[a, b],
+        ...]}``.
     claims:
         What the construction promises, e.g. ``{"max_error": "1/1000"}``; the
         certifier proves or refutes each one.
@@ -59,6 +64,30 @@ class Approximation:
     extra:
         Construction-specific inspectable data (intermediate polynomials, ...);
         not part of the certified claims.
+
+    Examples
+    --------
+    Your own polynomial for OR on 2 bits, in the count ``x``: ``p(x) = 2x/3`` errs by
+    ``0, 1/3, 1/3`` at ``x = 0, 1, 2``, so its maximum error is exactly ``1/3``:
+
+    >>> from dpverify.exact import MonomialPoly
+    >>> from dpverify.certify import certify
+    >>> mine = Approximation(construction="my-or", params={"k": 2},
+    ...                      poly=MonomialPoly([0, "2/3"]),
+    ...                      target={"kind": "threshold", "r": 1},
+    ...                      domain={"kind": "integers", "lo": 0, "hi": 2},
+    ...                      claims={"max_error": "1/2"})
+    >>> cert = certify(mine)
+    >>> cert.error["lower"], cert.error["upper"], cert.complete
+    ('1/3', '1/3', True)
+
+    A claim that does not hold is refuted, never certified (the statement keeps the true
+    error):
+
+    >>> from dataclasses import replace
+    >>> cert = certify(replace(mine, claims={"max_error": "1/4"}))
+    >>> cert.complete, cert.info["unproven_claims"]["max_error"]["status"]
+    (False, 'refuted')
     """
 
     construction: str

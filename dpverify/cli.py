@@ -94,7 +94,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "privacy": ("privacy_cmd",
                 "privacy certificate of a mechanism: sensitivity, noise scale, achieved epsilon"),
     "release": ("mechanism_cmd",
-                "private release of a CSV: bernstein (alda2017) or wang-summary (wang2013)"),
+                "private release of a data set: bernstein (alda2017), wang-summary (wang2013) "
+                "or jin-synthetic (jin)"),
     "release-size": ("release_cmd", "database size n for an (alpha, beta)-accurate polynomial "
                      "release (thaler2012 Theorems 3.1/3.2)"),
     "rofk": ("rofk_cmd", "certified r-of-k threshold polynomial on integer counts "
@@ -256,6 +257,7 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     if isolate and can_isolate():
         outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory, out),
                                seconds, max_memory, prog, getattr(args, "timeout", None))
+        outcome = _in_own_terms(outcome, args.command)
     else:
         outcome = _compute(args, prog, seconds, max_memory, out)
     return _emit(outcome, args, prog, out)
@@ -282,6 +284,28 @@ def _input_cap(args: argparse.Namespace) -> int:
     return MAX_INPUT_BYTES if text is None else parse_memory(text, "--max-input", 1)
 
 
+#: Commands that publish noisy statistics: they certify nothing, so a command stopped early
+#: has *released* nothing (no noise was drawn, no summary written).
+_RELEASE_COMMANDS = frozenset({"release", "tuv-release"})
+_NOTHING_CERTIFIED = "nothing was certified or written"
+
+
+def _nothing_done(command: str) -> str:
+    """What a command stopped by a limit did not do, in the command's own terms."""
+    return "nothing was released or written" if command in _RELEASE_COMMANDS \
+        else _NOTHING_CERTIFIED
+
+
+def _in_own_terms(outcome: dict[str, Any], command: str) -> dict[str, Any]:
+    """The isolating parent (:mod:`dpverify.commands._isolate`) words the message of a
+    killed child for the certifying commands; for a release command it says what a
+    release did not do."""
+    if "lines" in outcome:
+        outcome["lines"] = [line.replace(_NOTHING_CERTIFIED, _nothing_done(command))
+                            for line in outcome["lines"]]
+    return outcome
+
+
 def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
              max_memory: int, out: str | None = None) -> dict[str, Any]:
     """Run the handler under the limits and write ``--out`` (a file); the outcome as
@@ -303,16 +327,16 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                 alarm = _start_alarm(seconds)
             result = args.handler(args)
     except _TimeLimit:
-        return fail(f"undecided: time limit of {args.timeout} s reached (nothing was "
-                    "certified or written; raise --timeout)", 1)
+        return fail(f"undecided: time limit of {args.timeout} s reached "
+                    f"({_nothing_done(args.command)}; raise --timeout)", 1)
     except TimeLimitExceeded as exc:
         return fail(f"undecided: {_one_line(exc)} (raise --timeout)", 1)
     except MemoryLimitExceeded as exc:
         return fail(f"undecided: {_one_line(exc)} (raise --max-memory)", 1)
     except MemoryError:
         return fail(f"undecided: out of memory: the memory budget of "
-                    f"{format_bytes(max_memory)} was reached (nothing was certified or "
-                    "written; raise --max-memory)", 1)
+                    f"{format_bytes(max_memory)} was reached ({_nothing_done(args.command)}; "
+                    "raise --max-memory)", 1)
     except (CertificationFailed, PrecisionExhausted) as exc:
         msg = _one_line(exc)
         if not msg.startswith(("not certified", "undecided")):

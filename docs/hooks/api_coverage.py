@@ -6,11 +6,18 @@ A name is documented when a page under ``docs/api/`` has a ``::: dotted.path`` d
 for the object, or a ``::: module`` directive whose ``members: [...]`` option names it.
 Every documented function and class must carry a ``>>>`` example in its docstring
 (``tests/test_doctests.py`` runs every such example in CI); exception classes and plain
-values (``__version__``) need none.
+values (``__version__``) need none.  An example belongs in an ``Examples`` section
+(numpydoc): mkdocstrings renders that as code, whereas ``>>>`` lines anywhere else become
+nested quotations (Markdown's ``>``) or rows of the section above -- so a ``>>>`` outside
+that section is a problem too, in every object the pages render (a class's public
+methods included).
 
 ``mkdocs build --strict`` fails (:class:`mkdocs.exceptions.PluginError`) naming each
-public name that is not documented or has no example.  Registered under ``hooks:`` in
-mkdocs.yml; not a page of the site.
+public name that is not documented or has no example.  After rendering, an API page fails
+too where reStructuredText reached the reader raw (:func:`raw_markup`): a numpydoc
+``name : type`` line whose "type" is prose puts ````code```` and cross-references in the
+type column, which is not Markdown.  Registered under ``hooks:`` in mkdocs.yml; not a page
+of the site.
 """
 
 from __future__ import annotations
@@ -21,12 +28,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PUBLIC_MODULES", "RELEASES", "documented_objects", "problems", "on_pre_build"]
+__all__ = ["PUBLIC_MODULES", "RELEASES", "documented", "documented_objects", "problems",
+           "example_outside_section", "raw_markup", "on_pre_build", "on_post_page",
+           "on_post_build"]
 
 #: Modules whose ``__all__`` is the public API.
 PUBLIC_MODULES = ("dpverify", "dpverify.testing", "dpverify.verify")
 
-#: The release functions a user calls directly (``docs/dask.md``, ``docs/mechanisms.md``).
+#: The release functions a user calls directly (``docs/dask.md``, ``docs/mechanisms.md``,
+#: ``docs/tutorials/releases.md``): one per mechanism behind ``dpverify release`` and
+#: ``dpverify tuv-release`` (jin's two variants: ``--t`` and ``--basis-degree/--basis-size``),
+#: and the answer of a TUV summary held as JSON (the other summaries answer by a method).
 RELEASES = (
     "dpverify.mechanisms.wang_summary.release_summary",
     "dpverify.mechanisms.tuv.tuv_release",
@@ -34,6 +46,7 @@ RELEASES = (
     "dpverify.mechanisms.tuv_dlist.tuv_dlist_release",
     "dpverify.mechanisms.bernstein_mech.release_bernstein",
     "dpverify.mechanisms.jin_synthetic.release_synthetic",
+    "dpverify.mechanisms.jin_synthetic.release_synthetic_basis",
 )
 
 _DIRECTIVE = re.compile(r"^:::\s+(\S+)\s*$")
@@ -54,16 +67,19 @@ def _resolve(path: str) -> Any:
     raise ImportError(path)
 
 
-def documented_objects(pages: list[str]) -> list[Any]:
-    """The objects that the ``:::`` directives of ``pages`` (markdown texts) document."""
-    out: list[Any] = []
+def documented(pages: list[str]) -> list[tuple[str, Any]]:
+    """``(dotted path, object)`` for each object that the ``:::`` directives of ``pages``
+    (markdown texts) document: the directive's target and the members that its
+    ``members: [...]`` option names."""
+    out: list[tuple[str, Any]] = []
     for text in pages:
         lines = text.splitlines()
         for i, line in enumerate(lines):
             m = _DIRECTIVE.match(line)
             if not m:
                 continue
-            target = _resolve(m.group(1))
+            path = m.group(1)
+            target = _resolve(path)
             members = None
             for follow in lines[i + 1 : i + 6]:
                 mm = _MEMBERS.match(follow)
@@ -72,10 +88,43 @@ def documented_objects(pages: list[str]) -> list[Any]:
                     break
                 if _DIRECTIVE.match(follow):
                     break
-            if members is None:
-                out.append(target)
-            else:
-                out.extend(getattr(target, name) for name in members)
+            # the directive renders its target's docstring, then the members named
+            out.append((path, target))
+            if members is not None:
+                out.extend((f"{path}.{name}", getattr(target, name)) for name in members)
+    return out
+
+
+def documented_objects(pages: list[str]) -> list[Any]:
+    """The objects that the ``:::`` directives of ``pages`` (markdown texts) document."""
+    return [obj for _path, obj in documented(pages)]
+
+
+def example_outside_section(doc: str) -> bool:
+    """True when ``doc`` (a cleaned docstring) has a ``>>>`` line outside an ``Examples``
+    section."""
+    section = ""  # numpydoc: a heading is a title line over a line of hyphens
+    lines = doc.splitlines()
+    for i, line in enumerate(lines):
+        if i + 1 < len(lines) and line.strip() and re.fullmatch(r"-{3,}", lines[i + 1].strip()):
+            section = line.strip()
+        elif line.lstrip().startswith(">>>") and section != "Examples":
+            return True
+    return False
+
+
+def _rendered(path: str, obj: Any) -> list[tuple[str, Any]]:
+    """``obj`` and, for a class, the public methods and properties that mkdocstrings
+    renders with it (those defined in the class itself)."""
+    out = [(path, obj)]
+    if inspect.isclass(obj):
+        for name, member in vars(obj).items():
+            if name.startswith("_"):
+                continue
+            if isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if isinstance(member, property) or inspect.isfunction(member):
+                out.append((f"{path}.{name}", member))
     return out
 
 
@@ -90,8 +139,10 @@ def _has_example(obj: Any) -> bool:
 
 
 def problems(pages: list[str]) -> list[str]:
-    """One line per public name that ``pages`` leave undocumented or without an example."""
-    documented = {id(o) for o in documented_objects(pages)}
+    """One line per public name that ``pages`` leave undocumented or without an example,
+    and per rendered docstring with a ``>>>`` example outside its ``Examples`` section."""
+    docs = documented(pages)
+    documented_ids = {id(o) for _path, o in docs}
     required: list[tuple[str, Any]] = []
     for name in PUBLIC_MODULES:
         module = importlib.import_module(name)
@@ -100,15 +151,29 @@ def problems(pages: list[str]) -> list[str]:
     required += [(path, _resolve(path)) for path in RELEASES]
     out = []
     for path, obj in required:
-        if id(obj) not in documented:
+        if id(obj) not in documented_ids:
             out.append(f"{path}: not in the API reference (docs/api/*.md)")
         elif _needs_example(obj) and not _has_example(obj):
             out.append(f"{path}: its docstring has no >>> example")
+    seen: set[int] = set()
+    for page_path, page_obj in docs:
+        for path, obj in _rendered(page_path, page_obj):
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            # a plain value (an int constant) has no docstring of its own: getdoc gives
+            # its type's
+            own = inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj) \
+                or isinstance(obj, property)
+            if own and example_outside_section(inspect.getdoc(obj) or ""):
+                out.append(f"{path}: a >>> example outside its 'Examples' section (the site "
+                           "would show it as a quotation, not as code)")
     return out
 
 
 def on_pre_build(config: Any, **kwargs: Any) -> None:
     """Fail the build when a public name is undocumented or has no example."""
+    _RAW_FOUND.clear()
     from mkdocs.exceptions import PluginError  # only inside a MkDocs build
 
     api = Path(config["docs_dir"]) / "api"
@@ -116,3 +181,49 @@ def on_pre_build(config: Any, **kwargs: Any) -> None:
     found = problems(pages)
     if found:
         raise PluginError("API reference incomplete:\n  " + "\n  ".join(found))
+
+
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+_RAW = ("``", "&lt;autoref")
+
+
+def raw_markup(page_html: str) -> list[str]:
+    """The objects (heading ids) of a rendered page whose text outside code blocks shows
+    reStructuredText markup raw: double backticks, or an unresolved cross-reference."""
+    text = _PRE.sub("", page_html)
+    found: list[str] = []
+    for mark in _RAW:
+        start = 0
+        while (i := text.find(mark, start)) >= 0:
+            k = text.rfind('id="', 0, i)
+            name = text[k + 4:text.find('"', k + 4)] if k >= 0 else "?"
+            if name not in found:
+                found.append(name)
+            start = i + len(mark)
+    return found
+
+
+#: Pages of the current build with raw markup (``on_post_page`` collects, ``on_post_build``
+#: reports them all at once).
+_RAW_FOUND: list[str] = []
+
+
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
+    """Note an API page that shows raw markup (:func:`raw_markup`)."""
+    if page.file.src_uri.startswith("api/"):
+        found = raw_markup(output)
+        if found:
+            _RAW_FOUND.append(f"{page.file.src_uri}: " + ", ".join(found))
+    return output
+
+
+def on_post_build(config: Any, **kwargs: Any) -> None:
+    """Fail the build when some API page showed raw markup."""
+    if _RAW_FOUND:
+        from mkdocs.exceptions import PluginError  # only inside a MkDocs build
+
+        found = list(_RAW_FOUND)
+        _RAW_FOUND.clear()
+        raise PluginError("raw reStructuredText on the API pages (``code`` or a "
+                          "cross-reference in a numpydoc type column?):\n  "
+                          + "\n  ".join(found))

@@ -76,13 +76,16 @@ def _block(value: object, where: str) -> dict[str, Any]:
 
 @dataclass
 class Certificate:
-    """A certificate document (see the module docstring) with convenience views.
+    """A certificate document with convenience views.
 
-    ``data`` is the JSON object itself.  Produced by :func:`dpverify.certify.certify`;
-    re-checked independently by :func:`dpverify.verify.verify_document`.
+    ``data`` is the JSON object itself, in the versioned format of docs/certificates.md:
+    a ``statement`` that the independent checker proves from scratch, the ``evidence``
+    that lets it do so, and ``info`` (never checked).  Produced by
+    :func:`dpverify.certify.certify` and the top-level functions; re-checked
+    independently by :meth:`check` (or ``dpverify verify FILE`` after :meth:`save`).
 
-    Attributes (views)
-    ------------------
+    Attributes
+    ----------
     statement, evidence, info : dict
         The three blocks of the document.
     complete : bool
@@ -172,8 +175,9 @@ class Certificate:
 
     @property
     def converged(self) -> bool:
-        """False when a box enclosure stopped early (budget or time limit): the statement
-        still holds, but its width did not reach the requested tolerance."""
+        """False when the enclosure did not reach the requested tolerance -- a box
+        enclosure stopped early (budget or time limit), or a ``minimax`` bracket wider than
+        ``rtol`` (``info["bracket_met"]``): the statement still holds, only less tightly."""
         return bool(self.info.get("converged", True))
 
     def __getitem__(self, key: str) -> Any:

@@ -277,6 +277,8 @@ def evalbound(
     See the module docstring: rigorous for binary64 ``x`` in ``[A, B]`` and the stated
     operations; exact rational arithmetic only.
 
+    Examples
+    --------
     ``fl(fl(x * 1) + 1)`` on ``[0, 1]``: ``x * 1`` is exact (a power-of-two factor) and
     ``x + 1 <= 2`` rounds by at most half an ulp of ``[1, 2)``, ``2^-53``:
 

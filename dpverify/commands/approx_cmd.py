@@ -34,7 +34,9 @@ def register(sub: Any) -> None:
         "the certificate (kind minimax) with dpverify verify.",
     )
     p.add_argument("--f", required=True, help='function of x, e.g. "exp(x)"')
-    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
+    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
+                   help="the interval [A, B] of the uniform error (exact numbers, A < B, "
+                   "e.g. -1 1)")
     p.add_argument("--gamma", required=True, help="target uniform error, > 0")
     p.add_argument("--max-degree", default="1000", help=f"largest degree tried "
                    f"(default 1000, at most {MAX_REMEZ_DEGREE})")

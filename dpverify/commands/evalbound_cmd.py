@@ -46,7 +46,9 @@ def register(sub: Any) -> None:
                    "(hex floats are exact binary64), or @FILE with a JSON list")
     p.add_argument("--basis", default="monomial", choices=["monomial", "chebyshev"],
                    help="monomial (Horner) or chebyshev (Clenshaw); default monomial")
-    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
+    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
+                   help="every binary64 x in [A, B] is covered (exact numbers, A < B; "
+                   "e.g. -1 1)")
     p.add_argument("--domain", nargs=2, metavar=("A", "B"),
                    help="domain of a chebyshev basis (default: --interval)")
     p.add_argument("--f", default=None,

@@ -69,7 +69,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "release",
         # the same text as dpverify.cli.COMMANDS (checked by tests/test_cli_startup.py)
-        help="private release of a CSV: bernstein (alda2017) or wang-summary (wang2013)",
+        help="private release of a data set: bernstein (alda2017), wang-summary (wang2013) "
+        "or jin-synthetic (jin)",
         description="Run a release mechanism -- bernstein (alda2017 Algorithm 1), "
         "wang-summary (wang2013 Algorithm 1) or jin-synthetic (jin Algorithm 1) -- on a "
         "numeric CSV or Parquet data set and write the published summary with its privacy "

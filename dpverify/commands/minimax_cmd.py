@@ -38,7 +38,9 @@ def register(sub: Any) -> None:
     p.add_argument("--f", required=True, help='function of x, e.g. "exp(x)"')
     p.add_argument("--degree", required=True, help=f"N, 0..{MAX_REMEZ_DEGREE} (time: the "
                    "search costs O(N^2) per exchange step)")
-    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
+    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
+                   help="the interval [A, B] of the uniform error (exact numbers, A < B, "
+                   "e.g. -1 1)")
     p.add_argument("--rtol", default="1e-6",
                    help="goal for the bracket: upper <= lower (1 + rtol) (default 1e-6)")
     timeout_flag(p)

@@ -52,7 +52,9 @@ def register(sub: _Subparsers) -> None:
         choices=sorted(_BASES),
         help="basis of --poly (default monomial)",
     )
-    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"))
+    p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
+                   help="the interval [A, B] over which sup |f - p| is taken (exact numbers, "
+                   "A < B, e.g. -1 1 or 0 1/2)")
     p.add_argument(
         "--domain",
         nargs=2,

@@ -27,7 +27,8 @@ def register(sub: _Subparsers) -> None:
         "statement in words and what was not checked. Exit 0 if the statement holds, 1 if "
         "it does not or cannot be decided, 2 if the file is malformed.",
     )
-    p.add_argument("certificate", metavar="CERT.json")
+    p.add_argument("certificate", metavar="CERT.json",
+                   help="the certificate (JSON) written by a dpverify command")
     p.add_argument("--part", default=None, metavar="NAME",
                    help="check the certificate embedded in the file under this name (the "
                    "parts of a float-error certificate, or of a data file: the error names "

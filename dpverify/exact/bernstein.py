@@ -39,7 +39,7 @@ class BernsteinPoly(ExactPoly):
     ----------
     coeffs : iterable of exact numbers
         Bernstein coefficients ``c_0, ..., c_k``.
-    domain : pair of exact numbers, default ``(0, 1)``
+    domain : pair of exact numbers, default (0, 1)
         ``(a, b)`` with ``a < b``; mapped affinely onto ``[0, 1]``.
 
     Notes

@@ -35,7 +35,7 @@ class ChebyshevPoly(ExactPoly):
     ----------
     coeffs : iterable of exact numbers
         Chebyshev coefficients, lowest index first.
-    domain : pair of exact numbers, default ``(-1, 1)``
+    domain : pair of exact numbers, default (-1, 1)
         ``(a, b)`` with ``a < b``; mapped affinely onto ``[-1, 1]``.
 
     Notes

@@ -210,7 +210,7 @@ def lowest_terms(nums: Sequence[fmpz | int], den: fmpz | int, *,
     Parameters
     ----------
     nums : sequence of fmpz (or int)
-    den : fmpz or int, ``den > 0``
+    den : fmpz or int, den > 0
     progress : callable, optional
         ``progress(stage, done, total)`` every 64 numerators (counts only).
 

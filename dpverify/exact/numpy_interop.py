@@ -44,6 +44,8 @@ def from_numpy(obj: Any) -> ExactPoly:
     """The exact dpverify polynomial equal to the numpy polynomial ``obj`` (module
     docstring).  ``ParameterTypeError`` for other numpy bases or non-numpy objects.
 
+    Examples
+    --------
     >>> from numpy.polynomial import Chebyshev
     >>> p = from_numpy(Chebyshev([1, 2, 3], domain=[0, 1]))
     >>> p.domain, p.coeffs
@@ -65,6 +67,8 @@ def as_poly(obj: Any) -> ExactPoly | TensorPoly:
     ParameterTypeError
         For anything else (other numpy bases, strings, scalars, ...).
 
+    Examples
+    --------
     >>> from numpy.polynomial import Chebyshev
     >>> as_poly(Chebyshev([0, 1], domain=[0, 2]))
     ChebyshevPoly(['0', '1'], domain=('0', '2'))

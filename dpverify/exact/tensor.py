@@ -58,9 +58,10 @@ class TensorPoly:
     coeffs : nested lists/tuples, or dict {index tuple: value}
         Rectangular nested sequences of exact numbers (depth d), or a sparse dict whose
         missing entries are zero (shape = 1 + largest index per axis).
-    basis : str, default ``"monomial"``
-    domains : sequence of pairs (or None), one per axis; ``None`` means the basis
-        default (``(-1, 1)`` Chebyshev, ``(0, 1)`` Bernstein, none for monomial).
+    basis : str, default "monomial"
+    domains : sequence of pairs (or None), one per axis
+        ``None`` means the basis default (``(-1, 1)`` Chebyshev, ``(0, 1)`` Bernstein,
+        none for monomial).
 
     Notes
     -----

@@ -496,14 +496,15 @@ def release_bernstein(
         Seeded noise for tests/experiments only (NOT private).
     progress : callable, optional
         ``(stage, done, total)`` reports (:mod:`dpverify.progress`); mean mode only.
-    backend : ``"local"`` (default) or ``"dask"``
+    backend : {"local", "dask"}
         ``"dask"`` (mean queries only: their lattice values are sums over rows): ``data``
         is a CSV/Parquet file, directory or glob; each partition is validated
         (``query.validate``, the failing row named) and its exact integer lattice sums
         (:func:`mean_lattice_sums`) are added over a reduction tree; noise is drawn once,
         on the client.  Same privacy record and, with the same ``insecure_seed``, the same
         release as ``"local"``.
-    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
+    scheduler : optional
+        Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------
@@ -520,6 +521,28 @@ def release_bernstein(
     (advanced composition).  A ball query whose radius stays above ``e_max`` up to
     ``max_prec`` bits raises ``InvalidParameterError`` (a refusal that depends on the data
     only through numerical conditioning).  alda2017 Algorithm 1.
+
+    Examples
+    --------
+    The linear mean query ``F(D, y) = mean(D) y`` on four rows of mean ``7/16``, lattice
+    ``{0, 1/2, 1}`` (``k = 2``).  With ``epsilon = 2^60`` (no privacy to speak of: the noise
+    vanishes) the lattice values are ``F`` there, ``0, 7/32, 7/16``, and since Bernstein
+    operators reproduce linear functions (alda2017 Theorem 3) the released polynomial is
+    ``F`` itself, e.g. ``7/48`` at ``y = 1/3``:
+
+    >>> import numpy as np
+    >>> from dpverify.mechanisms.bernstein_mech import linear_mean_query
+    >>> X = np.array([[0.25], [0.5], [1.0], [0.0]])
+    >>> r = release_bernstein(X, linear_mean_query(), 2, 1, 2**60, insecure_seed=0)
+    >>> r.values, r.evaluate_exact(["1/3"])
+    ((0, 7/32, 7/16), 7/48)
+
+    With ``epsilon = 1`` the noise is real and the privacy record states the achieved
+    epsilon and the sensitivity's derivation:
+
+    >>> r = release_bernstein(X, linear_mean_query(), 2, 1, 1, insecure_seed=0)
+    >>> r.privacy["achieved_epsilon"], r.privacy["evaluation_mode"]
+    ('1', 'mean')
     """
     k = check_int(k, "k", minimum=1)
 

@@ -108,7 +108,15 @@ def snap(X: np.ndarray, N: int) -> np.ndarray:
 
 
 def discretise(X: np.ndarray, N: int) -> np.ndarray:
-    """Nearest grid point per coordinate (index form, ties to the lower index)."""
+    """Nearest grid point per coordinate (index form; a value midway between two grid
+    points goes to the higher index: ``0.5`` to ``a_3 = 0.75`` for ``N = 4``; ``1`` is in
+    the last cell).
+
+    Examples
+    --------
+    >>> discretise(np.array([[0.5], [0.0], [-1.0], [1.0]]), 4).ravel().tolist()
+    [3, 2, 0, 3]
+    """
     idx = np.floor((X + 1) * N / 2).astype(np.int64)  # cell of width 2/N around a_k
     return np.clip(idx, 0, N - 1)
 
@@ -173,15 +181,27 @@ def release_synthetic(
 
     Parameters
     ----------
-    data : (n, d) array in [-1, 1], d <= 4
-    t : moments per axis;  N : grid points per axis
-    epsilon, delta : privacy (see :func:`release_summary`)
-    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (default ``n``)
-    grid_subset : int, optional -- restrict ``u`` to this many random grid points
-    insecure_seed : noise seed (tests only);  sample_seed : seed of the (post-processing)
-        grid subset and synthetic sampling.
-    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
-        source: the moment sums of the snapped rows are reduced on Dask
+    data : (n, d) array or data source
+        Values in ``[-1, 1]``, ``d <= 4``.
+    t : int
+        Moments per axis.
+    N : int
+        Grid points per axis.
+    epsilon, delta : exact numbers
+        Privacy (see :func:`release_summary`).
+    m : int, optional
+        Synthetic size (default ``n``).
+    L : int, optional
+        Rounding lattice ``{i/L}`` (default ``n``).
+    grid_subset : int, optional
+        Restrict ``u`` to this many random grid points.
+    insecure_seed : int, optional
+        Noise seed (tests only: NOT private).
+    sample_seed : int
+        Seed of the (post-processing) grid subset and synthetic sampling.
+    backend, scheduler
+        ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet source: the
+        moment sums of the snapped rows are reduced on Dask
         (:func:`~dpverify.mechanisms.wang_summary.reduce_moment_sums`), noise is drawn
         once on the client (:func:`~dpverify.mechanisms.wang_summary.release_summary`).
 
@@ -190,6 +210,25 @@ def release_synthetic(
     epsilon-DP (or (epsilon, delta)) by post-processing of :func:`release_summary`; the LP
     is solved in floats by HiGHS (no guarantee beyond its status, which must be optimal,
     else ``InvalidParameterError``).  jin Algorithm 1.
+
+    Examples
+    --------
+    Four rows, ``t = 3`` moments, ``N = 4`` grid points ``a_k = (2k + 1 - N)/N``, six
+    synthetic rows (needs scipy: ``pip install "dpverify[lp]"``).  The synthetic rows lie
+    on the grid and their weights sum to 1; the noisy moments are exactly those
+    :func:`~dpverify.mechanisms.wang_summary.release_summary` publishes for the snapped
+    rows (same noise seed):
+
+    >>> import numpy as np
+    >>> from dpverify.mechanisms.wang_summary import release_summary
+    >>> X = np.array([[0.5], [-0.25], [1.0], [0.0]])
+    >>> syn = release_synthetic(X, 3, 4, 1, m=6, insecure_seed=0)    # seeded: NOT private
+    >>> syn.rows.shape, set(syn.rows.ravel()) <= {-0.75, -0.25, 0.25, 0.75}
+    ((6, 1), True)
+    >>> bool(abs(syn.weights.sum() - 1) < 1e-9)
+    True
+    >>> syn.summary.moments == release_summary(snap(X, 4), 3, 1, insecure_seed=0).moments
+    True
     """
     backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)
@@ -601,22 +640,36 @@ def release_synthetic_basis(
 
     Parameters
     ----------
-    data : (n, d) array in [-1, 1], d <= :data:`MAX_D`
-    N : grid points per axis (data and candidates are snapped to ``A^d``, jin step 4)
-    epsilon, delta : privacy of the moments (:func:`release_basis_summary`)
-    basis_degree, basis_size : the public index set (:func:`basis_indices`)
-    m : synthetic size (default ``n``);  L : rounding lattice ``{i/L}`` (steps 10, 15)
-    grid_subset : ``C`` random grid points (uniform multi-indices, public ``sample_seed``)
-    psi_k, psi_iters, psi_epsilon, psi_delta : candidates from the private PCA ellipsoid
-        (jin Algorithm 2, :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`;
-        ``psi_delta`` -> Gaussian, else Laplace), ``candidates`` points, ``radius_scale``.
-    support_points : explicit (C, d) candidate points, snapped to ``A^d``.  They must be
-        **public** (data-independent or already private); otherwise the release is not
-        private (used by benchmarks/experiments.py for a labelled non-private reference).
-    insecure_seed : noise seed (tests only);  sample_seed : post-processing randomness.
-    backend, scheduler : ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet
-        source: the basis moment sums of the snapped rows are reduced on Dask and noised
-        once on the client.  PSI (``psi_k``) iterates over the data and is local only.
+    data : (n, d) array or data source
+        Values in ``[-1, 1]``, ``d <= MAX_D``.
+    N : int
+        Grid points per axis (data and candidates are snapped to ``A^d``, jin step 4).
+    epsilon, delta : exact numbers
+        Privacy of the moments (:func:`release_basis_summary`).
+    basis_degree, basis_size : int
+        The public index set (:func:`basis_indices`): one of the two.
+    m : int, optional
+        Synthetic size (default ``n``).
+    L : int, optional
+        Rounding lattice ``{i/L}`` (steps 10, 15).
+    grid_subset : int, optional
+        ``C`` random grid points (uniform multi-indices, public ``sample_seed``).
+    psi_k, psi_iters, psi_epsilon, psi_delta
+        Candidates from the private PCA ellipsoid (jin Algorithm 2,
+        :func:`~dpverify.mechanisms.jin_psi.private_subspace_iteration`; ``psi_delta``
+        -> Gaussian, else Laplace), ``candidates`` points, ``radius_scale``.
+    support_points : (C, d) array, optional
+        Explicit candidate points, snapped to ``A^d``.  They must be **public**
+        (data-independent or already private); otherwise the release is not private
+        (used by benchmarks/experiments.py for a labelled non-private reference).
+    insecure_seed : int, optional
+        Noise seed (tests only: NOT private).
+    sample_seed : int
+        Post-processing randomness.
+    backend, scheduler
+        ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet source: the basis
+        moment sums of the snapped rows are reduced on Dask and noised once on the
+        client.  PSI (``psi_k``) iterates over the data and is local only.
 
     Guarantee
     ---------
@@ -624,6 +677,23 @@ def release_synthetic_basis(
     everything else is post-processing, so the release is ``(eps + psi_eps, delta +
     psi_delta)``-DP by basic composition (``privacy["total"]``).  LP / sampling: float,
     heuristic (HiGHS status must be optimal).
+
+    Examples
+    --------
+    Two columns, every basis index of total degree ``<= 2`` (``C(2 + 2, 2) = 6`` of them,
+    ``r = 0`` first, whose moment ``b_0 = 1`` is public), ``N = 4`` grid points per axis,
+    five synthetic rows (needs scipy: ``pip install "dpverify[lp]"``):
+
+    >>> import numpy as np
+    >>> X = np.array([[0.5, 0.125], [-0.25, 0.375], [1.0, -1.0], [0.0, 0.75]])
+    >>> syn = release_synthetic_basis(X, 4, 1, basis_degree=2, m=5, insecure_seed=0)
+    >>> syn.summary.basis.tolist()
+    [[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]]
+    >>> syn.summary.moments[0], syn.rows.shape
+    (1, (5, 2))
+    >>> total = syn.privacy["total"]           # moments (and PSI, when used) composed
+    >>> total.epsilon, total.delta
+    (1, 0)
     """
     backend = check_backend(backend, scheduler)
     # a data source is read block by block (either backend)

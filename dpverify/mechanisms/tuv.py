@@ -398,11 +398,15 @@ class TUVSummary:
 
         Parameters
         ----------
-        query : attribute indices (0-based; positive literals) or ``(j, positive)`` pairs.
-        kind : ``"or"`` (disjunction; the release must have ``r = 1``), ``"and"``
+        query : sequence
+            Attribute indices (0-based; positive literals) or ``(j, positive)`` pairs.
+        kind : {"or", "and", "rofk"}
+            ``"or"`` (disjunction; the release must have ``r = 1``), ``"and"``
             (conjunction, ``1 - OR`` of the negated literals; needs universe ``"doubled"``
             unless the query has one literal), ``"rofk"`` (at least ``r`` literals true;
             ``r`` must equal the release's ``r``).
+        r : int, optional
+            With ``kind="rofk"`` only.
         """
         if kind not in QUERY_KINDS:
             raise InvalidParameterError(f"kind must be one of {QUERY_KINDS}, got {kind!r}")
@@ -449,37 +453,73 @@ def tuv_release(
 
     Parameters
     ----------
-    rows : ``(n, d)`` array-like of 0/1.
-    k : int -- largest query size;  gamma : exact in (0, 1) -- polynomial error.
-    epsilon : exact > 0;  delta : exact in (0, 1), optional.
-    r : int -- threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
-    representation : {"multilinear", "full"};  universe : {"monotone", "doubled"}.
-    method : construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
-    beta : exact in (0, 1) -- failure probability of the accuracy report.
-    truncate : bool -- release only the monomials supported on at most ``k`` variables
-        (default).  A query of size ``<= k`` reads only monomials supported inside it, so
-        the answers are the same polynomial values with fewer noised coordinates and a
-        smaller exact sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635
-        coordinates).  ``False`` releases the paper's whole vector (every degree ``<= t``).
-    insecure_seed : int, optional -- reproducible, NOT private randomness (tests only).
-    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : ``"local"`` (default) or ``"dask"``: ``rows`` may be a CSV/Parquet file,
-        directory or glob (``-`` or a :class:`~dpverify.mechanisms.data.DataSource` too,
-        locally), read block by block; the support counts (integers) are summed exactly over the
+    rows : (n, d) array-like of 0/1, or a data source
+        The private database (a source: see ``backend``).
+    k : int
+        Largest query size.
+    gamma : exact number in (0, 1)
+        Error of the polynomial ``g``.
+    epsilon : exact number > 0
+    delta : exact number in (0, 1), optional
+        (epsilon, delta)-DP (Theorem 3.2).
+    r : int
+        Threshold of the query class (1: disjunctions/conjunctions; ``>= 2``: r-of-k).
+    representation : {"multilinear", "full"}
+    universe : {"monotone", "doubled"}
+    method : str, optional
+        Construction method of ``g`` (default chebyshev for r = 1, minimax for r >= 2).
+    beta : exact number in (0, 1)
+        Failure probability of the accuracy report.
+    truncate : bool
+        Release only the monomials supported on at most ``k`` variables (default).  A
+        query of size ``<= k`` reads only monomials supported inside it, so the answers
+        are the same polynomial values with fewer noised coordinates and a smaller exact
+        sensitivity (d = 50, k = 3, gamma = 1/100: 20875 instead of 2139635 coordinates).
+        ``False`` releases the paper's whole vector (every degree ``<= t``).
+    insecure_seed : int, optional
+        Reproducible, NOT private randomness (tests only).
+    progress : callable, optional
+        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : {"local", "dask"}
+        ``rows`` may be a CSV/Parquet file, directory or glob (``-`` or a
+        :class:`~dpverify.mechanisms.data.DataSource` too, locally), read block by block;
+        with ``"dask"`` the support counts (integers) are summed exactly over the
         partitions (:func:`dpverify.mechanisms.backend.reduce_rows`), noise is drawn once
         on the client.  Same privacy record and, with the same ``insecure_seed``, the same
         release as ``"local"`` (exact integer sums).
-    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
+    scheduler : optional
+        Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
 
     Returns
     -------
-    TUVSummary -- ``.data`` holds the JSON: params, polynomial, privacy certificate
-    (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
+    TUVSummary
+        ``.data`` holds the JSON: params, polynomial, privacy certificate
+        (:func:`dpverify.mechanisms.privacy.tuv_privacy`), accuracy report, coefficients.
 
     Guarantee
     ---------
     See the module docstring.  thaler2012 Theorem 3.1/3.2 with the exact L1 sensitivity
     (the printed sanitizer scale ``2T/(epsilon n)`` is not used: docs/mechanisms.md).
+
+    Examples
+    --------
+    Four rows of 3 bits, disjunctions of up to ``k = 2`` attributes, ``gamma = 1/10``.
+    ``T_2(3) = 17 >= 10``, so ``g(x) = 1 - T_2(3 - 2x)/17``: ``g(0) = 0``,
+    ``g(1) = g(2) = 16/17`` (docs/conventions.md).  With ``epsilon = 2^60`` (no privacy to
+    speak of: the noise vanishes) the answer to "attribute 0 or attribute 1" is the mean
+    of ``g`` over the rows, ``3 (16/17)/4 = 12/17``, within ``1/17`` of the true ``3/4``:
+
+    >>> rows = [[1, 0, 0], [0, 1, 0], [0, 0, 0], [1, 1, 0]]
+    >>> s = tuv_release(rows, 2, "1/10", 2**60, insecure_seed=0)   # seeded: NOT private
+    >>> s.answer([0, 1]), s.answer([2])
+    (12/17, 0)
+
+    With a real epsilon the release states its certified accuracy (every query of size
+    ``<= k`` within ``alpha`` with probability ``>= 1 - beta``):
+
+    >>> s = tuv_release(rows, 2, "1/10", 1, insecure_seed=0)
+    >>> s.data["accuracy"]["gamma_exact"], s.data["accuracy"]["beta"]
+    ('1/17', '1/20')
     """
     _check_kinds(representation, universe, truncate)
     backend = check_backend(backend, scheduler)
@@ -816,6 +856,21 @@ def _full_keys(m: int, d: int, i: int, doubled: bool, kmax: int | None = None):
 
 def tuv_answer(summary: Any, query: Sequence[Any], kind: str = "or",
                r: IntLike | None = None) -> fmpq:
-    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict)."""
+    """Answer ``query`` from a summary (a :class:`TUVSummary` or its JSON dict, e.g. read
+    from the file ``dpverify tuv-release`` writes): :meth:`TUVSummary.answer`, exact,
+    post-processing only.
+
+    Examples
+    --------
+    The summary of :func:`tuv_release`'s example, as JSON: "attribute 0 or 1" is answered
+    ``12/17`` (the mean of ``g(1) = g(2) = 16/17`` over 3 of the 4 rows), and "attribute
+    0" ``8/17`` (2 rows):
+
+    >>> import json
+    >>> rows = [[1, 0, 0], [0, 1, 0], [0, 0, 0], [1, 1, 0]]
+    >>> text = json.dumps(tuv_release(rows, 2, "1/10", 2**60, insecure_seed=0).data)
+    >>> tuv_answer(json.loads(text), [0, 1]), tuv_answer(json.loads(text), [0])
+    (12/17, 8/17)
+    """
     s = summary if isinstance(summary, TUVSummary) else TUVSummary(summary)
     return s.answer(query, kind, r)

@@ -573,21 +573,29 @@ def release_summary(
 
     Parameters
     ----------
-    data : array (n, d), values in [-1, 1], d <= 4; or a data source -- a CSV/Parquet
-        file, a directory of them, a glob, ``-`` (local backend) or a
+    data : array (n, d) or data source
+        Values in ``[-1, 1]``, ``d <= 4``; or a data source -- a CSV/Parquet file, a
+        directory of them, a glob, ``-`` (local backend) or a
         :class:`~dpverify.mechanisms.data.DataSource` with its size cap -- read block by
         block (:mod:`dpverify.mechanisms.data`; with ``"local"`` the release is that of the
         same rows given as an array with the same BLAS threads, bit for bit).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
-    epsilon : exact > 0;  delta : exact in (0, 1), optional (advanced composition).
-    grid : exact > 0, optional (default :func:`summary_grid`).
-    insecure_seed : int, optional -- reproducible noise for tests only (NOT private).
-    progress : callable, optional -- ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
-    backend : ``"local"`` (default) or ``"dask"`` (``data`` a source): the moment sums are
-        reduced over the partitions (:func:`dpverify.mechanisms.backend.reduce_rows`);
-        noise is then drawn once, here, exactly as for ``"local"``.
-    scheduler : dask only -- ``None`` (embedded ``LocalCluster``), an address or a Client.
+    epsilon : exact number > 0
+    delta : exact number in (0, 1), optional
+        (epsilon, delta)-DP by advanced composition.
+    grid : exact number > 0, optional
+        The noise grid ``g`` (default :func:`summary_grid`).
+    insecure_seed : int, optional
+        Reproducible noise for tests only (NOT private).
+    progress : callable, optional
+        ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
+    backend : {"local", "dask"}
+        ``"dask"`` (``data`` a source): the moment sums are reduced over the partitions
+        (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn once, here,
+        exactly as for ``"local"``.
+    scheduler : optional
+        Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
 
     Guarantee
     ---------
@@ -597,6 +605,28 @@ def release_summary(
     scale and achieved epsilon, and compares with the printed scales.  Both backends give
     the same privacy record; with the same ``insecure_seed`` their released moments differ
     by at most one grid step ``g``.
+
+    Examples
+    --------
+    Four rows in ``[-1, 1]``, moments of ``T_0, T_1, T_2`` (``t = 3``): ``b_0 = 1`` is
+    published without noise and the two others are noisy multiples of the grid; the
+    achieved epsilon is the one asked for:
+
+    >>> import numpy as np
+    >>> X = np.array([[0.5], [-0.25], [1.0], [0.0]])
+    >>> s = release_summary(X, 3, 1, insecure_seed=0)    # seeded noise: NOT private
+    >>> len(s.moments), s.moments[0], s.privacy["achieved_epsilon"]
+    (3, 1, '1')
+    >>> all((m / s.grid).q == 1 for m in s.moments)
+    True
+
+    With ``epsilon = 2^60`` (no privacy to speak of) the noise vanishes and the release
+    is the exact means of ``T_1(x) = x`` and ``T_2(x) = 2x^2 - 1``: ``5/16`` and
+    ``(-1/2 - 7/8 + 1 - 1)/4 = -11/32``:
+
+    >>> s = release_summary(X, 3, 2**60, insecure_seed=0)
+    >>> s.moment((1,)), s.moment((2,))
+    (5/16, -11/32)
     """
     backend = check_backend(backend, scheduler)
     t = check_int(t, "t", minimum=1)

@@ -60,8 +60,16 @@ def ulp_of(value: Any, dtype: Any = np.float64) -> fmpq:
     rounded value; the subnormal spacing at zero; the largest finite number's ulp beyond
     it.  An exact rational.
 
+    Examples
+    --------
+    Binary64 numbers in ``[1, 2)`` are ``2^-52`` apart, binary32 ones ``2^-23``:
+
+    >>> import numpy as np
+    >>> from flint import fmpq
     >>> ulp_of(1), ulp_of(fmpq(3, 2)) == fmpq(1, 2**52), ulp_of(1, np.float32)
     (1/4503599627370496, True, 1/8388608)
+    >>> ulp_of(0) == fmpq(1, 2**1074)       # the subnormal spacing
+    True
     """
     fmt = binary_format(dtype)
     return pow2(ulp_exponent(round_nearest(to_fmpq(value, "value"), fmt), fmt))
@@ -214,15 +222,6 @@ def check_implementation(
         Raise ``AssertionError`` when a point fails (default); else return the report with
         ``passed=False``.
 
-    The search (budget ``N``) on an interval: the ends, the breakpoints, 0, every binade
-    of either sign (first and last float of each; with ``N >= 2^17`` also the middle and
-    two random ones: these come on top of ``N``), a polynomial's Chebyshev points;
-    ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over the
-    representable numbers); then ``N/4`` in three adaptive rounds around the worst
-    inputs found, in nested windows, so a narrow bump is found from its shoulders.  A
-    domain with at most ``N`` numbers of the format is checked exhaustively; an integer
-    domain takes every integer (up to ``max(100000, N)``).
-
     Returns
     -------
     ImplementationCheck
@@ -240,6 +239,17 @@ def check_implementation(
     InvalidParameterError, ParameterTypeError
         Bad arguments.
 
+    Notes
+    -----
+    The search (budget ``N``) on an interval: the ends, the breakpoints, 0, every binade
+    of either sign (first and last float of each; with ``N >= 2^17`` also the middle and
+    two random ones: these come on top of ``N``), a polynomial's Chebyshev points;
+    ``N/2`` uniform and ``N/4`` log-uniform random inputs (uniform over the
+    representable numbers); then ``N/4`` in three adaptive rounds around the worst
+    inputs found, in nested windows, so a narrow bump is found from its shoulders.  A
+    domain with at most ``N`` numbers of the format is checked exhaustively; an integer
+    domain takes every integer (up to ``max(100000, N)``).
+
     Guarantee
     ---------
     With a rigorous reference, each point's error is enclosed rigorously (the screen's
@@ -248,6 +258,23 @@ def check_implementation(
     report means every checked input is within the limit.  Inputs not checked are not
     covered: this is testing, not proof (see ``dpverify evalbound`` for bounds over all
     inputs).
+
+    Examples
+    --------
+    ``numpy.sqrt`` is correctly rounded (IEEE 754), so it passes with half an ulp to
+    spare; a version off by the factor ``1 + 2^-50`` (about 4.5 ulps) fails:
+
+    >>> import numpy as np
+    >>> from flint import fmpq
+    >>> report = check_implementation(np.sqrt, "sqrt(x)", points=1000, domain=(0, 4))
+    >>> report.passed, report.worst_ulps <= fmpq(1, 2)
+    (True, True)
+    >>> def off(x):
+    ...     return np.sqrt(x) * (1 + 2.0**-50)
+    >>> bad = check_implementation(off, "sqrt(x)", points=1000, domain=(1, 4),
+    ...                            raise_on_failure=False)
+    >>> bad.passed, bad.worst_ulps > 4
+    (False, True)
     """
     __tracebackhide__ = True   # pytest: the failure is in the caller's code, not here
     if not callable(impl):

@@ -43,7 +43,19 @@ def reference(table: str = "or", quantity: str | None = None, **params: Any) -> 
     ``or-chebyshev``), with any parameters of that construction, e.g.
     ``reference("or", k=25, gamma="1e-3")`` or ``reference("or", k=100, gamma="1e-6",
     method="minimax")``; ``gamma`` is read exactly (``1e-3`` = 1/1000).  ``quantity`` is
-    one of the table's quantities (default: the module docstring's first one).
+    one of the table's quantities (default: the first one listed in the table of
+    :mod:`dpverify.testing`).
+
+    Examples
+    --------
+    OR on ``k = 2`` bits with ``gamma = 1/2``: ``u(x) = 3 - 2x`` and ``T_1(3) = 3 >= 2``,
+    so ``g(x) = 1 - T_1(u(x))/T_1(3) = 2x/3`` (docs/conventions.md), whose values at
+    ``x = 0, 1, 2`` are ``0, 2/3, 4/3``:
+
+    >>> reference("or", k=2, gamma="1/2")
+    [0, 2/3]
+    >>> reference("or", "values", k=2, gamma="1/2")
+    [0, 2/3, 4/3]
     """
     return _reference(table, quantity, params)[1]
 
@@ -149,6 +161,16 @@ def assert_matches_reference(
     Guarantee
     ---------
     Exact comparison (rationals); the reference is exact.  See the module docstring.
+
+    Examples
+    --------
+    The coefficients of the OR polynomial ``g(x) = 2x/3`` (``k = 2``, ``gamma = 1/2``; see
+    :func:`reference`) as a float64 implementation stores them pass; four digits do not:
+
+    >>> assert_matches_reference([0.0, 2 / 3], "or", k=2, gamma="1/2")
+    >>> assert_matches_reference([0.0, 0.6667], "or", k=2, gamma="1/2")
+    Traceback (most recent call last):
+    AssertionError: or (monomial, ...): entry (1,) = 0.6667 but the exact reference is 2/3 ...
     """
     if norm not in ("normwise", "entrywise"):
         raise InvalidParameterError(f"norm must be 'normwise' or 'entrywise', got {norm!r}")

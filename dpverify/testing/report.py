@@ -71,7 +71,25 @@ class ImplementationCheck:
     point stood within the screen's resolution than were decided exactly).
     ``rigorous`` is False for a float reference.  ``screened + exact == points``: the points
     the screen decided, and those it left to exact evaluation (the worst input and the
-    failures named are evaluated exactly in any case)."""
+    failures named are evaluated exactly in any case).
+
+    Examples
+    --------
+    ``numpy.sqrt`` is correctly rounded (IEEE 754 requires it), so no input errs by more
+    than half an ulp; ``report.save(path)`` keeps the report for ``dpverify plot``:
+
+    >>> import numpy as np
+    >>> from flint import fmpq
+    >>> from dpverify.testing import check_implementation
+    >>> report = check_implementation(np.sqrt, "sqrt(x)", points=1000, domain=(1, 4))
+    >>> report.passed, report.rigorous, report.worst_ulps <= fmpq(1, 2)
+    (True, True, True)
+    >>> report.screened + report.exact == report.points
+    True
+    >>> lo, hi = report.worst_ulps_enclosure
+    >>> lo <= report.worst_ulps == hi and float(hi) <= report.ulps_bound
+    True
+    """
 
     points: int
     worst_input: float

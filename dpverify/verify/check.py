@@ -146,7 +146,30 @@ def verify_document(obj: Any, *, deadline_seconds: float | None = None,
     undecided ("time limit").  ``max_memory``: the memory budget in bytes (default: half
     the machine's memory); a computation that would exceed it is undecided.  With a
     deadline the check runs in a child process that enforces both (module
-    :mod:`dpverify.verify.bounded`)."""
+    :mod:`dpverify.verify.bounded`).
+
+    Examples
+    --------
+    The OR polynomial on 2 bits with ``gamma = 1/2`` is ``p(x) = 2x/3``; its errors at
+    ``x = 0, 1, 2`` are ``0, 1/3, 1/3``, so the statement ``sup |f - p| = 1/3`` holds, and
+    a copy that claims ``1/4`` is caught:
+
+    >>> import copy
+    >>> from dpverify.certify import certify
+    >>> from dpverify.constructions.chebyshev import or_polynomial
+    >>> doc = certify(or_polynomial(2, "1/2")).data
+    >>> doc["statement"]["polynomial"]["coefficients"], doc["statement"]["error"]["upper"]
+    (['0', '2/3'], '1/3')
+    >>> verify_document(doc).status
+    'holds'
+    >>> forged = copy.deepcopy(doc)
+    >>> forged["statement"]["error"]["upper"] = "1/4"
+    >>> report = verify_document(forged)
+    >>> report.status, report.exit_code
+    ('fails', 1)
+    >>> [name for name, ok, _ in report.checks if ok is False]
+    ['0 <= lower <= upper', 'upper_decimal', 'sup |f - p| <= upper']
+    """
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
     return _bounded(lambda at: _verify(obj, at, None, memory), seconds, memory, _kind(obj))
 
@@ -189,7 +212,21 @@ def _verify(obj: Any, deadline: float | None, size: int | None, memory: int) -> 
 def verify_bytes(data: bytes, *, deadline_seconds: float | None = None,
                  max_memory: int | None = None) -> Report:
     """Check the bytes of a certificate file (``data`` must be ``bytes``, ``bytearray``
-    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`."""
+    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`.
+
+    Examples
+    --------
+    ``fl(x + 1)`` on ``[0, 1]`` errs by at most half an ulp of ``[1, 2)``, ``2^-53``; the
+    certificate of that bound, as the bytes of its file, with a deadline of 60 s:
+
+    >>> from dpverify import evalbound
+    >>> text = evalbound([1, 1], (0, 1)).certificate().to_json()
+    >>> verify_bytes(text.encode(), deadline_seconds=60).status
+    'holds'
+    >>> verify_bytes(b"{}")
+    Traceback (most recent call last):
+    dpverify.verify.report.Malformed: schema: ...
+    """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
@@ -202,7 +239,22 @@ def verify_file(path: str | os.PathLike[str], *, deadline_seconds: float | None 
                 max_memory: int | None = None) -> Report:
     """Check the certificate file at ``path`` (a ``str`` or ``os.PathLike``; not a file
     descriptor, not bytes); budgets as for :func:`verify_document` (reading the file
-    counts against the deadline)."""
+    counts against the deadline).
+
+    Examples
+    --------
+    The best quadratic approximation of ``|x|`` on ``[-1, 1]`` is ``x^2 + 1/8`` with
+    error ``1/8``; its ``minimax`` certificate, saved and re-checked from the file:
+
+    >>> import os, tempfile
+    >>> from dpverify import minimax
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "abs2.json")
+    ...     minimax("abs(x)", 2, (-1, 1)).save(path)
+    ...     report = verify_file(path)
+    >>> report.ok, report.kind
+    (True, 'minimax')
+    """
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)

@@ -26,7 +26,21 @@ _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
 
 def render_text(report: Report, path: str) -> str:
-    """The text report; non-printable characters are escaped (:func:`report.escape`)."""
+    """The text report that ``dpverify verify`` prints: the certificate's ``path`` (as
+    given: only shown), its kind, the statement, every check, what was not checked, and a
+    last line ``HOLDS``, ``DOES NOT HOLD: reason`` or ``UNDECIDED: reason``.
+    Non-printable characters are escaped (:func:`report.escape`).
+
+    Examples
+    --------
+    >>> from dpverify.certify import certify
+    >>> from dpverify.constructions.chebyshev import or_polynomial
+    >>> from dpverify.verify import verify_document
+    >>> report = verify_document(certify(or_polynomial(2, "1/2")).data)
+    >>> lines = render_text(report, "or.json").splitlines()
+    >>> lines[:2], lines[-1]
+    (['certificate: or.json', 'kind: supnorm-finite'], 'HOLDS')
+    """
     lines = [f"certificate: {path}", f"kind: {report.kind}", "statement:"]
     # the display form of each line: long numbers and texts shortened, and marked so
     lines += [f"  {getattr(s, 'short', s)}" for s in report.statement]
@@ -43,7 +57,23 @@ def render_text(report: Report, path: str) -> str:
 
 
 def render_json(report: Report, path: str) -> dict[str, Any]:
-    """The JSON report; ``statement`` holds the full text of every line."""
+    """The JSON report that ``dpverify verify --json`` prints (as a dict): ``certificate``
+    (the ``path`` given), ``status``, ``kind``, ``statement`` (the full text of every
+    line, never shortened), ``checks`` (``check``, ``ok``: true, false or null for
+    undecided, ``detail``) and ``not_checked``.
+
+    Examples
+    --------
+    >>> from dpverify.certify import certify
+    >>> from dpverify.constructions.chebyshev import or_polynomial
+    >>> from dpverify.verify import verify_document
+    >>> report = verify_document(certify(or_polynomial(2, "1/2")).data)
+    >>> out = render_json(report, "or.json")
+    >>> out["status"], all(c["ok"] is True for c in out["checks"])
+    ('holds', True)
+    >>> len(out["checks"]) == len(report.checks)
+    True
+    """
     return {"certificate": path, "status": report.status, "kind": report.kind,
             "statement": [str(line) for line in report.statement],
             "checks": [{"check": n, "ok": ok, "detail": d} for n, ok, d in report.checks],
@@ -126,6 +156,32 @@ def _take(args: list[str], flag: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The program ``python -m dpverify.verify CERT.json [--part NAME] [--json]
+    [--progress | --no-progress] [--timeout SECONDS] [--max-memory SIZE]`` (the same
+    checker as ``dpverify verify``, without the rest of dpverify): print the report on
+    standard output (:func:`render_text`, or :func:`render_json` with ``--json``) and
+    return the exit code: 0 the statement holds, 1 it does not hold or is undecided, 2
+    malformed input or arguments (one line on standard error), 130 interrupted.  Never a
+    traceback.  ``argv`` defaults to ``sys.argv[1:]``; without ``--timeout`` there is no
+    deadline.
+
+    Examples
+    --------
+    ``fl(x + 1)`` on ``[0, 1]`` errs by at most ``2^-53`` (half an ulp of ``[1, 2)``):
+
+    >>> import os, tempfile
+    >>> from dpverify import evalbound
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "eb.json")
+    ...     evalbound([1, 1], (0, 1)).certificate().save(path)
+    ...     code = main([path, "--timeout", "60"])  # doctest: +ELLIPSIS
+    certificate: .../eb.json
+    kind: evalbound
+    ...
+    HOLDS
+    >>> code
+    0
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     flags = {"--json", "--progress", "--no-progress"}
     as_json = "--json" in args

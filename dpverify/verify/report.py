@@ -191,9 +191,12 @@ class Report:
     not_checked : list of str
         One line per key of the certificate's ``info`` block: what the certificate says
         but nobody checked.
-
-    ``ok`` is ``status == "holds"``; ``exit_code`` is that of ``dpverify verify`` (0 or 1);
-    ``reason`` names the first failing (else undecided) check.
+    ok : bool
+        ``status == "holds"``.
+    exit_code : int
+        That of ``dpverify verify``: 0 when the statement holds, else 1.
+    reason : str
+        The first failing (else undecided) check.
 
     Examples
     --------

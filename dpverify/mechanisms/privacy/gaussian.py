@@ -26,9 +26,12 @@ def gaussian_privacy(
 
     Parameters
     ----------
-    sensitivity_l2_squared : exact >= 0 -- ``Delta_2^2`` (squared, so it stays rational).
-    sigma2 : exact > 0 -- ``sigma^2`` per coordinate.
-    delta : exact in (0, 1), optional -- convert to ``(epsilon, delta)``.
+    sensitivity_l2_squared : exact number >= 0
+        ``Delta_2^2`` (squared, so it stays rational).
+    sigma2 : exact number > 0
+        ``sigma^2`` per coordinate.
+    delta : exact number in (0, 1), optional
+        Convert to ``(epsilon, delta)``.
 
     Guarantee
     ---------

@@ -45,13 +45,16 @@ def laplace_privacy(sensitivity_l1: ExactLike, scale: ExactLike) -> LaplaceRecor
 
     Returns
     -------
-    LaplaceRecord: ``sensitivity_l1``, ``scale``, ``epsilon`` (= ``S/b``) and ``delta``
-    (0), exact; its JSON adds ``epsilon_decimal`` (rounded up) and ``theorem``.
+    LaplaceRecord
+        ``sensitivity_l1``, ``scale``, ``epsilon`` (= ``S/b``) and ``delta`` (0), exact;
+        its JSON adds ``epsilon_decimal`` (rounded up) and ``theorem``.
 
     Guarantee
     ---------
     Exact (fmpq); the bound is tight (the privacy loss reaches ``S/b``).
 
+    Examples
+    --------
     >>> rec = laplace_privacy(2, 4)
     >>> rec.epsilon, rec["epsilon"]
     (1/2, '1/2')
@@ -204,6 +207,8 @@ def calibrate_laplace(
     ``achieved_epsilon <= epsilon`` exactly, and the ``certificate`` record's epsilon equals
     ``achieved_epsilon`` (checked; ``CertificationFailed`` otherwise).
 
+    Examples
+    --------
     >>> scale, cal = calibrate_laplace(1, 4, "1/2")
     >>> scale, cal.achieved_epsilon, cal["composition"]
     (8, 1/2, 'none (L1 Laplace)')

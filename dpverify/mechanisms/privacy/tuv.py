@@ -244,11 +244,11 @@ def tuv_privacy(
 
     Returns
     -------
-    PrivacyReport: ``sensitivity`` (exact, times ``n`` and, with ``n``, divided by it),
-    ``scale_times_n``,
-    ``scale`` (with ``n``), ``achieved`` (a :func:`laplace_privacy` /
-    :func:`laplace_advanced_composition` record), ``paper`` (the printed scales and the
-    epsilon each would actually give, exact).
+    PrivacyReport
+        ``sensitivity`` (exact, times ``n`` and, with ``n``, divided by it),
+        ``scale_times_n``, ``scale`` (with ``n``), ``achieved`` (a
+        :func:`laplace_privacy` / :func:`laplace_advanced_composition` record), ``paper``
+        (the printed scales and the epsilon each would actually give, exact).
 
     Guarantee
     ---------
