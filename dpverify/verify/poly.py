@@ -22,8 +22,9 @@ from .numbers import decide, read_exact, read_int, show
 from .report import Checks, Malformed, afford
 
 __all__ = ["MAX_UNIVARIATE", "MAX_TENSOR", "Poly", "read_interval", "read_poly",
-           "to_monomial_1d", "map_axes", "monomial_form", "monomial_flat", "exponents",
-           "true_degree", "shifted", "evaluate", "check_poly", "height", "shift_cost"]
+           "chebyshev_inner", "to_monomial_1d", "map_axes", "monomial_form", "monomial_flat",
+           "exponents", "true_degree", "shifted", "evaluate", "check_poly", "height",
+           "shift_cost"]
 
 Tick = Callable[[], None]
 
@@ -119,6 +120,18 @@ def shift_cost(n: int, bits: int, step: int) -> tuple[int, int]:
     return out, out * max(1, n.bit_length())
 
 
+def chebyshev_inner(cs: list[fmpq], tick: Tick = _no_tick) -> fmpq_poly:
+    """``sum c_k T_k(y)`` as an exact polynomial in ``y`` (Clenshaw's recurrence on exact
+    polynomials; the caller estimates the cost)."""
+    y = fmpq_poly([0, 1])
+    b1 = b2 = fmpq_poly([])
+    for c in reversed(cs[1:]):
+        tick()
+        b1, b2 = 2 * y * b1 - b2 + c, b1
+    out: fmpq_poly = y * b1 - b2 + (cs[0] if cs else fmpq(0))
+    return out
+
+
 def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
                    tick: Tick = _no_tick) -> fmpq_poly:
     """The exact monomial form of a univariate polynomial in the given basis (the cost
@@ -133,12 +146,7 @@ def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
     afford(f"converting {n} {basis} coefficients to the monomial basis",
            *shift_cost(n, max(height(c) for c in cs), step))
     if basis == "chebyshev":
-        y = fmpq_poly([0, 1])
-        b1 = b2 = fmpq_poly([])
-        for c in reversed(cs[1:]):
-            tick()
-            b1, b2 = 2 * y * b1 - b2 + c, b1
-        inner = y * b1 - b2 + cs[0]
+        inner = chebyshev_inner(cs, tick)
         return inner(fmpq_poly([-(a + b) / (b - a), 2 / (b - a)]))
     n = len(cs) - 1
     q = fmpq_poly([c * comb(n, i) for i, c in enumerate(cs)])
