@@ -16,7 +16,7 @@ from flint import arb, ctx, fmpq, fmpq_poly
 
 from dpverify.verify import verify_document
 from dpverify.verify.chebyshev_local import ChebyshevLocal
-from dpverify.verify.poly import to_monomial_1d
+from dpverify.verify.poly import exact_poly, to_monomial_1d
 
 
 def _exact_local(cs: list[fmpq], a: fmpq, b: fmpq, m: fmpq, r: fmpq) -> list[fmpq]:
@@ -93,3 +93,13 @@ def test_upper_just_below_the_supremum_does_not_hold() -> None:
     bad = json.loads(json.dumps(doc))
     bad["statement"]["error"] = {"lower": lower, "upper": lower}
     assert verify_document(bad).status != "holds"
+
+
+def test_exact_poly_is_fmpq_poly() -> None:
+    """The common-denominator construction equals python-flint's own, coefficient by
+    coefficient (random fractions with repeated and distinct denominators)."""
+    rng = random.Random(5)
+    for _ in range(100):
+        cs = [fmpq(rng.randint(-50, 50), rng.choice([1, 2, 6, rng.randint(1, 10**9)]))
+              for _ in range(rng.randint(1, 12))]
+        assert exact_poly(cs) == fmpq_poly(cs)

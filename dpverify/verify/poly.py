@@ -16,15 +16,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb, prod
 
-from flint import arb, fmpq, fmpq_poly, fmpz
+from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from .numbers import decide, read_exact, read_int, show
 from .report import Checks, Malformed, afford
 
 __all__ = ["MAX_UNIVARIATE", "MAX_TENSOR", "Poly", "read_interval", "read_poly",
-           "chebyshev_inner", "to_monomial_1d", "map_axes", "monomial_form", "monomial_flat",
-           "exponents", "true_degree", "shifted", "evaluate", "check_poly", "height",
-           "shift_cost"]
+           "exact_poly", "chebyshev_inner", "to_monomial_1d", "map_axes", "monomial_form",
+           "monomial_flat", "exponents", "true_degree", "shifted", "evaluate", "check_poly",
+           "height", "shift_cost"]
 
 Tick = Callable[[], None]
 
@@ -120,6 +120,16 @@ def shift_cost(n: int, bits: int, step: int) -> tuple[int, int]:
     return out, out * max(1, n.bit_length())
 
 
+def exact_poly(cs: list[fmpq]) -> fmpq_poly:
+    """``fmpq_poly(cs)`` over the least common denominator, formed once (building it
+    coefficient by coefficient rescales every earlier numerator at each new denominator:
+    quadratic in the number of coefficients when the denominators differ)."""
+    den = fmpz(1)
+    for q in {c.q for c in cs}:
+        den = den * q // den.gcd(q)
+    return fmpq_poly(fmpz_poly([c.p * (den // c.q) for c in cs]), den)
+
+
 def chebyshev_inner(cs: list[fmpq], tick: Tick = _no_tick) -> fmpq_poly:
     """``sum c_k T_k(y)`` as an exact polynomial in ``y`` (Clenshaw's recurrence on exact
     polynomials; the caller estimates the cost)."""
@@ -137,7 +147,7 @@ def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
     """The exact monomial form of a univariate polynomial in the given basis (the cost
     is estimated first: :func:`report.afford` may refuse it)."""
     if basis == "monomial":
-        return fmpq_poly(cs)
+        return exact_poly(cs)
     if dom is None:
         raise Malformed(f"a {basis} polynomial needs a domain [a, b]")
     a, b = dom
@@ -265,7 +275,7 @@ def check_poly(ck: Checks, p: Poly) -> None:
 
     def l1() -> tuple[bool, str]:
         # over a common denominator: one sum of integers instead of a sum of fractions
-        q = fmpq_poly(p.coeffs)
+        q = p.mono if p.basis == "monomial" and p.mono is not None else exact_poly(p.coeffs)
         s = fmpq(sum((abs(c) for c in q.numer().coeffs()), fmpz(0)), q.denom())
         return s == p.l1, f"stated {show(p.l1)}, recomputed {show(s)}"
 
