@@ -340,6 +340,8 @@ def _run(fx: Expr, n: int, a: fmpq, b: fmpq, bits: int | None, kinks: list[fmpq]
     if bits is None:
         try:
             return _run_in(Arith(None), *args)
+        except TimeLimitExceeded:  # an ArithmeticError too: the time is up, not the range
+            raise
         except (ArithmeticError, DomainError):
             # weights or values out of the float64 range: 64-bit arf instead (which raises
             # again if f is really undefined somewhere)
