@@ -53,7 +53,15 @@ from ..errors import (
 from ..exact import MonomialPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import as_polynomial
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import (
+    EXPONENT_CAP,
+    BallTooLarge,
+    arb_to_fmpq_bounds,
+    check_int,
+    fmpq_str,
+    fmpq_to_decimal,
+    to_fmpq,
+)
 from ..progress import ProgressCallback, report
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
@@ -285,13 +293,18 @@ def certify_minimax(
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
     end = _deadline(timeout, deadline)
-    alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end)
     try:
+        alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end)
         res = sup_error(f, approx.poly, (a, b), lower=alt.lower, rtol=rtol_q,
                         hints=approx.extra.get("extrema"), deadline=end,
                         max_pieces=max_pieces, progress=progress)
     except PrecisionExhausted as exc:
         raise CertificationFailed(f"not certified: {exc}") from None
+    except BallTooLarge:
+        raise InvalidParameterError(
+            f"interval [{fmpq_to_decimal(a, 6)}, {fmpq_to_decimal(b, 6)}] is too wide for "
+            f"f = {f.canonical}: f - p takes values beyond 2^{EXPONENT_CAP}, the range of "
+            "certified numbers; narrow the interval or rescale f") from None
     # the checker re-proves every piece against ``upper``: half of the room left to the
     # goal is added to the largest piece bound (still a proven bound, still within rtol)
     goal = alt.lower * (1 + rtol_q)
