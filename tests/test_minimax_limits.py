@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 import dpverify
+from dpverify import cli
 from dpverify.certify import alternation
 from dpverify.constructions import remez as remez_module
 from dpverify.constructions.remez import remez
-from dpverify.errors import CertificationFailed, TimeLimitExceeded
+from dpverify.errors import CertificationFailed, InvalidParameterError, TimeLimitExceeded
+from dpverify.numbers import parse_exact
 
 
 def _search_failing_at(degree: int, calls: list[int]) -> Any:
@@ -106,3 +108,35 @@ def test_float_search_out_of_time_is_not_retried(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(TimeLimitExceeded):
         remez("abs(x)", 20, (-1, 1))
     assert len(calls) == 1
+
+
+def test_values_beyond_the_number_range_name_the_interval(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """exp(x) on [-1e6, 1e6] reaches 10^434294: the search refuses it in one line naming
+    the interval (before: an arb message about a ball beyond 2^131072)."""
+    with pytest.raises(InvalidParameterError, match=r"interval \[-1e6, 1e6\] is too wide "
+                       r"for f = exp\(x\).*10\^4341"):
+        dpverify.minimax("exp(x)", 10, (-10**6, 10**6))
+    with pytest.raises(InvalidParameterError, match="too wide"):
+        dpverify.approx("exp(x)", (-10**6, 10**6), "1e-3")
+    assert cli.main(["minimax", "--f", "exp(x)", "--degree", "10", "--interval", "-1e6",
+                     "1e6"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--interval" not in err[0] and "too wide" in err[0]
+
+
+def test_certifier_names_the_interval_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The certifier's own guard, for a search that does not check the range."""
+    monkeypatch.setattr(remez_module, "_check_range", lambda *args: None)
+    with pytest.raises(InvalidParameterError, match=r"interval .* is too wide for f = "
+                       r"exp\(x\): f - p takes values beyond 2\^131072"):
+        dpverify.minimax("exp(x)", 10, (-10**6, 10**6))
+
+
+def test_wide_interval_of_a_bounded_function_ends() -> None:
+    """sin(x) on [-1e6, 1e6] at degree 3: E_3 is about 1; the pieces whose Taylor bound
+    explodes are bounded by interval evaluation instead of being bisected for minutes."""
+    cert = dpverify.minimax("sin(x)", 3, (-10**6, 10**6), timeout=60)
+    lo, up = (parse_exact(cert.statement["error"][k]) for k in ("lower", "upper"))
+    assert lo <= 1 <= up <= 2
+    assert cert.check().status == "holds"
