@@ -53,8 +53,8 @@ def test_abs_to_degree_512(n):
     if n % 2 == 0:
         assert n * up < BERNSTEIN
         _ABS[n] = (lo, up)
-    if n <= 128:
-        assert _holds(cert)
+    # the checker's local expansions make degree 512 a matter of seconds
+    assert _holds(cert)
 
 
 @pytest.mark.parametrize("n", [1, 8, 32, 64, 128, 256])
@@ -62,12 +62,10 @@ def test_sqrt_to_degree_256(n):
     cert = dpverify.minimax("sqrt(x)", n, (0, 1))
     lo, up = _bracket(cert)
     assert up <= lo * (1 + RTOL)
-    twice = dpverify.minimax("abs(x)", 2 * n, (-1, 1)) if n <= 64 else None
-    if twice is not None:
-        lo2, up2 = _bracket(twice)
-        assert max(lo, lo2) <= min(up, up2)
-    if n <= 64:
-        assert _holds(cert)
+    twice = dpverify.minimax("abs(x)", 2 * n, (-1, 1))
+    lo2, up2 = _bracket(twice)
+    assert max(lo, lo2) <= min(up, up2)
+    assert _holds(cert)
 
 
 def test_bernstein_sequence_increases():

@@ -53,7 +53,15 @@ from ..errors import (
 from ..exact import MonomialPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import as_polynomial
-from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import (
+    EXPONENT_CAP,
+    BallTooLarge,
+    arb_to_fmpq_bounds,
+    check_int,
+    fmpq_str,
+    fmpq_to_decimal,
+    to_fmpq,
+)
 from ..progress import ProgressCallback, report
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
@@ -285,13 +293,18 @@ def certify_minimax(
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
     end = _deadline(timeout, deadline)
-    alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end)
     try:
+        alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end)
         res = sup_error(f, approx.poly, (a, b), lower=alt.lower, rtol=rtol_q,
                         hints=approx.extra.get("extrema"), deadline=end,
                         max_pieces=max_pieces, progress=progress)
     except PrecisionExhausted as exc:
         raise CertificationFailed(f"not certified: {exc}") from None
+    except BallTooLarge:
+        raise InvalidParameterError(
+            f"interval [{fmpq_to_decimal(a, 6)}, {fmpq_to_decimal(b, 6)}] is too wide for "
+            f"f = {f.canonical}: f - p takes values beyond 2^{EXPONENT_CAP}, the range of "
+            "certified numbers; narrow the interval or rescale f") from None
     # the checker re-proves every piece against ``upper``: half of the room left to the
     # goal is added to the largest piece bound (still a proven bound, still within rtol)
     goal = alt.lower * (1 + rtol_q)
@@ -372,6 +385,9 @@ def _least_degree(f: Expr, q: Approximation, a: fmpq, b: fmpq, n: int, gamma: fm
     qpts = q.extra.get("alternation") or []
     try:
         alt2 = alternation_lower_bound(f, q.poly, qpts, (a, b), n - 1, deadline=deadline)
+    except TimeLimitExceeded as exc:
+        # max_error is proven already: keep it, and say the optimality proof ran out of time
+        return False, f"time limit reached ({exc})", None
     except (CertificationFailed, InvalidParameterError) as exc:
         return False, str(exc), None
     if alt2.lower > gamma:
@@ -497,8 +513,9 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
         lo = hi
         if hi == top:
             exact = exact_at is not None and exact_at == top + 1
-            raise CertificationFailed(_none_reaches(f, probes[top], a, b, g, top, end,
-                                                    exact_at if exact else None))
+            why, late = _none_reaches(f, probes[top], a, b, g, top, end,
+                                      exact_at if exact else None)
+            raise (TimeLimitExceeded if late else CertificationFailed)(why)
         hi = min(max(1, 2 * hi), top)
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -558,24 +575,29 @@ def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, g: fmpq, probes: dict[int
 
 
 def _none_reaches(f: Expr, p: Probe, a: fmpq, b: fmpq, g: fmpq, top: int,
-                  deadline: float | None, exact_at: int | None = None) -> str:
+                  deadline: float | None, exact_at: int | None = None) -> tuple[str, bool]:
     """The message when the search puts ``E_top`` above gamma, saying whether that is
-    proven (de la Vallee Poussin at the search's points); ``exact_at``: the degree of a
-    polynomial ``f`` (``top + 1``), which then is the least degree."""
+    proven (de la Vallee Poussin at the search's points), and whether the time ran out
+    during the proof; ``exact_at``: the degree of a polynomial ``f`` (``top + 1``), which
+    then is the least degree."""
+    late = False
     try:
         alt = alternation_lower_bound(f, p.proposal.poly, p.proposal.extra["alternation"],
                                       (a, b), top, deadline=deadline)
+    except TimeLimitExceeded:
+        alt, late = None, True
     except (CertificationFailed, InvalidParameterError, KeyError):
         alt = None
     proven = alt is not None and alt.lower > g
     head = (f"E_{top}(f) >= {fmpq_to_decimal(alt.lower, 6, 'down')} > gamma (proven, de la "
             "Vallee Poussin)" if proven and alt is not None else
             f"the search puts E_{top}(f) above gamma (levelled error "
-            f"{p.proposal.extra.get('levelled_error')}; not proven)")
+            f"{p.proposal.extra.get('levelled_error')}; not proven"
+            f"{': time limit reached' if late else ''})")
     if exact_at is not None:
         return (f"{head}: the least degree is {exact_at}, f itself (a polynomial of degree "
-                f"{exact_at}, error 0; no minimax certificate is needed for it)")
-    return f"no degree <= {top} reaches gamma: {head}; raise max_degree"
+                f"{exact_at}, error 0; no minimax certificate is needed for it)"), late
+    return f"no degree <= {top} reaches gamma: {head}; raise max_degree", late
 
 
 def _zero_proposal(f: Any, a: fmpq, b: fmpq) -> Approximation:

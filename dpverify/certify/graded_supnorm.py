@@ -223,6 +223,11 @@ def check_piece(prob: GradedProblem, lo: fmpq, hi: fmpq, target: fmpq) -> PieceC
         if mono is not None and (up is None or mono < up):
             return PieceCheck(mono, best[0], best[1], K, "monotone")
         return PieceCheck(up, best[0], best[1], K, "taylor")
+    # a wide piece on which f's Taylor coefficients are huge (sin(x) over 10^300) may still
+    # have a small range: the interval form, order 0, is the better bound there
+    iv = _interval_piece(prob, lo, hi, m, q, loc.tail)
+    if iv.upper is not None and (up is None or iv.upper < up):
+        return PieceCheck(iv.upper, max(lower, iv.lower), m, 0, "interval")
     return PieceCheck(up, lower, m, K, "taylor")
 
 
@@ -361,7 +366,8 @@ def graded_supnorm(f: Expr, coeffs: list[fmpq], a: fmpq, b: fmpq, *, target: fmp
         if w < (b - a) / 2 ** max(prec, 160):
             raise PrecisionExhausted(
                 f"cannot bound |f - p| near {float((lo + hi) / 2):.12g}: piece width below "
-                "the precision limit (a point where f is not finite or not defined?)")
+                f"the precision limit ({prec} bits): f is not finite or not defined there, "
+                "or its values there cannot be resolved at that precision")
         mid = _split_point(lo, hi, sing)
         add(lo, mid)
         add(mid, hi)

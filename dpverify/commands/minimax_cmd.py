@@ -73,6 +73,10 @@ def bracket_outcome(cert: Any) -> tuple[str, int]:
     if info.get("bracket_met", True):
         return "certified (check with: dpverify verify CERT.json)", 0
     rtol = info.get("rtol", "?")
+    try:  # the exact rtol of info, shown as a short decimal (1/10^40 as 1e-40)
+        rtol = fmpq_to_decimal(parse_exact(str(rtol)), 6)
+    except ValueError:
+        pass
     why = info.get("why_not_met", "")
     return (f"not certified: bracket upper/lower = {info.get('ratio_upper_lower')} exceeds "
             f"1 + rtol = 1 + {rtol} ({why}); the bracket written is proven, only wider"), 1

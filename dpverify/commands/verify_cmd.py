@@ -39,6 +39,10 @@ def register(sub: _Subparsers) -> None:
                    help="memory budget of the check, e.g. 4G or 512M; a computation that "
                    "would exceed it is 'undecided', exit 1 (default: half the machine's "
                    "memory)")
+    p.add_argument("--max-size", default=None, metavar="SIZE",
+                   help="size cap of the certificate file, e.g. 2G (default 256M: a larger "
+                   "file is refused, exit 2). Raise it only for a file you trust to be a "
+                   "certificate: checking one needs several times its size in memory")
     # the flags of _common.add_json_flag (same dests), spelled out: importing _common loads
     # dpverify.numbers and python-flint (~25 ms), which `dpverify verify --help` never needs
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -60,6 +64,7 @@ def run(args: argparse.Namespace) -> CommandResult:
     from ..verify import Malformed, render_json, render_text
     from ..verify.bounded import deadline_within
     from ..verify.cli import parse_memory, verify_with_progress
+    from ..verify.load import MAX_BYTES_LIMIT
     from ._cert import read_timeout
     from ._common import CommandResult
 
@@ -69,11 +74,16 @@ def run(args: argparse.Namespace) -> CommandResult:
     except ValueError as exc:
         raise InvalidParameterError(f"--max-memory: {exc}") from None
     try:
+        max_bytes = None if args.max_size is None else parse_memory(args.max_size, 2**10,
+                                                                    MAX_BYTES_LIMIT)
+    except ValueError as exc:
+        raise InvalidParameterError(f"--max-size: {exc}") from None
+    try:
         # the check runs in a child process stopped at its hard limit: keep that limit
         # inside --timeout (the command's own alarm) so the report is still printed
         report = verify_with_progress(args.certificate, getattr(args, "progress", None),
                                       deadline_seconds=deadline_within(0.95 * seconds),
-                                      max_memory=memory, part=args.part)
+                                      max_memory=memory, part=args.part, max_bytes=max_bytes)
     except Malformed as exc:
         raise MalformedCertificate(str(exc)) from None
     label = args.certificate if args.part is None else f"{args.certificate} (part {args.part})"

@@ -67,7 +67,7 @@ from ..errors import (
 from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import as_polynomial, breakpoints
-from ..numbers import check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import EXPONENT_CAP, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback
 from .barycentric import (
     Arith,
@@ -200,6 +200,18 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
     return max(64, min(_MAX_BITS, math.ceil(need))), scale, tail
 
 
+def _check_range(f: Expr, a: fmpq, b: fmpq, scale: float) -> None:
+    """Refuse an ``f`` whose values on ``[a, b]`` (``log2 max |f|`` about ``scale`` at the
+    sample points) are beyond the range of the certified numbers (``2^EXPONENT_CAP``):
+    neither the search's numbers nor the certificate could hold its error."""
+    if scale > EXPONENT_CAP - 64:
+        raise InvalidParameterError(
+            f"interval [{fmpq_to_decimal(a, 6)}, {fmpq_to_decimal(b, 6)}] is too wide for "
+            f"f = {f.canonical}: |f| reaches about 10^{scale * math.log10(2):.0f} there, "
+            f"beyond 2^{EXPONENT_CAP} (about 10^{EXPONENT_CAP * math.log10(2):.0f}), the "
+            "range of certified numbers; narrow the interval or rescale f")
+
+
 def exact_poly(f: Expr, n: int) -> None:
     """Refuse a polynomial ``f`` of degree ``<= n``: ``E_n(f) = 0``, its best approximation
     is ``f`` itself, and no alternation exists to certify."""
@@ -307,6 +319,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     stage = f"remez degree {n}"
     if dps is None:
         bits, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
+        _check_range(fx, a, b, scale)
     else:
         bits, scale, tail = math.ceil(dps * 3.33), 0.0, -math.inf
     if deadline is not None and time.monotonic() + step_seconds(n, bits) > deadline:
@@ -340,6 +353,8 @@ def _run(fx: Expr, n: int, a: fmpq, b: fmpq, bits: int | None, kinks: list[fmpq]
     if bits is None:
         try:
             return _run_in(Arith(None), *args)
+        except TimeLimitExceeded:  # an ArithmeticError too: the time is up, not the range
+            raise
         except (ArithmeticError, DomainError):
             # weights or values out of the float64 range: 64-bit arf instead (which raises
             # again if f is really undefined somewhere)

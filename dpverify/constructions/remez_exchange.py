@@ -287,9 +287,12 @@ def _refine(err: Callable[[np.ndarray], np.ndarray],
         a0, a1, a2 = x0[idx], x1[idx], x2[idx]
         b0, b1, b2 = g0[idx], g1[idx], g2[idx]
         d0, d2 = a1 - a0, a1 - a2
-        p = d0 * d0 * (b1 - b2) - d2 * d2 * (b1 - b0)
-        q = d0 * (b1 - b2) - d2 * (b1 - b0)
-        u = a1 - p / (2 * np.where(q == 0, 1, q))
+        # a parabola through points 1e300 apart overflows float64: the step is then not
+        # usable (NaN compares false) and a golden-section step is taken
+        with np.errstate(over="ignore", invalid="ignore"):
+            p = d0 * d0 * (b1 - b2) - d2 * d2 * (b1 - b0)
+            q = d0 * (b1 - b2) - d2 * (b1 - b0)
+            u = a1 - p / (2 * np.where(q == 0, 1, q))
         usable = (q != 0) & (u > a0) & (u < a2) & ~slow[idx]
         step = np.abs(u - a1)
         done = usable & (step <= tolx[idx])

@@ -176,7 +176,8 @@ def check_pieces(s: Sup, pieces: list[tuple[Box, int, int]], ck: Checks) -> tupl
     def examine(piece: tuple[Box, int], prec: int) -> str:
         b, order = piece
         n = min(order, order_cap(d, prec))
-        r = bound_piece(code, s.poly, b, n, prec) if model is None else model.bound(b, n, prec)
+        r = bound_piece(code, s.poly, b, n, prec, s.upper) if model is None else \
+            model.bound(b, n, prec)
         if r.monotone and r.bound is not None and r.centre is not None:
             # sup |f - p| is at an end of the piece (monotone is only set with both)
             with working(prec):

@@ -26,7 +26,7 @@ from .finite import verify_finite
 from .float_error import verify_float_error
 from .jackson import verify_jackson
 from .lebesgue import verify_lebesgue
-from .load import MAX_BYTES, LongInt, parse_bytes, validate
+from .load import LongInt, parse_bytes, size_cap, too_large, validate
 from .minimax import verify_minimax
 from .numbers import budget_for, digit_budget, expect_keys
 from .report import (
@@ -210,9 +210,11 @@ def _verify(obj: Any, deadline: float | None, size: int | None, memory: int) -> 
 
 
 def verify_bytes(data: bytes, *, deadline_seconds: float | None = None,
-                 max_memory: int | None = None) -> Report:
+                 max_memory: int | None = None, max_bytes: int | None = None) -> Report:
     """Check the bytes of a certificate file (``data`` must be ``bytes``, ``bytearray``
-    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`.
+    or ``memoryview``; not ``str``); budgets as for :func:`verify_document`;
+    ``max_bytes``: the size cap (default :data:`~dpverify.verify.load.MAX_BYTES`,
+    256 MiB).
 
     Examples
     --------
@@ -230,16 +232,22 @@ def verify_bytes(data: bytes, *, deadline_seconds: float | None = None,
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
+    cap = size_cap(max_bytes)
+    if len(data) > cap:
+        raise too_large(cap)
     raw = bytes(data)
-    return _bounded(lambda at: _verify(parse_bytes(raw), at, len(raw), memory), seconds,
+    return _bounded(lambda at: _verify(parse_bytes(raw, cap), at, len(raw), memory), seconds,
                     memory, "?")
 
 
 def verify_file(path: str | os.PathLike[str], *, deadline_seconds: float | None = None,
-                max_memory: int | None = None) -> Report:
+                max_memory: int | None = None, max_bytes: int | None = None) -> Report:
     """Check the certificate file at ``path`` (a ``str`` or ``os.PathLike``; not a file
     descriptor, not bytes); budgets as for :func:`verify_document` (reading the file
-    counts against the deadline).
+    counts against the deadline).  ``max_bytes``: the size cap (default
+    :data:`~dpverify.verify.load.MAX_BYTES`, 256 MiB; raise it for a large certificate
+    you trust to be one, e.g. an r-of-k polynomial at k = 200, about 0.5 GB: reading and
+    checking it needs several times its size in memory).
 
     Examples
     --------
@@ -258,6 +266,7 @@ def verify_file(path: str | os.PathLike[str], *, deadline_seconds: float | None 
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     seconds, memory = _deadline(deadline_seconds), _memory(max_memory)
+    cap = size_cap(max_bytes)
     try:
         name = os.fspath(path)
     except TypeError as exc:  # a PathLike whose __fspath__ returns something else
@@ -266,18 +275,27 @@ def verify_file(path: str | os.PathLike[str], *, deadline_seconds: float | None 
         raise ArgumentTypeError(f"path must name a file as str, got {type(name).__name__}")
 
     def job(at: float | None) -> Report:
-        data = read_file(name)
-        return _verify(parse_bytes(data), at, len(data), memory)
+        holder = [read_file(name, cap)]
+        size = len(holder[0])
+        # the bytes are handed over, not kept: a large file is not held while it is checked
+        doc = parse_bytes(holder.pop(), cap)
+        return _verify(doc, at, size, memory)
 
     return _bounded(job, seconds, memory, "?")
 
 
-def read_file(name: str) -> bytes:
-    """The bytes of the file ``name`` (at most MAX_BYTES + 1 of them); Malformed if it
-    cannot be read."""
+def read_file(name: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of the file ``name``; Malformed if it cannot be read or holds more than
+    ``max_bytes`` (default :data:`~dpverify.verify.load.MAX_BYTES`) bytes (a regular file
+    over the cap is refused before it is read)."""
+    cap = size_cap(max_bytes)
     try:
         with open(name, "rb") as fh:
-            return fh.read(MAX_BYTES + 1)
+            size = os.fstat(fh.fileno()).st_size
+            data = b"" if size > cap else fh.read(cap + 1)
     except (OSError, ValueError) as exc:
         raise Malformed(f"cannot read {name}: {one_line(getattr(exc, 'strerror', None) or exc)}") \
             from None
+    if size > cap or len(data) > cap:
+        raise too_large(cap)
+    return data

@@ -1,5 +1,6 @@
 """``python -m dpverify.verify CERT.json [--part NAME] [--json] [--progress|--no-progress]
-[--timeout SECONDS] [--max-memory SIZE]``: print the verdict; exit 0 / 1 / 2.
+[--timeout SECONDS] [--max-memory SIZE] [--max-size SIZE]``: print the verdict; exit 0 / 1
+/ 2.  ``--max-size`` raises the size cap of the file (default 256M).
 ``--part NAME`` checks a certificate embedded in the file (:mod:`.parts`).
 
 Exit codes: 0 the statement holds; 1 it does not hold or is undecided; 2 malformed
@@ -15,12 +16,13 @@ from typing import Any, TextIO
 
 from .bounded import deadline_within
 from .check import verify_file
-from .load import DATA_FILE
+from .load import DATA_FILE, MAX_BYTES_LIMIT
 from .parts import data_hint, verify_part
 from .progress import Line
 from .report import ArgumentValueError, Malformed, Report, escape, one_line, reporting
 
-__all__ = ["render_text", "render_json", "main", "verify_with_progress", "parse_memory"]
+__all__ = ["render_text", "render_json", "main", "verify_with_progress", "parse_memory",
+           "parse_size_cap"]
 
 _MARK = {True: "ok", False: "FAIL", None: "undecided"}
 
@@ -100,7 +102,8 @@ def _write(stream: TextIO, text: str) -> None:
 
 def verify_with_progress(path: str, enabled: bool | None,
                          deadline_seconds: float | None = None,
-                         max_memory: int | None = None, part: str | None = None) -> Report:
+                         max_memory: int | None = None, part: str | None = None,
+                         max_bytes: int | None = None) -> Report:
     """:func:`~dpverify.verify.check.verify_file` (or, with ``part``,
     :func:`~dpverify.verify.parts.verify_part`) with a progress line on stderr
     (``enabled``: True always, False never, None only when stderr is a terminal)."""
@@ -108,9 +111,10 @@ def verify_with_progress(path: str, enabled: bool | None,
         line("checking", 0, None)
         if part is not None:
             return verify_part(path, part, deadline_seconds=deadline_seconds,
-                               max_memory=max_memory)
+                               max_memory=max_memory, max_bytes=max_bytes)
         try:
-            return verify_file(path, deadline_seconds=deadline_seconds, max_memory=max_memory)
+            return verify_file(path, deadline_seconds=deadline_seconds, max_memory=max_memory,
+                               max_bytes=max_bytes)
         except Malformed as exc:
             hint = data_hint(path) if str(exc) == DATA_FILE else ""
             if hint:
@@ -121,23 +125,40 @@ def verify_with_progress(path: str, enabled: bool | None,
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
-def parse_memory(text: str) -> int:
+def parse_memory(text: str, lo: int = 2**20, hi: int = 2**60) -> int:
     """A memory size: an integer number of bytes, or with a suffix K, M, G or T (powers of
     1024, optionally followed by ``B`` or ``iB``): ``4G`` is 4 GiB.  ArgumentValueError
-    otherwise (at least 1 MiB, at most 2^60 bytes)."""
+    otherwise (at least ``lo``, default 1 MiB, at most ``hi``, default 2^60 bytes)."""
     t = text.strip().upper().removesuffix("IB").removesuffix("B")
     unit = t[-1:] if t[-1:] in _UNITS else ""
     digits = t[: len(t) - len(unit)].strip()
     if not digits.isascii() or not digits.isdigit() or len(digits) > 20:
         raise ArgumentValueError(f"expected a size such as 4G or 512M, got {text[:40]!r}")
     size = int(digits) * _UNITS[unit]
-    if not 2**20 <= size <= 2**60:
-        raise ArgumentValueError(f"must be between 1M and 2^60 bytes, got {text[:40]!r}")
+    if not lo <= size <= hi:
+        raise ArgumentValueError(f"must be between {_size_text(lo)} and {_size_text(hi)}, "
+                                 f"got {text[:40]!r}")
     return size
 
 
+def _size_text(n: int) -> str:
+    for unit in ("T", "G", "M", "K"):
+        if n >= _UNITS[unit] and n % _UNITS[unit] == 0:
+            return f"{n // _UNITS[unit]}{unit}"
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
+
+
+def parse_size_cap(text: str) -> int:
+    """``--max-size``: the size cap of the certificate file (1K .. 1T)."""
+    try:
+        return parse_memory(text, 2**10, MAX_BYTES_LIMIT)
+    except ArgumentValueError as exc:
+        raise Malformed(f"--max-size: {exc}") from None
+
+
 _USAGE = ("usage: python -m dpverify.verify CERT.json [--part NAME] [--json] "
-          "[--progress | --no-progress] [--timeout SECONDS] [--max-memory SIZE]")
+          "[--progress | --no-progress] [--timeout SECONDS] [--max-memory SIZE] "
+          "[--max-size SIZE]")
 
 
 def _take(args: list[str], flag: str) -> str | None:
@@ -189,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         else "--no-progress" not in args
     try:
         timeout, memory = _take(args, "--timeout"), _take(args, "--max-memory")
+        size = _take(args, "--max-size")
         part = _take(args, "--part")
         rest = [a for a in args if a not in flags]
         if len(rest) != 1 or rest[0].startswith("-") or part == "" or \
@@ -199,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
             max_memory = None if memory is None else parse_memory(memory)
         except ArgumentValueError as exc:
             raise Malformed(f"--max-memory: {exc}") from None
-        report = verify_with_progress(rest[0], progress, seconds, max_memory, part=part)
+        max_bytes = None if size is None else parse_size_cap(size)
+        report = verify_with_progress(rest[0], progress, seconds, max_memory, part=part,
+                                      max_bytes=max_bytes)
         label = rest[0] if part is None else f"{rest[0]} (part {part})"
         out = json.dumps(render_json(report, label), indent=2, ensure_ascii=True) if as_json \
             else render_text(report, label)

@@ -1,6 +1,8 @@
 """Reading a certificate: size cap, nesting depth, strict JSON, then the JSON Schema.
 
-Guarantees: the bytes are at most 256 MiB of UTF-8; brackets outside strings nest at most
+Guarantees: the bytes are at most ``max_bytes`` (default :data:`MAX_BYTES`, 256 MiB; a
+caller raises it with ``max_bytes=`` or ``--max-size`` up to :data:`MAX_BYTES_LIMIT`) of
+UTF-8; brackets outside strings nest at most
 64 deep (scanned before ``json.loads``); no JSON float, NaN or Infinity anywhere (exact
 numbers are strings); an integer longer than 30 digits is kept as text (:class:`LongInt`,
 which no statement field accepts); no duplicate key; not a ``dpverify-data`` file; valid
@@ -17,15 +19,19 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .report import Malformed, one_line
+from .report import ArgumentTypeError, ArgumentValueError, Malformed, one_line
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-__all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_DEPTH", "LongInt", "check_depth",
-           "parse_bytes", "unique_keys", "validate"]
+__all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_BYTES_LIMIT", "MAX_DEPTH", "LongInt",
+           "size_cap", "too_large", "check_depth", "parse_bytes", "unique_keys", "validate"]
 
+#: the default size cap of a certificate: larger files are refused before they are parsed
+#: (a hostile file cannot make the checker read gigabytes unless the caller allows it)
 MAX_BYTES = 256 * 2**20
+#: the largest cap a caller may set (1 TiB)
+MAX_BYTES_LIMIT = 2**40
 MAX_DEPTH = 64
 # a JSON string, or an unterminated one up to the end of the data (json.loads rejects it
 # later): the pattern matches at every '"' it starts from, so re.sub never rescans the rest
@@ -80,14 +86,44 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def parse_bytes(data: bytes) -> Any:
-    if len(data) > MAX_BYTES:
-        raise Malformed(f"file larger than {MAX_BYTES} bytes")
+def size_cap(value: object) -> int:
+    """``max_bytes`` checked: None (:data:`MAX_BYTES`) or an int in
+    ``[1, MAX_BYTES_LIMIT]``; ArgumentTypeError / ArgumentValueError otherwise."""
+    if value is None:
+        return MAX_BYTES
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"max_bytes must be an int (bytes) or None, "
+                                f"got {type(value).__name__}")
+    if not 1 <= value <= MAX_BYTES_LIMIT:
+        raise ArgumentValueError(f"max_bytes must be between 1 and 2^40 bytes, got {value}")
+    return value
+
+
+def _human(n: int) -> str:
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
+def too_large(cap: int) -> Malformed:
+    """The error for a file over the size cap (says how to raise it)."""
+    return Malformed(f"file larger than the size cap of {_human(cap)}; raise it with "
+                     "--max-size SIZE (e.g. --max-size 8G) or max_bytes= if you trust the file")
+
+
+def parse_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> Any:
+    """The JSON document in ``data`` under the rules of the module docstring.  (The
+    caller should hold no other reference to ``data``: it is dropped once decoded, so a
+    large file is not held twice while it is parsed.)"""
+    if len(data) > max_bytes:
+        raise too_large(max_bytes)
     check_depth(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Malformed(f"not UTF-8 text (byte {exc.start})") from None
+    del data
     try:
         return json.loads(text, parse_float=_float, parse_constant=_constant, parse_int=_int,
                           object_pairs_hook=unique_keys)

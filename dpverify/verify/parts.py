@@ -16,23 +16,24 @@ import os
 from typing import Any
 
 from .check import verify_document
-from .load import MAX_BYTES, check_depth, unique_keys
+from .load import check_depth, size_cap, too_large, unique_keys
 from .report import Malformed, Report, one_line
 
 __all__ = ["parts_of", "read_any", "verify_part", "data_hint"]
 
 
-def read_any(path: str | os.PathLike[str]) -> Any:
+def read_any(path: str | os.PathLike[str], max_bytes: int | None = None) -> Any:
     """The JSON document at ``path`` (a certificate or a data document); Malformed when it
-    cannot be read, is over the caps or is not JSON."""
+    cannot be read, is over the caps (``max_bytes``: default 256 MiB) or is not JSON."""
+    cap = size_cap(max_bytes)
     try:
         with open(os.fspath(path), "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+            data = fh.read(cap + 1)
     except (OSError, TypeError, ValueError) as exc:
         raise Malformed(f"cannot read {path}: {one_line(getattr(exc, 'strerror', None) or exc)}"
                         ) from None
-    if len(data) > MAX_BYTES:
-        raise Malformed(f"file larger than {MAX_BYTES} bytes")
+    if len(data) > cap:
+        raise too_large(cap)
     check_depth(data)
     try:
         return json.loads(data.decode("utf-8"), object_pairs_hook=unique_keys)
@@ -58,10 +59,11 @@ def parts_of(doc: Any) -> dict[str, Any]:
 
 def verify_part(path: str | os.PathLike[str], name: str, *,
                 deadline_seconds: float | None = None,
-                max_memory: int | None = None) -> Report:
+                max_memory: int | None = None, max_bytes: int | None = None) -> Report:
     """Check the part ``name`` of the document at ``path`` as a certificate (budgets as
-    for :func:`~dpverify.verify.check.verify_document`)."""
-    doc = read_any(path)
+    for :func:`~dpverify.verify.check.verify_document`; ``max_bytes``: the size cap of
+    the file)."""
+    doc = read_any(path, max_bytes)
     parts = parts_of(doc)
     if name not in parts:
         have = ", ".join(sorted(str(k)[:40] for k in parts)) or "none"

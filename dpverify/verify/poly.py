@@ -16,14 +16,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb, prod
 
-from flint import arb, fmpq, fmpq_poly, fmpz
+from flint import arb, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from .numbers import decide, read_exact, read_int, show
 from .report import Checks, Malformed, afford
 
 __all__ = ["MAX_UNIVARIATE", "MAX_TENSOR", "Poly", "read_interval", "read_poly",
-           "to_monomial_1d", "map_axes", "monomial_form", "monomial_flat", "exponents",
-           "true_degree", "shifted", "evaluate", "check_poly", "height", "shift_cost"]
+           "exact_poly", "chebyshev_inner", "to_monomial_1d", "map_axes", "monomial_form",
+           "monomial_flat", "exponents", "true_degree", "shifted", "evaluate", "check_poly",
+           "height", "shift_cost"]
 
 Tick = Callable[[], None]
 
@@ -119,12 +120,34 @@ def shift_cost(n: int, bits: int, step: int) -> tuple[int, int]:
     return out, out * max(1, n.bit_length())
 
 
+def exact_poly(cs: list[fmpq]) -> fmpq_poly:
+    """``fmpq_poly(cs)`` over the least common denominator, formed once (building it
+    coefficient by coefficient rescales every earlier numerator at each new denominator:
+    quadratic in the number of coefficients when the denominators differ)."""
+    den = fmpz(1)
+    for q in {c.q for c in cs}:
+        den = den * q // den.gcd(q)
+    return fmpq_poly(fmpz_poly([c.p * (den // c.q) for c in cs]), den)
+
+
+def chebyshev_inner(cs: list[fmpq], tick: Tick = _no_tick) -> fmpq_poly:
+    """``sum c_k T_k(y)`` as an exact polynomial in ``y`` (Clenshaw's recurrence on exact
+    polynomials; the caller estimates the cost)."""
+    y = fmpq_poly([0, 1])
+    b1 = b2 = fmpq_poly([])
+    for c in reversed(cs[1:]):
+        tick()
+        b1, b2 = 2 * y * b1 - b2 + c, b1
+    out: fmpq_poly = y * b1 - b2 + (cs[0] if cs else fmpq(0))
+    return out
+
+
 def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
                    tick: Tick = _no_tick) -> fmpq_poly:
     """The exact monomial form of a univariate polynomial in the given basis (the cost
     is estimated first: :func:`report.afford` may refuse it)."""
     if basis == "monomial":
-        return fmpq_poly(cs)
+        return exact_poly(cs)
     if dom is None:
         raise Malformed(f"a {basis} polynomial needs a domain [a, b]")
     a, b = dom
@@ -133,12 +156,7 @@ def to_monomial_1d(basis: str, cs: list[fmpq], dom: tuple[fmpq, fmpq] | None,
     afford(f"converting {n} {basis} coefficients to the monomial basis",
            *shift_cost(n, max(height(c) for c in cs), step))
     if basis == "chebyshev":
-        y = fmpq_poly([0, 1])
-        b1 = b2 = fmpq_poly([])
-        for c in reversed(cs[1:]):
-            tick()
-            b1, b2 = 2 * y * b1 - b2 + c, b1
-        inner = y * b1 - b2 + cs[0]
+        inner = chebyshev_inner(cs, tick)
         return inner(fmpq_poly([-(a + b) / (b - a), 2 / (b - a)]))
     n = len(cs) - 1
     q = fmpq_poly([c * comb(n, i) for i, c in enumerate(cs)])
@@ -257,7 +275,7 @@ def check_poly(ck: Checks, p: Poly) -> None:
 
     def l1() -> tuple[bool, str]:
         # over a common denominator: one sum of integers instead of a sum of fractions
-        q = fmpq_poly(p.coeffs)
+        q = p.mono if p.basis == "monomial" and p.mono is not None else exact_poly(p.coeffs)
         s = fmpq(sum((abs(c) for c in q.numer().coeffs()), fmpz(0)), q.denom())
         return s == p.l1, f"stated {show(p.l1)}, recomputed {show(s)}"
 

@@ -31,9 +31,11 @@ from itertools import product
 
 from flint import arb, arb_series, fmpq
 
+from .chebyshev_local import HEAD_LIMIT, ChebyshevLocal, local_of
 from .expr import (
     Code,
     Indeterminate,
+    Iv,
     IvAlg,
     SerAlg,
     Undefined,
@@ -48,8 +50,12 @@ from .expr import (
 )
 from .numbers import working
 from .poly import Poly, evaluate, shifted
+from .report import afford
 
-__all__ = ["space", "Jet", "JetAlg", "PieceBound", "endpoints", "bound_piece"]
+__all__ = ["LOCAL_MAX_PREC", "space", "Jet", "JetAlg", "PieceBound", "endpoints", "bound_piece"]
+
+#: the largest precision of a local expansion (prec + the bits lost to cancellation)
+LOCAL_MAX_PREC = 4 * 65536
 
 #: a truncated multivariate Taylor series: {index of the monomial in ``space``: coefficient}
 Jet = dict[int, arb]
@@ -189,8 +195,14 @@ def _jets(code: Code, d: int, n: int, cs: list[arb]) -> dict[tuple[int, ...], ar
 
 
 def bound_piece(code: Code, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
-                prec: int) -> PieceBound:
+                prec: int, goal: fmpq | None = None) -> PieceBound:
+    """A bound of ``sup |f - p|`` on the piece ``box`` (module docstring).  A univariate
+    chebyshev-basis ``p`` is expanded locally (:mod:`.chebyshev_local`); ``goal`` (the
+    bound wanted, e.g. the claimed upper) tells that expansion whether more of its head
+    is worth computing."""
     d = len(box)
+    if d == 1 and p.basis == "chebyshev" and p.domains[0] is not None:
+        return _bound_local(code, p, box[0], order, prec, goal)
     with working(prec, order + 2):
         m = [(a + b) / 2 for a, b in box]
         radii = [arb((b - a) / 2) for a, b in box]
@@ -243,3 +255,99 @@ def bound_piece(code: Code, p: Poly, box: list[tuple[fmpq, fmpq]], order: int,
         if rng is not None:  # f - p lies in [lo - p0 - rest, hi - p0 + rest] exactly
             return PieceBound(arb(max(abs(rng[0] - p0), abs(rng[1] - p0))) + rest, centre_at)
         return PieceBound((f.b - arb(p0)).abs_upper() + rest, centre_at)
+
+
+def _local_precision(loc: ChebyshevLocal, s0: fmpq, s1: fmpq, prec: int,
+                     goal: fmpq | None) -> int:
+    """``prec`` plus the bits lost to cancellation in the monomial form near ``s0``
+    (relative to ``goal``), a multiple of 64 (few distinct precisions: cached derivatives)."""
+    scale = goal if goal is not None and goal > 0 else fmpq(1)
+    extra = loc.cancellation_bits(abs(s0) + s1, scale) + loc.degree.bit_length() + 8
+    return min(-(-(prec + extra) // 64) * 64, LOCAL_MAX_PREC)
+
+
+def _bound_local(code: Code, p: Poly, ab: tuple[fmpq, fmpq], order: int, prec: int,
+                 goal: fmpq | None) -> PieceBound:
+    """:func:`bound_piece` in one variable for a chebyshev-basis ``p``, in the units of
+    ``t`` (``x = m + r t``, ``|t| <= 1``): ``e_j = F_j r^j - q_j`` with ``F_j`` the Taylor
+    coefficients of ``f`` at ``m`` (``j < K``) and the Lagrange coefficient over the piece
+    (``j = K``), ``e_j = -q_j`` above, and the tail of the local expansion of ``p``
+    added as it is (``sum |q_j|``) and, for the monotonicity test, as a ball
+    ``+-sum j |q_j|`` around ``e'``.  Order 0 (no Taylor series of ``f`` on the piece):
+    ``|f(I) - q_0| + sum_{j>=1} |q_j|`` by interval evaluation.  The head is doubled
+    while only the tail keeps the bound above ``goal``."""
+    lo, hi = ab
+    loc = local_of(p)
+    N = loc.degree
+    m, r = (lo + hi) / 2, (hi - lo) / 2
+    s0, s1 = loc.u_of(m), 2 * r / (loc.b - loc.a)
+    pe = _local_precision(loc, s0, s1, prec, goal)
+    with working(prec, order + 2):
+        scaled: list[arb] | None = None
+        if order >= 1:
+            try:
+                fc = _jets(code, 1, order - 1, [arb(m)])
+                fx = _jets(code, 1, order, [arb(lo).union(arb(hi))])
+                rr = arb(r)
+                scaled = [fc[(j,)] * ipow(rr, j) for j in range(order)]
+                scaled.append(fx[(order,)] * ipow(rr, order))
+            except Undefined:
+                return PieceBound(None, None, True)
+            except Indeterminate:
+                scaled = None
+        f_range: Iv | None = None
+        f_centre: Iv | None = None
+        if scaled is None:
+            try:
+                f_centre = run(code, IvAlg(), [point(m)])
+            except Undefined:
+                return PieceBound(None, None, True)
+            except Indeterminate:
+                f_centre = None
+            try:
+                f_range = run(code, IvAlg(), [interval(lo, hi)])
+            except Undefined:
+                return PieceBound(None, None, True)
+            except Indeterminate:
+                f_range = None
+        J = max(order + 2, 4)
+        while True:
+            afford(f"local expansions of degree {N} at {pe} bits",
+                   N * pe * min(J, N + 1))
+            lt = loc.taylor(m, r, J, pe)
+            q = lt.head
+            tail = lt.tail
+            if scaled is not None:
+                K = len(scaled) - 1
+                e = [scaled[j] - q[j] if j < len(q) else scaled[j] for j in range(K + 1)]
+                e += [-v for v in q[K + 1:]]
+                head = sum((v.abs_upper() for v in e), arb(0))
+                total: arb | None = head + tail
+                centre: arb | None = e[0]
+                unit = arb(0, 1)
+                slope_head = e[1] + sum((j * e[j] * unit for j in range(2, len(e))), arb(0))
+                slope = slope_head + arb(0, 1) * lt.slope_tail
+                monotone = bool(slope > 0 or slope < 0)
+                tail_matters = bool((slope_head > 0 or slope_head < 0) and not monotone)
+            else:
+                rest = sum((v.abs_upper() for v in q[1:]), arb(0))
+                head, monotone, tail_matters = rest, False, False
+                centre = None if f_centre is None else f_centre.b - q[0]
+                total = None
+                if f_range is not None:
+                    rng = f_range.range
+                    if rng is not None:
+                        total = (arb(rng[0]) - q[0]).abs_upper().max(
+                            (arb(rng[1]) - q[0]).abs_upper()) + rest + tail
+                    else:
+                        total = (f_range.b - q[0]).abs_upper() + rest + tail
+                    head = total - tail
+            if goal is None or (total is not None and total <= arb(goal)) or monotone:
+                break
+            tail_matters = tail_matters or bool(tail > 0 and head <= arb(goal))
+            if not tail_matters or len(q) > N:
+                break
+            J = 2 * J if 2 * J <= min(N, HEAD_LIMIT) else N + 1
+    if not (total is None or total.is_finite()):
+        total = None
+    return PieceBound(total, centre, monotone=monotone and total is not None)
