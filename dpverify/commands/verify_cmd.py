@@ -34,10 +34,7 @@ def register(sub: _Subparsers) -> None:
                    "them)")
     p.add_argument("--timeout", default="600", metavar="SECONDS",
                    help="give up after this many seconds: 'undecided', exit 1 (default 600)")
-    p.add_argument("--max-memory", default=None, metavar="SIZE",
-                   help="memory budget of the check, e.g. 4G or 512M; a computation that "
-                   "would exceed it is 'undecided', exit 1 (default: half the machine's "
-                   "memory)")
+    # --max-memory and --max-input: the flags every command takes (dpverify.cli)
     # the flags of _common.add_json_flag (same dests), spelled out: importing _common loads
     # dpverify.numbers and python-flint (~25 ms), which `dpverify verify --help` never needs
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -55,24 +52,26 @@ def register(sub: _Subparsers) -> None:
 def run(args: argparse.Namespace) -> CommandResult:
     # here, not at module level: the checker needs python-flint and jsonschema (~25 ms and
     # ~50 ms to import), which `dpverify verify --help` must not load
-    from ..errors import InvalidParameterError, MalformedCertificate
+    from ..budget import parse_memory
+    from ..errors import MalformedCertificate
     from ..verify import Malformed, render_json, render_text
-    from ..verify.bounded import deadline_within
-    from ..verify.cli import parse_memory, verify_with_progress
+    from ..verify.bounded import deadline_within, limit_named
+    from ..verify.cli import verify_with_progress
     from ._cert import read_timeout
     from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
-    try:
-        memory = None if args.max_memory is None else parse_memory(args.max_memory)
-    except ValueError as exc:
-        raise InvalidParameterError(f"--max-memory: {exc}") from None
+    # the grammar of every command's --max-memory (4G, 1.5G, 50%), already checked by
+    # the command line before any work
+    memory = None if args.max_memory is None else parse_memory(args.max_memory)
     try:
         # the check runs in a child process stopped at its hard limit: keep that limit
-        # inside --timeout (the command's own alarm) so the report is still printed
-        report = verify_with_progress(args.certificate, getattr(args, "progress", None),
-                                      deadline_seconds=deadline_within(0.95 * seconds),
-                                      max_memory=memory, part=args.part)
+        # inside --timeout (the command's own alarm) so the report is still printed, and
+        # name --timeout, not that share of it, if the child is stopped
+        with limit_named(args.timeout, "--timeout"):
+            report = verify_with_progress(args.certificate, getattr(args, "progress", None),
+                                          deadline_seconds=deadline_within(0.95 * seconds),
+                                          max_memory=memory, part=args.part)
     except Malformed as exc:
         raise MalformedCertificate(str(exc)) from None
     label = args.certificate if args.part is None else f"{args.certificate} (part {args.part})"
