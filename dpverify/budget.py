@@ -172,25 +172,28 @@ def after(timeout: Any) -> float | None:
     """The budget deadline (seconds) for a function that stops *gracefully* at its own
     ``timeout`` (returning a valid, less precise result): a little later, ``1.05 timeout +
     0.5`` s, so that the graceful stop comes first and the budget only catches single
-    calls and the wrap-up.  ``None`` stays ``None``."""
+    calls and the wrap-up (run it with ``limits(timeout=after(t), shown=t)``: messages
+    then quote ``t``).  ``None`` stays ``None``."""
     t = check_timeout(timeout)
     return None if t is None else 1.05 * t + 0.5
 
 
 @contextmanager
-def limits(*, timeout: Any = None, max_memory: int | None = None) -> Iterator[Budget]:
+def limits(*, timeout: Any = None, max_memory: int | None = None,
+           shown: Any = None) -> Iterator[Budget]:
     """Run the block under a deadline ``timeout`` seconds from now and a memory budget of
     ``max_memory`` bytes (each ``None``: keep the enclosing one).  An enclosing budget
-    that is tighter stays in force."""
+    that is tighter stays in force.  ``shown``: the limit messages quote (default
+    ``timeout``; with ``timeout=after(t)``, ``shown=t``: the user's own number)."""
     t = check_timeout(timeout)
     outer = current()
-    deadline, shown = outer.deadline, outer.timeout
+    deadline, quoted = outer.deadline, outer.timeout
     if t is not None:
         mine = time.monotonic() + t
         if deadline is None or mine < deadline:
-            deadline, shown = mine, t
+            deadline, quoted = mine, (t if shown is None else check_timeout(shown, 'shown'))
     mem = outer.max_memory if max_memory is None else min(int(max_memory), outer.max_memory)
-    mine_budget = Budget(deadline, mem, shown)
+    mine_budget = Budget(deadline, mem, quoted)
     token = _DEFAULT.set(mine_budget)
     try:
         yield mine_budget
