@@ -210,12 +210,21 @@ def _stop_alarm() -> None:
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
+_STDOUT_PATHS = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+_STDERR_PATHS = ("/dev/stderr", "/dev/fd/2", "/proc/self/fd/2")
+
+
 def _check_out_path(path: str, special: bool = False) -> str:
-    """``--out path`` checked before any work: ``-`` (standard output), or a file that
-    :func:`dpverify.atomic.check_destination` accepts in an existing, writable
-    directory.  Raises ``InvalidParameterError`` with the reason."""
-    if path == "-":
-        return path
+    """``--out path`` checked before any work: ``-`` (standard output; ``/dev/stdout``
+    too), or a file that :func:`dpverify.atomic.check_destination` accepts in an
+    existing, writable directory.  Raises ``InvalidParameterError`` with the reason."""
+    if path == "-" or path in _STDOUT_PATHS:
+        # the program writes --out in its computing child, whose own standard output is
+        # a pipe: these names mean this process's standard output, i.e. '-'
+        return "-"
+    if path in _STDERR_PATHS:
+        raise InvalidParameterError(f"--out {path!r}: the JSON document goes to a file or, "
+                                    "with '-', to standard output, not to standard error")
     path = check_destination(path, "--out", special)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
