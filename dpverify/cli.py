@@ -132,6 +132,8 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
         importlib.import_module(f"{_commands_pkg.__name__}.{name}").register(sub)
     for leaf in _leaf_parsers(sub):
         _limit_flags(leaf)
+        # messages name the whole command (``dpverify release bernstein: ...``)
+        leaf.set_defaults(prog_name=leaf.prog)
     for name, (_module, summary) in sorted(COMMANDS.items()):
         if name not in sub.choices:
             sub.add_parser(name, help=summary)
@@ -250,7 +252,7 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    prog = f"dpverify {args.command}"
+    prog = getattr(args, "prog_name", None) or f"dpverify {args.command}"
     out = getattr(args, "json_out", None)
     try:
         if out is not None:
