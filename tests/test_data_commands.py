@@ -135,7 +135,10 @@ def test_size_cap_flag(cube):
     assert re.search(r"--data '.*all\.csv' holds .* more than the size cap of .* \(raise it "
                      r"with --max-data-size\)$", err.strip()), err
     assert _cli(WANG + ["--data", whole, "--max-data-size", "1M"])[0] == 0
-    for bad in ("4X", "-1", "0", "1.5G", ""):
+    # the grammar of --max-memory / --max-input (1.5G too), less a share of the machine
+    assert _cli(WANG + ["--data", whole, "--max-data-size", "1.5G"])[0] == 0
+    assert _cli(WANG + ["--data", whole, "--max-data-size", "0.5M"])[0] == 0
+    for bad in ("4X", "-1", "0", "50%", "1.5", "1e9", ""):
         rc, _, err = _cli(WANG + ["--data", whole, "--max-data-size", bad])
         assert rc == 2 and "--max-data-size must be" in err, (bad, err)
 

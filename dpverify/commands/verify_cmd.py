@@ -52,7 +52,7 @@ def register(sub: _Subparsers) -> None:
 def run(args: argparse.Namespace) -> CommandResult:
     # here, not at module level: the checker needs python-flint and jsonschema (~25 ms and
     # ~50 ms to import), which `dpverify verify --help` must not load
-    from ..budget import parse_memory
+    from ..budget import current as current_budget
     from ..errors import MalformedCertificate
     from ..verify import Malformed, render_json, render_text
     from ..verify.bounded import deadline_within, limit_named
@@ -61,9 +61,10 @@ def run(args: argparse.Namespace) -> CommandResult:
     from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
-    # the grammar of every command's --max-memory (4G, 1.5G, 50%), already checked by
-    # the command line before any work
-    memory = None if args.max_memory is None else parse_memory(args.max_memory)
+    # the memory budget in force: --max-memory (every command's grammar: 4G, 1.5G, 50%)
+    # or the default share of this machine (of its container's limit, when lower), as
+    # the command line set it for this process
+    memory = current_budget().max_memory
     try:
         # the check runs in a child process stopped at its hard limit: keep that limit
         # inside --timeout (the command's own alarm) so the report is still printed, and
