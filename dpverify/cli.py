@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 from . import commands as _commands_pkg
 from ._version import __version__
@@ -265,11 +265,18 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     from .commands._isolate import can_isolate, run_isolated
 
     if isolate and can_isolate():
-        outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory, out),
-                               seconds, max_memory, prog, getattr(args, "timeout", None))
-    else:
-        outcome = _compute(args, prog, seconds, max_memory, out)
-    return _emit(outcome, args, prog, out)
+        from .commands._isolate import stdout_buffer  # deferred: as run_isolated
+
+        buffer = stdout_buffer() if out == "-" or getattr(args, "json", False) else None
+        try:
+            outcome = run_isolated(
+                lambda: _compute(args, prog, seconds, max_memory, out, buffer), seconds,
+                max_memory, prog, getattr(args, "timeout", None))
+            return _emit(outcome, args, prog, out, buffer)
+        finally:
+            if buffer is not None:
+                buffer.close()
+    return _emit(_compute(args, prog, seconds, max_memory, out), args, prog, out)
 
 
 def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
@@ -294,15 +301,17 @@ def _input_cap(args: argparse.Namespace) -> int:
 
 
 def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
-             max_memory: int, out: str | None = None) -> dict[str, Any]:
+             max_memory: int, out: str | None = None,
+             buffer: IO[bytes] | None = None) -> dict[str, Any]:
     """Run the handler under the limits and write ``--out`` (a file); the outcome as
     JSON-able data: either ``{"lines": [stderr lines], "code": n}`` or what is left to
     print (see :func:`_emit`).
 
     The ``--out`` file is written here, streamed chunk by chunk (an r-of-k certificate
     holds gigabytes of digits), atomically: a child killed while writing leaves the
-    previous file.  The JSON text travels back to the caller only when standard output
-    needs it (``--json``, ``--out -``)."""
+    previous file.  The JSON text for standard output (``--json``, ``--out -``) goes to
+    ``buffer`` when given (the isolated child's temporary file, copied out by
+    :func:`_emit`), else travels back in the outcome."""
     alarm = False
 
     def fail(line: str, code: int) -> dict[str, Any]:
@@ -358,17 +367,28 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                              special=getattr(args, "out_special", False))
         except DPVerifyError as exc:
             return fail(f"error: {_one_line(exc)}", 2)
-    text = None
+    text, buffered = None, False
     if out == "-" or getattr(args, "json", False):
         with Progress(prog, enabled=getattr(args, "progress", None)) as bar:
-            text = "".join(_reported(encoder.iterencode(data), bar, "writing JSON")) + "\n"
+            pieces = _reported(itertools.chain(encoder.iterencode(data), ["\n"]), bar,
+                               "writing JSON")
+            if buffer is None:
+                text = "".join(pieces)
+            else:
+                from .commands._isolate import fill_buffer  # deferred: as run_isolated
+
+                try:
+                    fill_buffer(buffer, pieces)
+                except OSError as exc:
+                    return fail(f"error: {_one_line(exc)}", 2)
+                buffered = True
     parts = None if is_cert else data["verification"].get("certificates")
-    return {"json": text, "is_cert": is_cert, "text": result.text, "parts": parts,
-            "extra": list(result.extra_lines), "code": result.exit_code}
+    return {"json": text, "buffered": buffered, "is_cert": is_cert, "text": result.text,
+            "parts": parts, "extra": list(result.extra_lines), "code": result.exit_code}
 
 
 def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
-          out: str | None) -> int:
+          out: str | None, buffer: IO[bytes] | None = None) -> int:
     """Print what :func:`_compute` left to print: stdout, then stderr."""
     if "lines" in outcome:
         for line in outcome["lines"]:
@@ -382,7 +402,11 @@ def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
         more = f"; its certificates: dpverify verify {out} --part NAME ({', '.join(parts)})" \
             if parts else "; see its \"verification\" field"
         sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}{more}\n")
-    if outcome["json"] is not None:
+    if outcome.get("buffered") and buffer is not None:
+        from .commands._isolate import copy_buffer  # deferred: as run_isolated
+
+        copy_buffer(buffer, sys.stdout)  # --json, or --out - (the JSON document alone)
+    elif outcome["json"] is not None:
         # --json, or --out - (then stdout holds the JSON document alone)
         sys.stdout.write(outcome["json"])
     else:
