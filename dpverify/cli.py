@@ -450,7 +450,19 @@ def _one_line(exc: BaseException) -> str:
 
 
 def console_main() -> None:  # entry point
-    raise SystemExit(main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1"))
+    try:
+        code = main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped early (`dpverify ... --out - | head`): no traceback, and
+        # nothing more to flush at exit; 141 = 128 + SIGPIPE, what a shell reports for
+        # a program killed by it
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        code = 141
+    raise SystemExit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

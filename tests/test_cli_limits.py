@@ -240,6 +240,17 @@ def test_program_stdout_json_is_the_file_and_never_partial(tmp_path):
     assert "time limit of 1 s" in _one_line(proc.stderr)
 
 
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`dpverify ... --out - | head -c 100`: a broken pipe ends the program silently with
+    141 (128 + SIGPIPE, as a shell reports a program killed by it)."""
+    proc = subprocess.Popen([*EXE, "rofk", "--r", "2", "--k", "20", "--gamma", "1e-3",
+                             "--out", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.read(100).startswith(b"{")
+    proc.stdout.close()  # the document is megabytes: the writer meets a closed pipe
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert proc.wait(60) == 141 and err == "", err
+
+
 def test_out_directory_path_is_an_error(tmp_path, monkeypatch, capsys):
     """`--out newdir/` wrote a file named newdir."""
     monkeypatch.chdir(tmp_path)
