@@ -45,6 +45,8 @@ import contextvars
 import math
 import os
 import re
+import signal
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,6 +76,7 @@ __all__ = [
     "compose_cost",
     "chebyshev_conversion_cost",
     "poly_size",
+    "die_with_parent",
 ]
 
 #: Longest ``timeout=`` accepted, in seconds (about 30 years; ``None`` means no limit).
@@ -322,3 +325,21 @@ def chebyshev_conversion_cost(n: int, bits: int) -> tuple[float, float]:
     ``2^(n-1)`` leading coefficient) and each of the ``n`` steps touches all of them."""
     out = (n + 1) * (bits + n + 64)
     return n * out / CONVERSION_RATE, 4.0 * out
+
+
+def die_with_parent(parent: int) -> None:
+    """In a forked child of ``parent``: have the kernel kill this process when its
+    parent dies (Linux ``PR_SET_PDEATHSIG``), so that nothing computes on for nobody
+    after the parent was killed at its deadline, by ``kill -9`` or by the kernel (a
+    parent killed with SIGKILL cannot forward anything).  Exits at once when the parent
+    died before the request took effect.  Elsewhere: nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # deferred: only forked children on Linux need it
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)

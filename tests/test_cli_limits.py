@@ -217,8 +217,8 @@ def test_program_stdout_json_is_the_file_and_never_partial(tmp_path):
     """The `dpverify` program: the JSON for standard output is written by the computing
     child into a temporary file and copied out after it succeeded (a document of
     gigabytes never crosses the pipe): `--out -` and `--out /dev/stdout` (and `--json`,
-    the same path) print exactly the bytes `--out FILE` writes; without a usable TMPDIR it travels in the
-    outcome; a child killed at the deadline prints nothing."""
+    the same path) print exactly the bytes `--out FILE` writes; without a usable TMPDIR
+    it travels in the outcome; a child killed at the deadline prints nothing."""
     path = tmp_path / "or.json"
     base = ["or", "--k", "7", "--gamma", "1/100", "--timeout", "30"]
     proc, _ = _run([*base, "--out", str(path)])

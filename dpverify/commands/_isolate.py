@@ -41,6 +41,8 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
+from ..budget import die_with_parent
+
 __all__ = ["can_isolate", "run_isolated", "GRACE", "stdout_buffer", "fill_buffer",
            "copy_buffer"]
 
@@ -98,26 +100,11 @@ def _send(fd: int, payload: bytes) -> None:
         data = data[n:]
 
 
-def _die_with_parent(parent: int) -> None:
-    """Linux: the kernel kills the child when the parent dies (a parent killed with
-    SIGKILL cannot forward anything)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes  # deferred: only the child on Linux needs it
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 def _child(work: Callable[[], dict[str, Any]], result_w: int, err_w: int,
            max_memory: int | None, parent: int) -> None:
     code = 0
     try:
-        _die_with_parent(parent)
+        die_with_parent(parent)
         tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
         try:
             sys.stderr.flush()

@@ -40,7 +40,7 @@ from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..budget import checkpoint, remaining
+from ..budget import checkpoint, die_with_parent, remaining
 from ..budget import current as current_budget
 from ..errors import InvalidParameterError
 from ..progress import ProgressCallback, report
@@ -142,14 +142,7 @@ def _start_worker(parent: int, share: int) -> None:
     ``share`` bytes beyond its inherited data."""
     global _IN_WORKER
     _IN_WORKER = True
-    try:
-        import ctypes  # deferred: only a worker needs it (Linux)
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
+    die_with_parent(parent)
     size = _data_size()
     if size is None:
         return
@@ -208,8 +201,10 @@ def in_spans(fn: Callable[[int, int], list[Any]], total: int, work_bits: int,
     pool = executor(workers) if workers > 1 else None
     if pool is not None:
         try:
-            for fut in [pool.submit(fn, a, b) for a, b in spans]:
-                out.extend(_wait(fut, stage))
+            futures: list[Future[list[Any]]] = [pool.submit(fn, a, b) for a, b in spans]
+            for fut in futures:
+                part: list[Any] = _wait(fut, stage)
+                out.extend(part)
                 report(progress, stage, len(out), total)
         except _POOL_ERRORS:  # no worker, or one died: everything again, here
             out = []
