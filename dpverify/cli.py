@@ -394,7 +394,7 @@ def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
         for line in outcome["lines"]:
             sys.stderr.write(line + "\n")
         return int(outcome["code"])
-    if out is not None and out != "-" and not outcome["is_cert"]:
+    if out is not None and out not in ("-", os.devnull) and not outcome["is_cert"]:
         # deferred: the note is defined with the certificate format (~50 ms to import)
         from .certify.certificate import DATA_NOTE
 

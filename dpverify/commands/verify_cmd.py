@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> CommandResult:
     from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
+    _regular_file(args.certificate)
     # the memory budget in force: --max-memory (every command's grammar: 4G, 1.5G, 50%)
     # or the default share of this machine (of its container's limit, when lower), as
     # the command line set it for this process
@@ -78,3 +79,25 @@ def run(args: argparse.Namespace) -> CommandResult:
     label = args.certificate if args.part is None else f"{args.certificate} (part {args.part})"
     return CommandResult(data=render_json(report, label), text=render_text(report, label),
                          exit_code=report.exit_code)
+
+
+def _regular_file(path: str) -> None:
+    """Refuse a FIFO, a device or a socket as CERT.json before the check starts: reading
+    one could block until the time limit (a FIFO without a writer) or never end
+    (``/dev/zero``).  A path that does not exist is left to the checker's message."""
+    import os  # deferred: as the imports of run()
+
+    from ..atomic import file_kind
+    from ..errors import InvalidParameterError
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    kind = file_kind(mode)
+    if kind == "a directory":
+        raise InvalidParameterError(f"CERT.json {path!r} is a directory: give a certificate "
+                                    "file")
+    if kind is not None:
+        raise InvalidParameterError(f"CERT.json {path!r} is {kind}, not a regular file: "
+                                    "refused (reading it could block or never end)")
