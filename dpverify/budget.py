@@ -45,6 +45,8 @@ import contextvars
 import math
 import os
 import re
+import signal
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,6 +76,7 @@ __all__ = [
     "compose_cost",
     "chebyshev_conversion_cost",
     "poly_size",
+    "die_with_parent",
 ]
 
 #: Longest ``timeout=`` accepted, in seconds (about 30 years; ``None`` means no limit).
@@ -172,25 +175,28 @@ def after(timeout: Any) -> float | None:
     """The budget deadline (seconds) for a function that stops *gracefully* at its own
     ``timeout`` (returning a valid, less precise result): a little later, ``1.05 timeout +
     0.5`` s, so that the graceful stop comes first and the budget only catches single
-    calls and the wrap-up.  ``None`` stays ``None``."""
+    calls and the wrap-up (run it with ``limits(timeout=after(t), shown=t)``: messages
+    then quote ``t``).  ``None`` stays ``None``."""
     t = check_timeout(timeout)
     return None if t is None else 1.05 * t + 0.5
 
 
 @contextmanager
-def limits(*, timeout: Any = None, max_memory: int | None = None) -> Iterator[Budget]:
+def limits(*, timeout: Any = None, max_memory: int | None = None,
+           shown: Any = None) -> Iterator[Budget]:
     """Run the block under a deadline ``timeout`` seconds from now and a memory budget of
     ``max_memory`` bytes (each ``None``: keep the enclosing one).  An enclosing budget
-    that is tighter stays in force."""
+    that is tighter stays in force.  ``shown``: the limit messages quote (default
+    ``timeout``; with ``timeout=after(t)``, ``shown=t``: the user's own number)."""
     t = check_timeout(timeout)
     outer = current()
-    deadline, shown = outer.deadline, outer.timeout
+    deadline, quoted = outer.deadline, outer.timeout
     if t is not None:
         mine = time.monotonic() + t
         if deadline is None or mine < deadline:
-            deadline, shown = mine, t
+            deadline, quoted = mine, (t if shown is None else check_timeout(shown, 'shown'))
     mem = outer.max_memory if max_memory is None else min(int(max_memory), outer.max_memory)
-    mine_budget = Budget(deadline, mem, shown)
+    mine_budget = Budget(deadline, mem, quoted)
     token = _DEFAULT.set(mine_budget)
     try:
         yield mine_budget
@@ -319,3 +325,21 @@ def chebyshev_conversion_cost(n: int, bits: int) -> tuple[float, float]:
     ``2^(n-1)`` leading coefficient) and each of the ``n`` steps touches all of them."""
     out = (n + 1) * (bits + n + 64)
     return n * out / CONVERSION_RATE, 4.0 * out
+
+
+def die_with_parent(parent: int) -> None:
+    """In a forked child of ``parent``: have the kernel kill this process when its
+    parent dies (Linux ``PR_SET_PDEATHSIG``), so that nothing computes on for nobody
+    after the parent was killed at its deadline, by ``kill -9`` or by the kernel (a
+    parent killed with SIGKILL cannot forward anything).  Exits at once when the parent
+    died before the request took effect.  Elsewhere: nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # deferred: only forked children on Linux need it
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)

@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 from . import commands as _commands_pkg
 from ._version import __version__
@@ -133,6 +133,8 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
         importlib.import_module(f"{_commands_pkg.__name__}.{name}").register(sub)
     for leaf in _leaf_parsers(sub):
         _limit_flags(leaf)
+        # messages name the whole command (``dpverify release bernstein: ...``)
+        leaf.set_defaults(prog_name=leaf.prog)
     for name, (_module, summary) in sorted(COMMANDS.items()):
         if name not in sub.choices:
             sub.add_parser(name, help=summary)
@@ -211,12 +213,21 @@ def _stop_alarm() -> None:
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
+_STDOUT_PATHS = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+_STDERR_PATHS = ("/dev/stderr", "/dev/fd/2", "/proc/self/fd/2")
+
+
 def _check_out_path(path: str, special: bool = False) -> str:
-    """``--out path`` checked before any work: ``-`` (standard output), or a file that
-    :func:`dpverify.atomic.check_destination` accepts in an existing, writable
-    directory.  Raises ``InvalidParameterError`` with the reason."""
-    if path == "-":
-        return path
+    """``--out path`` checked before any work: ``-`` (standard output; ``/dev/stdout``
+    too), or a file that :func:`dpverify.atomic.check_destination` accepts in an
+    existing, writable directory.  Raises ``InvalidParameterError`` with the reason."""
+    if path == "-" or path in _STDOUT_PATHS:
+        # the program writes --out in its computing child, whose own standard output is
+        # a pipe: these names mean this process's standard output, i.e. '-'
+        return "-"
+    if path in _STDERR_PATHS:
+        raise InvalidParameterError(f"--out {path!r}: the JSON document goes to a file or, "
+                                    "with '-', to standard output, not to standard error")
     path = check_destination(path, "--out", special)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
@@ -242,7 +253,7 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    prog = f"dpverify {args.command}"
+    prog = getattr(args, "prog_name", None) or f"dpverify {args.command}"
     out = getattr(args, "json_out", None)
     try:
         if out is not None:
@@ -255,12 +266,18 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
     from .commands._isolate import can_isolate, run_isolated
 
     if isolate and can_isolate():
-        outcome = run_isolated(lambda: _compute(args, prog, seconds, max_memory, out),
-                               seconds, max_memory, prog, getattr(args, "timeout", None))
-        outcome = _in_own_terms(outcome, args.command)
-    else:
-        outcome = _compute(args, prog, seconds, max_memory, out)
-    return _emit(outcome, args, prog, out)
+        from .commands._isolate import stdout_buffer  # deferred: as run_isolated
+
+        buffer = stdout_buffer() if out == "-" or getattr(args, "json", False) else None
+        try:
+            outcome = run_isolated(
+                lambda: _compute(args, prog, seconds, max_memory, out, buffer), seconds,
+                max_memory, prog, getattr(args, "timeout", None))
+            return _emit(_in_own_terms(outcome, args.command), args, prog, out, buffer)
+        finally:
+            if buffer is not None:
+                buffer.close()
+    return _emit(_compute(args, prog, seconds, max_memory, out), args, prog, out)
 
 
 def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
@@ -307,15 +324,17 @@ def _in_own_terms(outcome: dict[str, Any], command: str) -> dict[str, Any]:
 
 
 def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
-             max_memory: int, out: str | None = None) -> dict[str, Any]:
+             max_memory: int, out: str | None = None,
+             buffer: IO[bytes] | None = None) -> dict[str, Any]:
     """Run the handler under the limits and write ``--out`` (a file); the outcome as
     JSON-able data: either ``{"lines": [stderr lines], "code": n}`` or what is left to
     print (see :func:`_emit`).
 
     The ``--out`` file is written here, streamed chunk by chunk (an r-of-k certificate
     holds gigabytes of digits), atomically: a child killed while writing leaves the
-    previous file.  The JSON text travels back to the caller only when standard output
-    needs it (``--json``, ``--out -``)."""
+    previous file.  The JSON text for standard output (``--json``, ``--out -``) goes to
+    ``buffer`` when given (the isolated child's temporary file, copied out by
+    :func:`_emit`), else travels back in the outcome."""
     alarm = False
 
     def fail(line: str, code: int) -> dict[str, Any]:
@@ -371,23 +390,34 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                              special=getattr(args, "out_special", False))
         except DPVerifyError as exc:
             return fail(f"error: {_one_line(exc)}", 2)
-    text = None
+    text, buffered = None, False
     if out == "-" or getattr(args, "json", False):
         with Progress(prog, enabled=getattr(args, "progress", None)) as bar:
-            text = "".join(_reported(encoder.iterencode(data), bar, "writing JSON")) + "\n"
+            pieces = _reported(itertools.chain(encoder.iterencode(data), ["\n"]), bar,
+                               "writing JSON")
+            if buffer is None:
+                text = "".join(pieces)
+            else:
+                from .commands._isolate import fill_buffer  # deferred: as run_isolated
+
+                try:
+                    fill_buffer(buffer, pieces)
+                except OSError as exc:
+                    return fail(f"error: {_one_line(exc)}", 2)
+                buffered = True
     parts = None if is_cert else data["verification"].get("certificates")
-    return {"json": text, "is_cert": is_cert, "text": result.text, "parts": parts,
-            "extra": list(result.extra_lines), "code": result.exit_code}
+    return {"json": text, "buffered": buffered, "is_cert": is_cert, "text": result.text,
+            "parts": parts, "extra": list(result.extra_lines), "code": result.exit_code}
 
 
 def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
-          out: str | None) -> int:
+          out: str | None, buffer: IO[bytes] | None = None) -> int:
     """Print what :func:`_compute` left to print: stdout, then stderr."""
     if "lines" in outcome:
         for line in outcome["lines"]:
             sys.stderr.write(line + "\n")
         return int(outcome["code"])
-    if out is not None and out != "-" and not outcome["is_cert"]:
+    if out is not None and out not in ("-", os.devnull) and not outcome["is_cert"]:
         # deferred: the note is defined with the certificate format (~50 ms to import)
         from .certify.certificate import DATA_NOTE
 
@@ -395,7 +425,11 @@ def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
         more = f"; its certificates: dpverify verify {out} --part NAME ({', '.join(parts)})" \
             if parts else "; see its \"verification\" field"
         sys.stderr.write(f"{prog}: wrote {out}: {DATA_NOTE}{more}\n")
-    if outcome["json"] is not None:
+    if outcome.get("buffered") and buffer is not None:
+        from .commands._isolate import copy_buffer  # deferred: as run_isolated
+
+        copy_buffer(buffer, sys.stdout)  # --json, or --out - (the JSON document alone)
+    elif outcome["json"] is not None:
         # --json, or --out - (then stdout holds the JSON document alone)
         sys.stdout.write(outcome["json"])
     else:
@@ -439,7 +473,19 @@ def _one_line(exc: BaseException) -> str:
 
 
 def console_main() -> None:  # entry point
-    raise SystemExit(main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1"))
+    try:
+        code = main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped early (`dpverify ... --out - | head`): no traceback, and
+        # nothing more to flush at exit; 141 = 128 + SIGPIPE, what a shell reports for
+        # a program killed by it
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        code = 141
+    raise SystemExit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -59,9 +59,9 @@ def max_input(nbytes: int) -> Iterator[None]:
 
 
 def _too_big(what: str, shown: str, size: int | None, cap: int) -> str:
-    got = f"{size} bytes" if size is not None else "more"
-    return (f"{what}: {shown} is larger than the input cap of {cap} bytes ({got}; raise "
-            "it with --max-input, or max_input() in Python)")
+    got = f"{size} bytes; " if size is not None else ""
+    return (f"{what}: {shown} is larger than the input cap of {cap} bytes ({got}raise it "
+            "with --max-input, or max_input() in Python)")
 
 
 def read_capped(path: str | os.PathLike[str], what: str,

@@ -212,6 +212,45 @@ def test_out_dash_is_stdout_and_dev_null_discards(capsys):
     assert "certified" in capsys.readouterr().out
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the computing child is POSIX")
+def test_program_stdout_json_is_the_file_and_never_partial(tmp_path):
+    """The `dpverify` program: the JSON for standard output is written by the computing
+    child into a temporary file and copied out after it succeeded (a document of
+    gigabytes never crosses the pipe): `--out -` and `--out /dev/stdout` (and `--json`,
+    the same path) print exactly the bytes `--out FILE` writes; without a usable TMPDIR
+    it travels in the outcome; a child killed at the deadline prints nothing."""
+    path = tmp_path / "or.json"
+    base = ["or", "--k", "7", "--gamma", "1/100", "--timeout", "30"]
+    proc, _ = _run([*base, "--out", str(path)])
+    assert proc.returncode == 0
+    want = path.read_text()
+    for extra, env in ((["--out", "-"], None), (["--out", "/dev/stdout"], None),
+                       (["--out", "-"], {"TMPDIR": str(tmp_path / "missing")})):
+        proc, _ = _run([*base, *extra], env_extra=env)
+        assert proc.returncode == 0 and proc.stdout == want, (extra, proc.stderr)
+    assert sorted(os.listdir(tmp_path)) == ["or.json"]
+    # --out /dev/stderr is refused (the document goes to a file or standard output)
+    proc, _ = _run([*base, "--out", "/dev/stderr"])
+    assert proc.returncode == 2 and "not to standard error" in _one_line(proc.stderr)
+    # killed while computing: nothing on standard output
+    proc, _ = _run(["supnorm", "--f", "exp(x)", "--poly", _big_poly(tmp_path, 40001),
+                    "--interval", "0", "1", "--timeout", "1", "--out", "-"],
+                   code=_NO_COST_CHECKS)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "time limit of 1 s" in _one_line(proc.stderr)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`dpverify ... --out - | head -c 100`: a broken pipe ends the program silently with
+    141 (128 + SIGPIPE, as a shell reports a program killed by it)."""
+    proc = subprocess.Popen([*EXE, "rofk", "--r", "2", "--k", "20", "--gamma", "1e-3",
+                             "--out", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.read(100).startswith(b"{")
+    proc.stdout.close()  # the document is megabytes: the writer meets a closed pipe
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert proc.wait(60) == 141 and err == "", err
+
+
 def test_out_directory_path_is_an_error(tmp_path, monkeypatch, capsys):
     """`--out newdir/` wrote a file named newdir."""
     monkeypatch.chdir(tmp_path)

@@ -84,6 +84,22 @@ def test_release_from_csv_and_parquet_is_the_array_release(tmp_path, monkeypatch
             ws.release_summary(X, 5, 1, insecure_seed=9).to_json()
 
 
+def test_csv_release_without_the_optional_speed_ups(tmp_path, monkeypatch):
+    """Without pyarrow (the fast CSV parse) and threadpoolctl (one BLAS thread while a
+    block is parsed) -- the [parquet] and [dask] extras bring them -- a CSV release reads
+    the same rows, says nothing about them, and equals the in-memory release."""
+    monkeypatch.setattr(data_csv, "BLOCK_BYTES", 4096)
+    for name in ("pyarrow", "pyarrow.csv", "threadpoolctl"):
+        monkeypatch.setitem(sys.modules, name, None)  # import raises ImportError
+    g = np.random.default_rng(12)  # public synthetic data
+    X = np.clip(g.normal(0.0, 0.5, (5_001, 2)), -1, 1)
+    path = _csv(tmp_path / "c.csv", X)
+    assert ws.release_summary(path, 4, 1, insecure_seed=9).to_json() == \
+        ws.release_summary(X, 4, 1, insecure_seed=9).to_json()
+    rc, out, err = _cli(WANG + ["--data", path])
+    assert rc == 0 and err.count("\n") == 1 and "insecure-seed" in err, err
+
+
 def test_local_backend_reads_a_directory_like_the_concatenation(cube, tmp_path):
     X, whole, _ = cube
     parts = tmp_path / "parts"
@@ -119,7 +135,10 @@ def test_size_cap_flag(cube):
     assert re.search(r"--data '.*all\.csv' holds .* more than the size cap of .* \(raise it "
                      r"with --max-data-size\)$", err.strip()), err
     assert _cli(WANG + ["--data", whole, "--max-data-size", "1M"])[0] == 0
-    for bad in ("4X", "-1", "0", "1.5G", ""):
+    # the grammar of --max-memory / --max-input (1.5G too), less a share of the machine
+    assert _cli(WANG + ["--data", whole, "--max-data-size", "1.5G"])[0] == 0
+    assert _cli(WANG + ["--data", whole, "--max-data-size", "0.5M"])[0] == 0
+    for bad in ("4X", "-1", "0", "50%", "1.5", "1e9", ""):
         rc, _, err = _cli(WANG + ["--data", whole, "--max-data-size", bad])
         assert rc == 2 and "--max-data-size must be" in err, (bad, err)
 

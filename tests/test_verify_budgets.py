@@ -158,3 +158,34 @@ def test_the_command_lines_take_a_timeout_and_a_memory_budget(tmp_path, capsys):
         assert capsys.readouterr().err.count("\n") == 1
     assert dpverify_main(["verify", str(path), "--max-memory", "lots"]) == 2
     assert "--max-memory" in capsys.readouterr().err
+
+
+def test_dpverify_verify_takes_every_commands_memory_grammar(tmp_path, capsys):
+    """`--max-memory` of `dpverify verify` is the flag every command takes: 1.5G and 50%
+    were refused there ("expected a size such as 4G or 512M") though its help offered
+    them."""
+    from dpverify.cli import main as dpverify_main
+
+    path = tmp_path / "or.json"
+    path.write_text(json.dumps(_or()))
+    for size in ("1.5G", "50%", "2GiB", "512M"):
+        assert dpverify_main(["verify", str(path), "--max-memory", size]) == 0, size
+    capsys.readouterr()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_dpverify_verify_refuses_what_could_block(tmp_path, capsys):
+    """A FIFO as CERT.json waited until the time limit (600 s by default) and was then
+    reported as one long computation; /dev/zero was read to the 256 MiB cap."""
+    from dpverify.cli import main as dpverify_main
+
+    fifo = tmp_path / "cert.json"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    for path, kind in ((str(fifo), "a FIFO"), ("/dev/zero", "a character device")):
+        assert dpverify_main(["verify", path, "--timeout", "30"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"is {kind}, not a regular file" in err, err
+    assert dpverify_main(["verify", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert time.monotonic() - t0 < 10

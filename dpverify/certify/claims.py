@@ -273,7 +273,7 @@ def certify(
     # the deadline also bounds what comes after the search (conversions, norms): the
     # progress reports and the cost checks of dpverify.budget read it (a little after
     # the search's own deadline, where the search stops with a valid, wider enclosure)
-    with limits(timeout=after(timeout)):
+    with limits(timeout=after(timeout), shown=timeout):
         return _certify(approx, rtol, atol, max_pieces, timeout, stop_at_claim, require,
                         progress)
 

@@ -290,7 +290,7 @@ def evalbound(
     # bisection stops gracefully at the timeout; the budget (a little later) bounds the
     # first analysis and the wrap-up, which cannot stop with a valid partial result
     stop = None if seconds is None else time.monotonic() + seconds
-    with limits(timeout=after(seconds)):
+    with limits(timeout=after(seconds), shown=seconds):
         return _evalbound(p, A, B, pieces, fma, stop, progress)
 
 
@@ -501,7 +501,7 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     t0 = time.monotonic()
     # one budget for both parts (1.05 timeout + 0.5 s); the evaluation bound stops
     # bisecting at half the time, the sup-norm search at the end of the rest
-    with limits(timeout=after(seconds)):
+    with limits(timeout=after(seconds), shown=seconds):
         ev = _evalbound(p, A, B, pieces, fma, None if seconds is None else t0 + seconds / 2,
                         progress)
         phat = MonomialPoly(ev.float_coefficients) if p.basis == "monomial" else \

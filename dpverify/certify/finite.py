@@ -45,6 +45,7 @@ from typing import Any, TypeAlias
 
 from flint import arb, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
+from ..budget import check_cost, checkpoint
 from ..errors import InvalidParameterError, ParameterTypeError, PrecisionExhausted
 from ..exact import ExactPoly
 from ..exact.forked import in_spans
@@ -321,7 +322,13 @@ def _truncated_screen(
         sums: dict[int, fmpz] = {}
         wanted = {}
         step = max(64, dbits // 16)
-        for i in idx:  # the shift each point allows, rounded down to a coarse grid
+        # the power sums S(|x|) are held together: about deg log2|x| bits each
+        held = (deg + 2) * sum(abs(int(xs[i])).bit_length() + 1 for i in idx) // 8
+        check_cost(f"the max-error screen of a degree-{deg} polynomial at {len(idx)} points",
+                   seconds=0.0, memory=float(held))
+        for j, i in enumerate(idx):  # the shift each point allows, rounded to a coarse grid
+            if not j & _CHUNK:
+                checkpoint(stage)  # a power per point: minutes for 10^6 points
             y = abs(int(xs[i]))
             if y not in sums:
                 sums[y] = fmpz(deg + 1) if y == 1 else (fmpz(y) ** (deg + 1) - 1) // (y - 1)

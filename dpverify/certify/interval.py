@@ -326,9 +326,9 @@ def supnorm(
     # their estimated cost passes it) and the steps that report progress
     # (dpverify.budget); a little later than the search's own, which ends the search
     # with a valid, wider enclosure instead
-    with limits(timeout=after(seconds)):
+    with limits(timeout=after(seconds), shown=seconds):
         return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
-                         initial_pieces, deadline, timeout, progress)
+                         initial_pieces, deadline, seconds, progress)
 
 
 def _loop_end(U: fmpq | None, L: fmpq, claim_q: fmpq | None, rtol_q: fmpq, atol_q: fmpq,
@@ -553,7 +553,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
     if evidence_for is not None and status != "claim proven":
         if status == "timeout":
             raise TimeLimitExceeded(
-                f"time limit of {timeout} s reached while building the piece-wise evidence")
+                f"time limit of {timeout:.3g} s reached while building the piece-wise evidence")
         raise PrecisionExhausted(
             f"the piece-wise evidence for the bound {fmpq_to_decimal(evidence_for, 12, 'up')} "
             f"could not be completed (status {status})")
@@ -564,7 +564,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
     if upper is None:
         if status == "timeout":
             raise TimeLimitExceeded(
-                f"time limit of {timeout} s reached before every piece had a finite bound")
+                f"time limit of {timeout:.3g} s reached before every piece had a finite bound")
         raise PrecisionExhausted("some pieces could not be bounded (f not finite there)")
     if d >= 2 and evidence_for is None:
         # the checker re-proves every piece with its own series and roundings: give it half
@@ -739,7 +739,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
     if any(u is None for u in ups):
         if status == "timeout":
             raise TimeLimitExceeded(
-                f"time limit of {timeout} s reached before every piece had a finite bound")
+                f"time limit of {timeout:.3g} s reached before every piece had a finite bound")
         raise PrecisionExhausted("some pieces could not be bounded (f not finite there)")
     upper = max(ups + [L])
     own = [(it[2][0], it[2][1], it[2][2], it[2][3], it[2][4]) for it in heap]

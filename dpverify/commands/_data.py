@@ -67,20 +67,25 @@ def seed_flag(parser: argparse.ArgumentParser) -> None:
                         "announced on stderr)")
 
 
-_SIZE = re.compile(r"([0-9]+)([KMGT]?)(?:i?B)?\Z", re.IGNORECASE)
+# the grammar of --max-memory and --max-input (dpverify.budget.parse_memory) less the
+# share of the machine, which does not bound a file: 4G, 1.5G, 500M, 2GiB, 123456
+_SIZE = re.compile(r"([0-9]+)(?:\.([0-9]+))?\s*([KMGT]?)(?:i?B)?\Z", re.IGNORECASE | re.ASCII)
 
 
 def max_data_bytes(args: Any) -> int:
-    """``--max-data-size`` in bytes (``4G``, ``500M``, ``123456``; at least 1, at most
-    1 PiB)."""
+    """``--max-data-size`` in bytes (``4G``, ``1.5G``, ``500M``, ``123456``: binary units,
+    a fraction only with a unit; at least 1, at most 1 PiB)."""
     raw = getattr(args, "max_data_size", None)
     text = str(DEFAULT_MAX_DATA_SIZE if raw is None else raw).strip()
     m = _SIZE.match(text)
-    if m is None or len(m.group(1)) > 16:
+    if m is None or len(m.group(1)) > 16 or (m.group(2) and not m.group(3)) or \
+            len(m.group(2) or "") > 6:
         raise InvalidParameterError(
-            f"--max-data-size must be a byte count with an optional K, M, G or T suffix "
-            f"(powers of 1024), got {text[:40]!r}")
-    value = int(m.group(1)) << (10 * " KMGT".index(m.group(2).upper() or " "))
+            f"--max-data-size must be a size in bytes such as 4G, 1.5G, 500M or 123456 "
+            f"(K, M, G, T: powers of 1024), got {text[:40]!r}")
+    shift = 10 * " KMGT".index(m.group(3).upper() or " ")
+    frac = m.group(2) or ""
+    value = (int(m.group(1) + frac) << shift) // 10 ** len(frac)
     if not 1 <= value <= 1 << 50:
         raise InvalidParameterError(f"--max-data-size must be in [1, 1P] bytes, got {text!r}")
     return value

@@ -17,6 +17,12 @@ use) goes through a second pipe that the parent copies to its own standard error
 message on a failed allocation is dropped there and replaced by one line saying the memory
 budget was reached.
 
+A JSON document for standard output (``--out -``, ``--json``) does not cross the pipe
+either: the child writes it into an unlinked temporary file the parent opened before the
+fork (:func:`stdout_buffer`), and the parent copies that file to its standard output once
+the child has succeeded (an r-of-k certificate of gigabytes, escaped into the outcome's
+JSON, would be held three times over on both sides).
+
 POSIX only (``os.fork``); elsewhere the command runs in the calling process.
 """
 
@@ -25,15 +31,20 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import struct
 import sys
+import tempfile
 import time
 import traceback
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import IO, Any
 
-__all__ = ["can_isolate", "run_isolated", "GRACE"]
+from ..budget import die_with_parent
+
+__all__ = ["can_isolate", "run_isolated", "GRACE", "stdout_buffer", "fill_buffer",
+           "copy_buffer"]
 
 #: The parent kills the child this long after the deadline: ``GRACE[0] * timeout +
 #: GRACE[1]`` seconds (the child's alarm fires at the deadline itself).
@@ -89,26 +100,11 @@ def _send(fd: int, payload: bytes) -> None:
         data = data[n:]
 
 
-def _die_with_parent(parent: int) -> None:
-    """Linux: the kernel kills the child when the parent dies (a parent killed with
-    SIGKILL cannot forward anything)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes  # deferred: only the child on Linux needs it
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 def _child(work: Callable[[], dict[str, Any]], result_w: int, err_w: int,
            max_memory: int | None, parent: int) -> None:
     code = 0
     try:
-        _die_with_parent(parent)
+        die_with_parent(parent)
         tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
         try:
             sys.stderr.flush()
@@ -296,3 +292,43 @@ def _forward_termination(pid: int) -> dict[int, Any]:
         except (ValueError, OSError):  # not the main thread
             pass
     return previous
+
+
+def stdout_buffer() -> IO[bytes] | None:
+    """An unlinked temporary file (in ``$TMPDIR``) for the JSON document the child
+    writes for standard output, or None when none can be made (the document then
+    travels in the outcome)."""
+    try:
+        return tempfile.TemporaryFile(prefix="dpverify-stdout-")
+    except OSError:
+        return None
+
+
+def fill_buffer(buffer: IO[bytes], chunks: Iterable[str]) -> None:
+    """Write ``chunks`` (UTF-8) to ``buffer`` from its start (the child's side); an
+    ``OSError`` (a full disk) names ``$TMPDIR`` and ``--out FILE``."""
+    try:
+        buffer.seek(0)
+        buffer.truncate()
+        for chunk in chunks:
+            buffer.write(chunk.encode("utf-8"))
+        buffer.flush()
+    except OSError as exc:
+        raise OSError(f"cannot hold the JSON document for standard output in "
+                      f"{tempfile.gettempdir()}: {exc.strerror or exc} (set TMPDIR, or "
+                      "write it with --out FILE)") from None
+
+
+def copy_buffer(buffer: IO[bytes], stream: Any) -> None:
+    """Copy ``buffer`` from its start to the text ``stream`` (its binary side when it has
+    one), in blocks: the parent never holds the document."""
+    buffer.seek(0)
+    stream.flush()
+    binary = getattr(stream, "buffer", None)
+    if binary is not None:
+        shutil.copyfileobj(buffer, binary, 1 << 20)
+        binary.flush()
+    else:  # a text-only stream (tests capture stdout with io.StringIO)
+        while block := buffer.read(1 << 20):
+            stream.write(block.decode("utf-8", "surrogateescape"))
+        stream.flush()

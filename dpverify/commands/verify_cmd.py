@@ -35,10 +35,7 @@ def register(sub: _Subparsers) -> None:
                    "them)")
     p.add_argument("--timeout", default="600", metavar="SECONDS",
                    help="give up after this many seconds: 'undecided', exit 1 (default 600)")
-    p.add_argument("--max-memory", default=None, metavar="SIZE",
-                   help="memory budget of the check, e.g. 4G or 512M; a computation that "
-                   "would exceed it is 'undecided', exit 1 (default: half the machine's "
-                   "memory)")
+    # --max-memory and --max-input: the flags every command takes (dpverify.cli)
     p.add_argument("--max-size", default=None, metavar="SIZE",
                    help="size cap of the certificate file, e.g. 2G (default 256M: a larger "
                    "file is refused, exit 2). Raise it only for a file you trust to be a "
@@ -60,19 +57,21 @@ def register(sub: _Subparsers) -> None:
 def run(args: argparse.Namespace) -> CommandResult:
     # here, not at module level: the checker needs python-flint and jsonschema (~25 ms and
     # ~50 ms to import), which `dpverify verify --help` must not load
+    from ..budget import current as current_budget
     from ..errors import InvalidParameterError, MalformedCertificate
     from ..verify import Malformed, render_json, render_text
-    from ..verify.bounded import deadline_within
+    from ..verify.bounded import deadline_within, limit_named
     from ..verify.cli import parse_memory, verify_with_progress
     from ..verify.load import MAX_BYTES_LIMIT
     from ._cert import read_timeout
     from ._common import CommandResult
 
     seconds = read_timeout(args.timeout)
-    try:
-        memory = None if args.max_memory is None else parse_memory(args.max_memory)
-    except ValueError as exc:
-        raise InvalidParameterError(f"--max-memory: {exc}") from None
+    _regular_file(args.certificate)
+    # the memory budget in force: --max-memory (every command's grammar: 4G, 1.5G, 50%)
+    # or the default share of this machine (of its container's limit, when lower), as
+    # the command line set it for this process
+    memory = current_budget().max_memory
     try:
         max_bytes = None if args.max_size is None else parse_memory(args.max_size, 2**10,
                                                                     MAX_BYTES_LIMIT)
@@ -80,12 +79,37 @@ def run(args: argparse.Namespace) -> CommandResult:
         raise InvalidParameterError(f"--max-size: {exc}") from None
     try:
         # the check runs in a child process stopped at its hard limit: keep that limit
-        # inside --timeout (the command's own alarm) so the report is still printed
-        report = verify_with_progress(args.certificate, getattr(args, "progress", None),
-                                      deadline_seconds=deadline_within(0.95 * seconds),
-                                      max_memory=memory, part=args.part, max_bytes=max_bytes)
+        # inside --timeout (the command's own alarm) so the report is still printed, and
+        # name --timeout, not that share of it, if the child is stopped
+        with limit_named(args.timeout, "--timeout"):
+            report = verify_with_progress(args.certificate, getattr(args, "progress", None),
+                                          deadline_seconds=deadline_within(0.95 * seconds),
+                                          max_memory=memory, part=args.part,
+                                          max_bytes=max_bytes)
     except Malformed as exc:
         raise MalformedCertificate(str(exc)) from None
     label = args.certificate if args.part is None else f"{args.certificate} (part {args.part})"
     return CommandResult(data=render_json(report, label), text=render_text(report, label),
                          exit_code=report.exit_code)
+
+
+def _regular_file(path: str) -> None:
+    """Refuse a FIFO, a device or a socket as CERT.json before the check starts: reading
+    one could block until the time limit (a FIFO without a writer) or never end
+    (``/dev/zero``).  A path that does not exist is left to the checker's message."""
+    import os  # deferred: as the imports of run()
+
+    from ..atomic import file_kind
+    from ..errors import InvalidParameterError
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    kind = file_kind(mode)
+    if kind == "a directory":
+        raise InvalidParameterError(f"CERT.json {path!r} is a directory: give a certificate "
+                                    "file")
+    if kind is not None:
+        raise InvalidParameterError(f"CERT.json {path!r} is {kind}, not a regular file: "
+                                    "refused (reading it could block or never end)")

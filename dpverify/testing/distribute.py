@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..budget import checkpoint
 from .points import Task
 from .run import Setup, Tally, run_task
 
@@ -45,6 +46,8 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
     if backend == "local":
         for k, task in enumerate(tasks):
             total = total.merge(run_task(task, setup))
+            # also the deadline of a budget.limits() around the check
+            checkpoint(stage)
             if progress is not None:
                 progress(stage, k + 1, len(tasks))
         return total
@@ -61,6 +64,7 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
         tallies: dict[int, Tally] = {}
         for done, fut in enumerate(as_completed(futures)):
             tallies[order[fut.key]] = fut.result()
+            checkpoint(stage)
             if progress is not None:
                 progress(stage, done + 1, len(tasks))
     for k in range(len(tasks)):   # merged in task order: the report is the local one

@@ -30,8 +30,11 @@ import pickle
 import select
 import signal
 import struct
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from .report import (
@@ -46,7 +49,7 @@ from .report import (
 )
 
 __all__ = ["GRACE_FRACTION", "GRACE_SECONDS", "available", "hard_limit", "deadline_within",
-           "run_bounded"]
+           "run_bounded", "limit_named"]
 
 GRACE_FRACTION = 0.05
 GRACE_SECONDS = 0.5
@@ -54,6 +57,33 @@ GRACE_SECONDS = 0.5
 #: reports always go through)
 _PROGRESS_INTERVAL = 0.1
 _HEADER = struct.Struct(">Q")
+
+
+#: how the caller's time limit is named in the report of a stopped child: (the limit as
+#: the user gave it, the option that sets it); None: ``deadline_seconds`` itself
+_LIMIT: ContextVar[tuple[str, str] | None] = ContextVar("dpverify_verify_limit", default=None)
+
+
+@contextmanager
+def limit_named(seconds: str, option: str) -> Iterator[None]:
+    """Within the block, a child stopped at its deadline is reported as reaching the time
+    limit ``seconds`` set by ``option`` (e.g. ``"30"``, ``"--timeout"``): a command line
+    gives the check a share of its ``--timeout`` (the rest prints the report), and the
+    user should read the limit they set, not the share."""
+    token = _LIMIT.set((seconds, option))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+def _stopped(deadline_seconds: float) -> str:
+    named = _LIMIT.get()
+    if named is None:
+        return (f"the deadline of {deadline_seconds:.6g} s passed during one computation; "
+                "the checking process was stopped (raise with deadline_seconds)")
+    return (f"the time limit of {named[0]} s was reached during one computation; the "
+            f"checking process was stopped (raise {named[1]})")
 
 
 def available() -> bool:
@@ -91,6 +121,23 @@ def _limit_memory(budget: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     except (ImportError, OSError, ValueError, OverflowError, AttributeError):
         pass  # no /proc or no RLIMIT_AS: the budget estimates still apply
+
+
+def _die_with(parent: int) -> None:
+    """Linux: the kernel kills this child when ``parent`` dies (``PR_SET_PDEATHSIG``), so
+    that a caller killed by a signal -- ``kill -9``, the ``dpverify`` program's own
+    deadline, Ctrl-C -- leaves no check running for nobody.  (The same few lines as the
+    command line's isolation: the verifier imports nothing else of dpverify.)"""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # deferred: only the child needs it
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def _quiet() -> None:
@@ -133,9 +180,10 @@ class _Child:
 
 
 def _run_child(fd: int, job: Callable[[], Report], max_memory: int,
-               forward_progress: bool) -> None:
+               forward_progress: bool, parent: int) -> None:
     child = _Child(fd)
     try:
+        _die_with(parent)
         _quiet()
         _limit_memory(max_memory)
         with streaming(child.check), reporting(child.progress if forward_progress else None):
@@ -195,11 +243,12 @@ def run_bounded(job: Callable[[], Report], deadline_seconds: float, max_memory: 
     progress = progress_callback()
     start = time.monotonic()
     rfd, wfd = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the caller's code
         try:
             os.close(rfd)
-            _run_child(wfd, job, max_memory, progress is not None)
+            _run_child(wfd, job, max_memory, progress is not None, parent)
         finally:
             os._exit(0)
     os.close(wfd)
@@ -215,10 +264,7 @@ def run_bounded(job: Callable[[], Report], deadline_seconds: float, max_memory: 
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 alive = False
-                return got.partial(kind, "time limit", (
-                    f"the deadline of {deadline_seconds:.6g} s passed during one computation; "
-                    "the checking process was stopped (raise with --timeout or "
-                    "deadline_seconds)"))
+                return got.partial(kind, "time limit", _stopped(deadline_seconds))
             chunk = os.read(rfd, 1 << 20)
             if not chunk:
                 break

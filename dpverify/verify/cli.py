@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from typing import Any, TextIO
 
-from .bounded import deadline_within
+from .bounded import deadline_within, limit_named
 from .check import verify_file
 from .load import DATA_FILE, MAX_BYTES_LIMIT
 from .parts import data_hint, verify_part
@@ -222,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         except ArgumentValueError as exc:
             raise Malformed(f"--max-memory: {exc}") from None
         max_bytes = None if size is None else parse_size_cap(size)
-        report = verify_with_progress(rest[0], progress, seconds, max_memory, part=part,
-                                      max_bytes=max_bytes)
+        # a child stopped at the deadline names --timeout as given (not deadline_within's
+        # share of it)
+        with limit_named(timeout.strip()[:40], "--timeout") if timeout is not None \
+                else nullcontext():
+            report = verify_with_progress(rest[0], progress, seconds, max_memory, part=part,
+                                          max_bytes=max_bytes)
         label = rest[0] if part is None else f"{rest[0]} (part {part})"
         out = json.dumps(render_json(report, label), indent=2, ensure_ascii=True) if as_json \
             else render_text(report, label)
