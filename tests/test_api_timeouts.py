@@ -143,7 +143,7 @@ CASES = {
         lambda t, _: verify_bytes(json.dumps(_rofk_document()).encode(), deadline_seconds=t),
         _undecided),
     "dpverify.verify.verify_file": (lambda t, tmp: _verify_file(tmp, t), _undecided),
-    "dpverify.certify.Certificate.check": (
+    "dpverify.Certificate.check": (
         lambda t, _: Certificate.from_json(json.dumps(_rofk_document())).check(
             deadline_seconds=t), _undecided),
 }

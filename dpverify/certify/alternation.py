@@ -29,6 +29,9 @@ Guarantee
 ---------
 Every number in a returned statement is proven: the lower bounds by exact/ball
 evaluation at the listed points, the upper bound by the interval certifier.
+
+Size: about 620 lines, over the usual 600: the bracket of one degree and the least-degree
+search that proves one degree less impossible share its probes, deadlines and messages.
 """
 
 from __future__ import annotations

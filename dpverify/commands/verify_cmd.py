@@ -97,10 +97,10 @@ def _regular_file(path: str) -> None:
     """Refuse a FIFO, a device or a socket as CERT.json before the check starts: reading
     one could block until the time limit (a FIFO without a writer) or never end
     (``/dev/zero``).  A path that does not exist is left to the checker's message."""
-    import os  # deferred: as the imports of run()
+    import os  # deferred, as the imports of run(): `verify --help` loads none of them
 
-    from ..atomic import file_kind
-    from ..errors import InvalidParameterError
+    from ..atomic import file_kind  # deferred: as os
+    from ..errors import InvalidParameterError  # deferred: as os
 
     try:
         mode = os.stat(path).st_mode
