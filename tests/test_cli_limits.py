@@ -66,6 +66,7 @@ def test_every_command_takes_timeout_and_max_memory():
     ("--max-memory", "0.5K", "--max-memory must be between"),
     ("--max-input", "-3", "--max-input must be a size"),
     ("--timeout", "0", "--timeout must be in"),
+    ("--timeout", "1e-400", "--timeout '1e-400' is too small: it rounds to 0 seconds"),
 ])
 def test_bad_limit_flags_exit_2_before_work(flag, value, needle, capsys):
     assert main(["or", "--k", "5", "--gamma", "1/10", flag, value]) == 2

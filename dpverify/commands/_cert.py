@@ -31,6 +31,8 @@ def read_timeout(text: str) -> float:
     t = parse_exact(text, "--timeout")
     if not 0 < t <= 10**6:
         raise InvalidParameterError(f"--timeout must be in (0, 1000000] seconds, got {text!r}")
+    if float(t) == 0.0:  # positive, but no clock measures it: it rounds to 0.0 seconds
+        raise InvalidParameterError(f"--timeout {text!r} is too small: it rounds to 0 seconds")
     return float(t)
 
 
