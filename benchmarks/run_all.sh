@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure of docs/benchmarks.md in one run: each script times its subject against a baseline
 # measured in the same run and rewrites its own section of docs/benchmarks.md.
-# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 45-60 minutes on 2 cores;
+# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 60-90 minutes on 2 cores;
 # needs `apt-get install -y sollya` for the first script and `apt-get install -y gappa` for
 # evalbound_tightness.py, which leaves Gappa's columns empty without it).
 set -euo pipefail
@@ -19,6 +19,8 @@ python3 benchmarks/limits.py
 python3 benchmarks/verify_constructions.py
 python3 benchmarks/evalbound_tightness.py
 python3 benchmarks/minimax_reach.py
+# every degree of |x| to 512 and sqrt(x) to 256, each verified (about 30-40 minutes)
+python3 benchmarks/minimax_sweep.py
 python3 benchmarks/check_scale.py
 # r-of-k at scale (about 15 minutes: (5, 500) writes a 4 GB certificate in a temporary
 # directory and needs about 10 GB of memory; `--quick` skips it)
