@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure of docs/benchmarks.md in one run: each script times its subject against a baseline
 # measured in the same run and rewrites its own section of docs/benchmarks.md.
-# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 60-90 minutes on 2 cores;
+# Run on a quiet machine: `bash benchmarks/run_all.sh` (about 60 minutes on 2 cores;
 # needs `apt-get install -y sollya` for the first script and `apt-get install -y gappa` for
 # evalbound_tightness.py, which leaves Gappa's columns empty without it).
 set -euo pipefail
