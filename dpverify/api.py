@@ -32,7 +32,7 @@ from .constructions.remez import DEGREE_LIMIT_REASON, MAX_REMEZ_DEGREE, remez
 from .errors import InvalidParameterError, ParameterTypeError
 from .exact import ExactPoly, as_poly
 from .expr import Expr, parse
-from .numbers import MAX_DEGREE, check_int, fmpq_str, to_fmpq
+from .numbers import MAX_DEGREE, check_int, check_interval, fmpq_str, to_fmpq
 from .progress import ProgressCallback, report
 
 __all__ = ["supnorm", "chebyshev_coefficients", "minimax", "approx", "evalbound",
@@ -408,12 +408,7 @@ def supnorm_certificate(f: Any, poly: Any, interval: Any, *, rtol: Any = "1e-6",
     if expr.variables != ("x",):
         raise InvalidParameterError(
             f"f must be a function of x alone, got variables {expr.variables}")
-    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
-        raise InvalidParameterError(f"interval must be a pair (a, b), got {interval!r}")
-    a, b = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
-    if not a < b:
-        raise InvalidParameterError(
-            f"interval must have a < b, got ({fmpq_str(a)}, {fmpq_str(b)})")
+    a, b = check_interval(interval)
     rtol_q = to_fmpq(rtol, "rtol")
     if rtol_q <= 0:
         raise InvalidParameterError(f"rtol must be > 0, got {fmpq_str(rtol_q)}")

@@ -50,6 +50,7 @@ __all__ = [
     "parse_exact",
     "check_int",
     "check_rational",
+    "check_interval",
     "check_open_unit",
     "fmpq_str",
     "parse_fmpq_str",
@@ -246,6 +247,18 @@ def check_rational(
         rng = f"{lb}{lo_s}, {hi_s}{rb}"
         raise InvalidParameterError(f"{name} must be in {rng}, got {fmpq_str(q)}")
     return q
+
+
+def check_interval(interval: Any, name: str = "interval") -> tuple[fmpq, fmpq]:
+    """``(a, b)`` as exact rationals from a pair (list or tuple) with ``a < b``; the
+    messages name the parameter (``interval[0]``, ...)."""
+    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
+        raise InvalidParameterError(f"{name} must be a pair (a, b), got {interval!r}")
+    a, b = to_fmpq(interval[0], f"{name}[0]"), to_fmpq(interval[1], f"{name}[1]")
+    if not a < b:
+        raise InvalidParameterError(
+            f"{name} must have a < b, got [{fmpq_str(a)}, {fmpq_str(b)}]")
+    return a, b
 
 
 def check_open_unit(value: Any, name: str) -> fmpq:

@@ -61,6 +61,7 @@ from ..numbers import (
     BallTooLarge,
     arb_to_fmpq_bounds,
     check_int,
+    check_interval,
     fmpq_str,
     fmpq_to_decimal,
     to_fmpq,
@@ -101,15 +102,6 @@ def _expr(f: Any) -> Any:
     if len(f.variables) > 1:
         raise InvalidParameterError(f"f must be a function of one variable, got {f.variables}")
     return f
-
-
-def _interval(interval: Any) -> tuple[fmpq, fmpq]:
-    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
-        raise InvalidParameterError(f"interval must be a pair (a, b), got {interval!r}")
-    a, b = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
-    if not a < b:
-        raise InvalidParameterError(f"interval must have a < b, got [{a}, {b}]")
-    return a, b
 
 
 def _error_at(f: Any, poly: Any, x: fmpq) -> tuple[int, fmpq]:
@@ -174,7 +166,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     ``E_N(f) >= lower`` (exact/ball arithmetic only).
     """
     f = _expr(f)
-    a, b = _interval(interval)
+    a, b = check_interval(interval)
     if isinstance(poly, (list, tuple)):
         poly = MonomialPoly(poly)
     if isinstance(points, (str, bytes)) or not isinstance(points, (list, tuple)):
@@ -287,7 +279,7 @@ def certify_minimax(
     if t.get("kind") != "expr" or dom.get("kind") != "box" or len(dom["intervals"]) != 1:
         raise InvalidParameterError("approx needs an expr target and a one-interval box domain")
     f = _expr(t["expr"])
-    a, b = _interval(dom["intervals"][0])
+    a, b = check_interval(dom["intervals"][0])
     pts = approx.extra.get("alternation")
     if not pts:
         raise InvalidParameterError("approx.extra['alternation'] must list the alternation points")
@@ -418,7 +410,7 @@ def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "
     """
     f = _expr(f)
     n = check_int(degree, "degree", 0, MAX_DEGREE)
-    a, b = _interval(interval)
+    a, b = check_interval(interval)
     P = as_polynomial(f)
     if P is not None and P.degree() <= n:
         raise InvalidParameterError(
@@ -477,7 +469,7 @@ def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int
     polynomial; ``least_degree`` only when present in the statement.
     """
     f = _expr(f)
-    a, b = _interval(interval)
+    a, b = check_interval(interval)
     g = to_fmpq(gamma, "gamma")
     if not g > 0:
         raise InvalidParameterError(f"gamma must be > 0, got {gamma}")

@@ -62,7 +62,7 @@ from flint import fmpq, fmpq_poly
 from ..budget import after, check_timeout, limits
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError, TimeLimitExceeded
 from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
-from ..numbers import check_int, fmpq_to_decimal, round_to_float64, to_fmpq
+from ..numbers import check_int, check_interval, fmpq_to_decimal, round_to_float64, to_fmpq
 from ..progress import ProgressCallback, report
 from .binary64 import binary64_ceil, binary64_floor, floor_log2
 from .rounding_pieces import Piece, clenshaw_piece, horner_piece, up
@@ -208,11 +208,7 @@ def _read_poly(poly: Any, basis: str | None, domain: Any) -> ExactPoly:
 
 
 def _read_interval(interval: Any) -> tuple[fmpq, fmpq]:
-    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
-        raise InvalidParameterError(f"interval must be a pair (A, B), got {interval!r}")
-    A, B = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
-    if not A < B:
-        raise InvalidParameterError(f"interval must have A < B, got [{A}, {B}]")
+    A, B = check_interval(interval)
     if max(abs(A), abs(B)) >= fmpq(2) ** 1022:
         raise DomainError("interval reaches |x| >= 2^1022: overflow cannot be excluded")
     return A, B

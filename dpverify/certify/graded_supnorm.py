@@ -72,7 +72,7 @@ from ..exact import ChebyshevPoly
 from ..expr import Expr, NotAnalytic, parse
 from ..expr.breakpoints import breakpoints
 from ..expr.jets import series_cap, series_coeffs
-from ..numbers import arb_to_fmpq_bounds, arb_upper, to_fmpq
+from ..numbers import arb_to_fmpq_bounds, arb_upper, check_interval, to_fmpq
 from ..progress import ProgressCallback, report
 from .chebyshev_local import ChebyshevLocal
 from .interval import PIECES, Piece, SupNorm
@@ -480,11 +480,7 @@ def sup_error(f: Any, poly: Any, interval: Any, *, lower: Any, rtol: Any = "1e-6
         f = parse(f, variables=("x",), name="f")
     if not isinstance(f, Expr):
         raise ParameterTypeError(f"f must be an expression string or Expr, got {type(f).__name__}")
-    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
-        raise InvalidParameterError(f"interval must be a pair (a, b), got {interval!r}")
-    a, b = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
-    if not a < b:
-        raise InvalidParameterError(f"interval must have a < b, got [{a}, {b}]")
+    a, b = check_interval(interval)
     low = to_fmpq(lower, "lower")
     rtol_q = to_fmpq(rtol, "rtol")
     if not low > 0 or not rtol_q > 0:

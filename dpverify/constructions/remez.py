@@ -67,7 +67,7 @@ from ..errors import (
 from ..exact import ChebyshevPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import as_polynomial, breakpoints
-from ..numbers import EXPONENT_CAP, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
+from ..numbers import EXPONENT_CAP, check_int, check_interval, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback
 from .barycentric import (
     Arith,
@@ -104,11 +104,7 @@ def _read(f: Any, degree: Any, interval: Any) -> tuple[Expr, int, fmpq, fmpq]:
     if n > MAX_REMEZ_DEGREE:
         raise InvalidParameterError(
             f"degree must be <= {MAX_REMEZ_DEGREE}, got {n} ({DEGREE_LIMIT_REASON})")
-    if not isinstance(interval, (list, tuple)) or len(interval) != 2:
-        raise InvalidParameterError(f"interval must be a pair (a, b), got {interval!r}")
-    a, b = to_fmpq(interval[0], "interval[0]"), to_fmpq(interval[1], "interval[1]")
-    if not a < b:
-        raise InvalidParameterError(f"interval must have a < b, got [{a}, {b}]")
+    a, b = check_interval(interval)
     return f, n, a, b
 
 
