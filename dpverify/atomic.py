@@ -32,7 +32,8 @@ from typing import Any
 
 from .errors import InvalidParameterError
 
-__all__ = ["write_text", "write_bytes", "write_chunks", "check_destination", "file_kind"]
+__all__ = ["write_text", "write_bytes", "write_chunks", "check_destination", "file_kind",
+           "NotRegularFile", "open_regular"]
 
 
 def write_text(path: str, text: str, *, what: str = "output", special: bool = False) -> None:
@@ -164,6 +165,35 @@ def file_kind(mode: int) -> str | None:
         if test(mode):
             return kind
     return "not a regular file"
+
+
+class NotRegularFile(Exception):
+    """Raised by :func:`open_regular`: ``mode`` is the ``st_mode`` of what was opened."""
+
+    def __init__(self, mode: int) -> None:
+        super().__init__(file_kind(mode))
+        self.mode = mode
+
+
+def open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """A file descriptor (blocking, close-on-exec) of the regular file ``path`` for
+    reading, with its ``fstat``.  The open never waits: ``O_NONBLOCK`` (a FIFO without a
+    writer would stall it) and ``O_NOCTTY``; then anything but a regular file -- a FIFO,
+    a device, a socket, also behind a symbolic link -- is refused with
+    :class:`NotRegularFile` before a byte is read.  ``OSError`` when it cannot be opened.
+    The caller closes the descriptor."""
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+             | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(st.st_mode)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
 
 
 def _special_kind(path: str) -> str | None:

@@ -20,13 +20,12 @@ from __future__ import annotations
 import contextvars
 import json
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
-from .atomic import file_kind
+from .atomic import NotRegularFile, file_kind, open_regular
 from .errors import DPVerifyError, InvalidParameterError
 
 __all__ = ["read_json", "read_capped", "input_cap", "max_input", "MAX_INPUT_BYTES"]
@@ -85,18 +84,14 @@ def read_capped(path: str | os.PathLike[str], what: str,
             raise error(_too_big(what, "standard input", None, limit))
         return data
     shown = repr(os.fspath(path))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        # O_NONBLOCK: opening a FIFO without a writer would wait; the fstat below refuses
-        # it (and any device) before a byte is read
-        fd = os.open(path, flags)
+        fd, st = open_regular(path)
+    except NotRegularFile as exc:
+        raise error(f"{what}: {shown} is {file_kind(exc.mode)}, not a regular file: "
+                    "refused (reading it could block or never end)") from None
     except OSError as exc:
         raise error(f"{what}: cannot read {shown}: {exc.strerror}") from None
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise error(f"{what}: {shown} is {file_kind(st.st_mode)}, not a regular file: "
-                        "refused (reading it could block or never end)")
         if st.st_size > limit:
             raise error(_too_big(what, shown, st.st_size, limit))
         chunks = []

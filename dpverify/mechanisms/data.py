@@ -52,6 +52,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from ..atomic import NotRegularFile, file_kind, open_regular
 from ..errors import InvalidParameterError, MissingExtraError, ParameterTypeError
 from .data_csv import (
     CsvReader,
@@ -175,13 +176,10 @@ def is_parquet(path: str) -> bool:
     return path.lower().endswith(PARQUET_SUFFIXES)
 
 
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISDIR, "a directory"))
-
-
 def _not_regular(path: str, mode: int) -> DataValueError:
-    kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
+    kind = file_kind(mode) or "not a regular file"
+    if kind == "a FIFO":  # a data stream is often a pipe: say what a FIFO is
+        kind = "a FIFO (named pipe)"
     return DataValueError(f"{path!r} is {kind}, not a regular file; a stream is read as "
                           "standard input ('-')")
 
@@ -198,16 +196,13 @@ def open_data_file(path: str) -> IO[bytes]:
     (a FIFO without writer does not stall the open) and refused unless ``fstat`` says it
     is a regular file (a FIFO, device or socket -- also behind a symbolic link)."""
     path = _check_path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd, _ = open_regular(path)
+    except NotRegularFile as exc:
+        raise _not_regular(path, exc.mode) from None
     except OSError as exc:
         raise DataValueError(f"cannot read {path!r}: {exc.strerror}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _not_regular(path, mode)
-        os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
