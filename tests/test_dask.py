@@ -246,7 +246,6 @@ def test_every_release_bit_identical_on_dask(tmp_path, client):
     # same rows as an array, bit for bit, for every encoding the workers read (files of
     # a few rows, CSV + Parquet partitions), both neighbouring relations
     from dpverify.mechanisms.jin_synthetic import release_synthetic, release_synthetic_basis
-
     from tests._encodings import released, write_variants
 
     g = np.random.default_rng(21)  # public synthetic rows

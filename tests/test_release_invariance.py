@@ -19,7 +19,6 @@ from dpverify.mechanisms import data_csv
 from dpverify.mechanisms.jin_synthetic import release_synthetic, release_synthetic_basis
 from dpverify.mechanisms.tuv import tuv_release
 from dpverify.mechanisms.wang_summary import release_summary
-
 from tests._encodings import released, write_variants
 
 

@@ -108,6 +108,8 @@ def add_remove_mean_plan(lower: Any, upper: Any, grid: Any = DEFAULT_GRID) -> tu
     1)``; an added or removed row moves each shifted sum ``g sum_i (j_i - C)`` by at most
     ``g M``, and the count, released as ``g M n``, by exactly ``g M``.  Exact integers.
 
+    Examples
+    --------
     >>> add_remove_mean_plan(0, 1, fmpq(1, 4))      # L = 0, H = 4
     (2, 2)
     """

@@ -316,6 +316,8 @@ def exp_neg(z: np.ndarray) -> np.ndarray:
     degree 13 by Horner (truncation ``< 0.35^14/14! < 1e-17``), scaling by ``2^k``.
     Accuracy a few ulps (no guarantee claimed: privacy does not rest on it).
 
+    Examples
+    --------
     >>> import numpy as np
     >>> float(abs(exp_neg(np.array([1.0]))[0] - np.exp(-1.0))) < 1e-15
     True

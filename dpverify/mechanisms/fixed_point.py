@@ -196,6 +196,8 @@ def exact_column_sums(V: Any) -> np.ndarray:
     array of per-row values: exact Python ints at scale ``2^FACTOR_BITS`` (an
     :class:`ExactProductSums` with ``P = 1``).
 
+    Examples
+    --------
     >>> import numpy as np
     >>> s = exact_column_sums(np.array([[0.5, -1.0], [0.25, 2.0]]))   # 2.0 is clamped to 1
     >>> [int(x) / 2**FACTOR_BITS for x in s]

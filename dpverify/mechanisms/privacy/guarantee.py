@@ -109,6 +109,8 @@ def guarantee_block(
     ``outside``: the mechanism's own uncovered outputs (the time limit and side channels
     are added to every block).
 
+    Examples
+    --------
     >>> g = guarantee_block(neighbours="replace", domain="[-1, 1]^d", epsilon="1",
     ...                     delta="0", secure=True)
     >>> g["statement"]
