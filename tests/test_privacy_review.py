@@ -7,7 +7,6 @@ data reader."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -129,10 +128,12 @@ def test_jin_basis_release_has_its_float_error_block():
     assert fmpq(0) < fmpq(fe["per_moment_bound"]) < fmpq(1, 2**30)
 
 
-def _cli(*argv):
-    return subprocess.run([sys.executable, "-m", "dpverify", *argv], capture_output=True,
-                          text=True, timeout=120,
-                          env={**os.environ, "PYTHONWARNINGS": "ignore"})
+def _cli(capsys, *argv):
+    from dpverify.cli import main
+
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
 
 
 def test_closed_stdin_is_one_line_exit_2():
@@ -144,22 +145,49 @@ def test_closed_stdin_is_one_line_exit_2():
     assert "Traceback" not in r.stderr
 
 
-def test_header_mismatch_between_files_names_positional_columns(tmp_path):
+def test_header_mismatch_between_files_names_positional_columns(tmp_path, capsys):
     d = tmp_path / "parts"
     d.mkdir()
     (d / "a.csv").write_text("x,y\n0.5,0.25\n")
     (d / "b.csv").write_text("y,x\n0.25,0.5\n")
-    r = _cli("release", "wang-summary", "--data", str(d), "--t", "3", "--epsilon", "1",
-             "--no-progress", "--json")
-    assert r.returncode == 2
-    assert "position" in r.stderr and "'b.csv'" not in r.stdout
+    rc, out, err = _cli(capsys, "release", "wang-summary", "--data", str(d), "--t", "3",
+                        "--epsilon", "1", "--no-progress", "--json")
+    assert rc == 2 and out == ""
+    assert "b.csv" in err and "position" in err and len(err.strip().splitlines()) == 1
     # --columns checks the header of every file (a typo is named)
     f = tmp_path / "c.csv"
     f.write_text("x,lable\n0.5,0.25\n-0.5,0.75\n")
-    r = _cli("release", "wang-summary", "--data", str(f), "--columns", "x,label", "--t", "3",
-             "--epsilon", "1", "--no-progress", "--json")
-    assert r.returncode == 2 and "lable" in r.stderr and "position" in r.stderr
-    r = _cli("release", "wang-summary", "--data", str(f), "--columns", "x,lable", "--t", "3",
-             "--epsilon", "1", "--no-progress", "--json", "--insecure-seed", "1")
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["mechanism"] == "wang-summary"
+    rc, _, err = _cli(capsys, "release", "wang-summary", "--data", str(f), "--columns",
+                      "x,label", "--t", "3", "--epsilon", "1", "--no-progress", "--json")
+    assert rc == 2 and "lable" in err and "position" in err
+    rc, out, err = _cli(capsys, "release", "wang-summary", "--data", str(f), "--columns",
+                        "x,lable", "--t", "3", "--epsilon", "1", "--no-progress", "--json",
+                        "--insecure-seed", "1")
+    assert rc == 0, err
+    assert json.loads(out)["mechanism"] == "wang-summary"
+
+
+def test_row_mixing_phi_cannot_mix_rows():
+    # a phi that mixes rows only in blocks larger than the public test's (16 rows): every
+    # value becomes the block maximum.  Called one row at a time it sees one row, so the
+    # neighbouring pre-noise centres stay within the record's per-coordinate sensitivity
+    # (with a block call, one replaced row would move all 100 values: loss ~ 100 epsilon)
+    def sneaky(d, y):
+        if len(d) > 16:
+            return np.tile(np.max(d[:, 0]) * y[:, :1], (1, len(d)))
+        return y[:, :1] * d[:, 0][None, :]
+
+    q = bm.mean_query("sneaky", sneaky, 0, 1, 1)
+    D = np.linspace(0, 0.5, 100).reshape(-1, 1)
+    D2 = D.copy()
+    D2[0] = 1.0
+    pts = bm.lattice_points(4, 1)
+    g = bm.DEFAULT_GRID
+    per = fmpq(1, 100) + g
+    for a, b in zip(bm._centres(bm.mean_lattice_sums(q, D, pts, g), 100, g),
+                    bm._centres(bm.mean_lattice_sums(q, D2, pts, g), 100, g), strict=True):
+        assert abs(a - b) <= per
+    rel = bm.release_bernstein(D, q, 4, 1, 1)
+    assert any("deterministic function" in s for s in rel.privacy["assumptions"])
+    assert rel.privacy["guarantee"]["statement"].startswith("(1, 0)-DP")
+    assert "given 1 assumption" in rel.privacy["guarantee"]["statement"]

@@ -122,15 +122,16 @@ def guarantee_block(
     nb = check_neighbours(neighbours)
     words = "replace-one" if nb == "replace" else "add/remove-one"
     dp = f"({epsilon}, {delta})-DP for {words} neighbours"
+    if assumptions:
+        dp += (f", given {len(assumptions)} assumption{'s' if len(assumptions) != 1 else ''} "
+               "that dpverify did not prove (listed)")
+    else:
+        dp += "; no assumption"
     if not secure:
         statement = (f"NOT private: the noise came from an insecure seed and is reproducible; "
                      f"with the OS random source the same mechanism would be {dp}")
-    elif assumptions:
-        statement = (f"{dp}, given {len(assumptions)} assumption"
-                     f"{'s' if len(assumptions) != 1 else ''} that dpverify did not prove "
-                     "(listed)")
     else:
-        statement = f"{dp}; no assumption"
+        statement = dp
     return {
         "statement": statement,
         "neighbouring": neighbouring_text(nb, domain, min_rows=min_rows, max_rows=max_rows),
