@@ -53,6 +53,7 @@ __all__ = [
     "EXACT_ROWS",
     "SCALE_BITS",
     "ExactProductSums",
+    "ExactSums",
     "exact_column_sums",
     "fixed_point",
     "one_blas_thread",
@@ -191,10 +192,46 @@ class ExactProductSums:
         return out
 
 
+class ExactSums:
+    """``S[j] = sum_i fixed_point(V[j, i])`` exactly (a plain sum: ``P = 1``), for ``k``
+    coordinates: ``add(V)`` with ``V`` of shape (``k``, rows); ``result()`` gives Python
+    ints at scale ``2^FACTOR_BITS``.  int64 column sums of at most ``2^10`` rows (each
+    ``<= 2^46``; small temporaries), added into int64 accumulators flushed into Python ints before they can
+    reach ``2^62``: exact, any split of the rows, any order."""
+
+    _ROWS = 1 << 10
+
+    def __init__(self, k: int) -> None:
+        if k < 1:
+            raise InvalidParameterError(f"k must be >= 1, got {k}")
+        self.k = k
+        self._acc = np.zeros(k, dtype=np.int64)
+        self._big = np.zeros(k, dtype=object)
+        self._bound = 0  # an upper bound of max |self._acc|
+
+    def add(self, V: np.ndarray) -> None:
+        if V.shape[0] != self.k:
+            raise InvalidParameterError(f"V must have {self.k} rows, got {V.shape[0]}")
+        for i0 in range(0, V.shape[1], self._ROWS):
+            part = V[:, i0:i0 + self._ROWS]
+            F = fixed_point(part)
+            if self._bound + part.shape[1] * (1 << FACTOR_BITS) >= 1 << 62:
+                self._big = self._big + self._acc.astype(object)
+                self._acc[...] = 0
+                self._bound = 0
+            self._acc += F.astype(np.int64).sum(axis=1)
+            self._bound += part.shape[1] * (1 << FACTOR_BITS)
+
+    def result(self) -> np.ndarray:
+        """The exact sums (object array of Python ints), scale ``2^FACTOR_BITS``."""
+        out: np.ndarray = self._big + self._acc.astype(object)
+        return out
+
+
 def exact_column_sums(V: Any) -> np.ndarray:
     """``sum_i fixed_point(V[i, j])`` for every column ``j`` of a ``(rows, k)`` float64
     array of per-row values: exact Python ints at scale ``2^FACTOR_BITS`` (an
-    :class:`ExactProductSums` with ``P = 1``).
+    :class:`ExactSums`).
 
     Examples
     --------
@@ -206,7 +243,6 @@ def exact_column_sums(V: Any) -> np.ndarray:
     A = np.asarray(V, dtype=np.float64)
     if A.ndim != 2:
         raise InvalidParameterError(f"V must be a 2-D array, got shape {A.shape}")
-    acc = ExactProductSums(1, A.shape[1])
-    acc.add(np.ones((1, A.shape[0])), np.ascontiguousarray(A.T))
-    # P = 1 is 2^B in fixed point: divide it out exactly
-    return np.array([int(s) >> FACTOR_BITS for s in acc.result()[0]], dtype=object)
+    acc = ExactSums(A.shape[1])
+    acc.add(A.T)
+    return acc.result()

@@ -31,7 +31,7 @@ from ..errors import InvalidParameterError
 from ..numbers import IntLike, check_int
 from .backend import Reduction, stream_rows
 from .data import CUBE, DataSource, DataValueError, as_source, is_parquet
-from .fixed_point import EXACT_ROWS, FACTOR_BITS, SCALE_BITS, ExactProductSums
+from .fixed_point import EXACT_ROWS, FACTOR_BITS, SCALE_BITS, ExactProductSums, ExactSums
 
 __all__ = [
     "CHUNK_BYTES",
@@ -161,9 +161,9 @@ class MomentAccumulator:
         self._x2_buf = np.empty(self.R)
         p = t ** (d - 1)
         # the exact GEMM's limb buffers and temporaries (about 24 (p + t) bytes per row)
-        # within the same budget
-        self._acc = ExactProductSums(p, t, max(64, min(EXACT_ROWS,
-                                                       chunk_bytes // (24 * (p + t)))))
+        # within the same budget; d = 1 is a plain exact sum of the table (P = 1)
+        self._acc: ExactProductSums | ExactSums = ExactSums(t) if d == 1 else \
+            ExactProductSums(p, t, max(64, min(EXACT_ROWS, chunk_bytes // (24 * (p + t)))))
         self._tab_buf = np.empty(d * t * self.R)
         # Khatri-Rao buffers: the last product (t^(d-1) rows) and, for d = 4, the one
         # before
@@ -177,7 +177,10 @@ class MomentAccumulator:
     def result(self) -> np.ndarray:
         """The exact moment sums of every row fed: an object array of Python ints of
         shape ``(t,) * d``, at scale ``2^SCALE_BITS``."""
-        return self._acc.result().reshape((self.t,) * self.d)
+        J = self._acc.result()
+        if self.d == 1:  # P = 1 is 2^FACTOR_BITS in fixed point
+            J = J * (1 << FACTOR_BITS)
+        return J.reshape((self.t,) * self.d)
 
     def _views(self, r: int) -> None:
         """Table views for a chunk of ``r`` rows (made for the first chunk and the short
@@ -189,7 +192,6 @@ class MomentAccumulator:
         self._rows = [list(tb[j]) for j in range(self.d)]
         self._tb = tb
         self._x2 = self._x2_buf[:r]
-        self._ones = np.ones((1, r))
         self._shape_r = r
 
     def _chunk(self, X: np.ndarray) -> None:
@@ -198,8 +200,8 @@ class MomentAccumulator:
         tb = self._tb
         for j in range(d):
             _table_rows(X[:, j], self._rows[j], self._x2)
-        if d == 1:
-            cur = self._ones
+        if isinstance(self._acc, ExactSums):  # d = 1: the table itself (P = 1)
+            self._acc.add(tb[0])
         else:
             # Khatri-Rao block of axes 1..d-1: cur[(a, b), i] = prev[a, i] T_b(x_{i,j});
             # two buffers so that no product reads the array it writes
@@ -209,7 +211,7 @@ class MomentAccumulator:
                 np.multiply(cur[:, None, :], tb[j][None, :, :], out=dst)
                 width *= t
                 cur = dst.reshape(width, r)
-        self._acc.add(cur, tb[d - 1])
+            self._acc.add(cur, tb[d - 1])
         self.n += r
         if self._progress is not None:
             self._progress("moments (rows)", self.n, self._total)
