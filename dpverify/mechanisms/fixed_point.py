@@ -196,8 +196,8 @@ class ExactSums:
     """``S[j] = sum_i fixed_point(V[j, i])`` exactly (a plain sum: ``P = 1``), for ``k``
     coordinates: ``add(V)`` with ``V`` of shape (``k``, rows); ``result()`` gives Python
     ints at scale ``2^FACTOR_BITS``.  int64 column sums of at most ``2^10`` rows (each
-    ``<= 2^46``; small temporaries), added into int64 accumulators flushed into Python ints before they can
-    reach ``2^62``: exact, any split of the rows, any order."""
+    ``<= 2^46``; small temporaries), added into int64 accumulators flushed into Python
+    ints before they can reach ``2^62``: exact, any split of the rows, any order."""
 
     _ROWS = 1 << 10
 
