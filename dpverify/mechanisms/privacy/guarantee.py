@@ -57,7 +57,13 @@ SIDE_CHANNELS = ("side channels: running time, memory use, and the size and layo
 
 def check_neighbours(value: Any) -> str:
     """``"replace"`` or ``"add-remove"`` (``"add_remove"`` accepted), else an error naming
-    ``neighbours``."""
+    ``neighbours``.
+
+    Examples
+    --------
+    >>> check_neighbours("Add_Remove")
+    'add-remove'
+    """
     if not isinstance(value, str):
         raise ParameterTypeError(f"neighbours must be a string, got {type(value).__name__}")
     v = value.strip().lower().replace("_", "-")
@@ -67,7 +73,14 @@ def check_neighbours(value: Any) -> str:
 
 
 def check_min_rows(value: Any, default: int = 1) -> int:
-    """The public lower bound on ``n`` of the add/remove universe (an integer >= 1)."""
+    """The public lower bound on ``n`` of the add/remove universe (an integer >= 1;
+    ``default`` when ``None``).
+
+    Examples
+    --------
+    >>> check_min_rows(None, 2), check_min_rows(10)
+    (2, 10)
+    """
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
@@ -79,7 +92,13 @@ def check_min_rows(value: Any, default: int = 1) -> int:
 
 def neighbouring_text(neighbours: str, domain: str, *, min_rows: int = 1,
                       max_rows: str | None = None) -> str:
-    """The neighbouring relation in words, with the universe it ranges over."""
+    """The neighbouring relation in words, with the universe it ranges over.
+
+    Examples
+    --------
+    >>> neighbouring_text("add-remove", "[0, 1]", min_rows=2)[:40]
+    'add/remove-one: databases differing by o'
+    """
     size = f"at least {min_rows} row{'s' if min_rows != 1 else ''}"
     if max_rows:
         size += f" and at most {max_rows}"
@@ -150,7 +169,13 @@ def guarantee_block(
 def epsilon_text(privacy: Mapping[str, Any], epsilon: Any = None, delta: Any = None) -> str:
     """The achieved epsilon for a CLI table, qualified as the guarantee block says:
     ``"1 (delta 0)"``, ``"1 (delta 0), given 1 assumption"`` or ``"NOT PRIVATE
-    (insecure seed); with secure randomness: 1 (delta 0)"``."""
+    (insecure seed); with secure randomness: 1 (delta 0)"``.
+
+    Examples
+    --------
+    >>> epsilon_text({"achieved_epsilon": "1", "secure_randomness": False})
+    'NOT PRIVATE (insecure seed); with secure randomness: 1 (delta 0)'
+    """
     eps = privacy.get("achieved_epsilon") if epsilon is None else epsilon
     dl = delta if delta is not None else privacy.get("delta") or "0"
     text = f"{eps} (delta {dl})"
