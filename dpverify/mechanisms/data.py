@@ -72,6 +72,7 @@ from .data_csv import (
     is_number,
     size_text,
 )
+from .data_header import check_columns, check_header
 
 __all__ = [
     "BINARY",
@@ -281,7 +282,7 @@ class DataSource:
                  stream: IO[bytes] | None = None, columns: Any = None) -> None:
         self.spec = _check_path(spec)
         self.max_bytes = _check_max_bytes(max_bytes)
-        self.columns = _check_columns(columns)
+        self.columns = check_columns(columns)
         self._stdin: CsvReader | None = None
         self._stream = stream
         self._width: int | None = None
@@ -400,48 +401,6 @@ class DataSource:
                                                         rows) // rows
                 yield tab
             self.bytes_done = base + size
-
-
-def _check_columns(columns: Any) -> tuple[str, ...] | None:
-    """``columns`` as a tuple of names (a comma-separated string or a sequence), or None."""
-    if columns is None:
-        return None
-    if isinstance(columns, str):
-        names = tuple(c.strip() for c in columns.split(","))
-    elif isinstance(columns, (list, tuple)) and all(isinstance(c, str) for c in columns):
-        names = tuple(c.strip() for c in columns)
-    else:
-        raise ParameterTypeError("columns must be a comma-separated string or a sequence of "
-                                 "names")
-    if not names or not all(names):
-        raise InvalidParameterError("columns must name every column (no empty name)")
-    return names
-
-
-def check_header(header: tuple[str, ...] | None, expected: tuple[str, ...] | None,
-                 path: str, *, first: str | None = None, given: bool = True) -> None:
-    """A file's header against the expected names.  Columns are read by position, so a
-    header that names them differently (a typo, another order) is an error that says so;
-    a file without a header is accepted unless names were given (``given``)."""
-    if expected is None:
-        return
-    if header is None:
-        if given:
-            raise DataValueError(f"{path!r} has no header, but the columns were named "
-                                 f"({', '.join(expected)}): columns are read by position and "
-                                 "the names only check the header")
-        return
-    if tuple(header) == tuple(expected):
-        return
-    if len(header) != len(expected):
-        raise DataValueError(f"{path!r}: the header has {len(header)} columns, expected "
-                             f"{len(expected)} ({', '.join(expected)})")
-    j = next(i for i, (a, b) in enumerate(zip(header, expected, strict=True)) if a != b)
-    where = "the names given" if given else f"the header of {first!r}"
-    raise DataValueError(
-        f"{path!r}: the header names column {j + 1} {header[j]!r} where {where} has "
-        f"{expected[j]!r}; columns are read by position, not by name (rename or reorder the "
-        "columns so that every header matches)")
 
 
 def as_source(source: str | DataSource, max_bytes: int | None = None) -> DataSource:

@@ -58,7 +58,12 @@ Guarantee
 ``h_k`` is certified before use, else ``CertificationFailed``; ``gamma_release <= gamma`` is
 checked exactly; the sensitivity is exact or a proven upper bound
 (:func:`dpverify.mechanisms.privacy.dlist_sensitivity`); noise is integer-only; answers are
-exact rationals; ``alpha(beta)`` is a rigorous upper bound.
+exact rationals; ``alpha(beta)`` is a rigorous upper bound.  ``neighbours="add-remove"``
+noises a count coordinate with the coefficients (``dlist_privacy``).
+
+Size: one mechanism -- the reader of decision lists, their reduction, the sanitizer (both
+neighbouring relations) and the summary -- sharing the reduction rule and the coordinate
+layout; a split would export private layout helpers across modules.
 """
 
 from __future__ import annotations
