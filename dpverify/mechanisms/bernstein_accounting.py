@@ -140,15 +140,15 @@ def release_privacy(
     nb = check_neighbours(neighbours)
     mode, l = query.evaluation, query.dim
     m = (k + 1) ** l
-    is_mean = isinstance(query, MeanQuery)
+    mq = query if isinstance(query, MeanQuery) else None
     assumptions: list[str] = []
     proven: list[dict[str, str]] = []
     outside: list[str] = []
     test = ("tested by check_sensitivity on public neighbours, not proved"
             if checked and nb == "replace" else "not tested, not proved")
     coords = m
-    if is_mean and nb == "add-remove":
-        C, M = add_remove_mean_plan(query.lower, query.upper, g)
+    if mq is not None and nb == "add-remove":
+        C, M = add_remove_mean_plan(mq.lower, mq.upper, g)
         S = g * M
         per = S
         coords = m + 1
@@ -165,9 +165,9 @@ def release_privacy(
                        "how": "phi rounded to the grid and clamped to the declared range, "
                               "shifted by a public centre, exact integer sums"})
     else:
-        if is_mean:
+        if mq is not None:
             assert n is not None
-            S = mean_sensitivity(query.lower, query.upper, n, g)
+            S = mean_sensitivity(mq.lower, mq.upper, n, g)
             proven.append({"claim": f"S(F) = {fmpq_str(S)}",
                            "how": "phi rounded to the grid and clamped to the declared range "
                                   "[lower, upper] (rounded outward), exact integer sum"})
@@ -197,12 +197,12 @@ def release_privacy(
         assumptions.append(f"declared float evaluation error <= "
                            f"{fmpq_str(query.float_error)} for {query.name!r} (user "
                            "assertion)")
-    if is_mean and not query.elementwise:
+    if mq is not None and not mq.elementwise:
         assumptions.append(
             f"phi of {query.name!r} is a deterministic function of its arguments (it is "
             "called on one row at a time, so it cannot mix rows; user assertion, tested on "
             "public rows)")
-    if is_mean and query.elementwise:
+    if mq is not None and mq.elementwise:
         proven.append({"claim": "every phi value depends on its own row and lattice point "
                                 "only, bit for bit",
                        "how": "built-in phi: IEEE basic operations element by element in "

@@ -621,7 +621,7 @@ def _noisy_summary(J: np.ndarray, n: int | None, t: int, privacy: Any, scale: fm
     d = J.ndim
     g = parse_fmpq_str(privacy["grid"], "grid")
     flat = J.ravel()
-    den = (1 << SCALE_BITS) * (n if neighbours == "replace" else 1)
+    den = (1 << SCALE_BITS) * (n if n is not None and neighbours == "replace" else 1)
     out = [fmpq(1)] if neighbours == "replace" else []
     start = len(out)
     for i in range(start, len(flat)):
