@@ -640,6 +640,14 @@ def release_bernstein(
         min_rows=min_rows, checked=checked, secure=src.secure)
     privacy["evaluation"] = _evaluation_record(query, g, e, nb)
     info: dict[str, Any] = {"function": query.name, "function_params": query.params}
+    ev = privacy["evaluation"]
+    info["float_error"] = {
+        "per_value_bound": ev["per_value_error"],
+        "note": ev["per_value_error_note"] or "each lattice value is within this bound of F",
+        "holds_for": "every backend, block and file split (each value depends on its own "
+                     "row only; sums over rows are exact integers)",
+        "role": "accuracy only: the privacy accounting does not use it",
+    }
     if isinstance(query, MeanQuery):
         sums = red.value if red is not None else \
             mean_lattice_sums(query, D, lattice_points(k, l), g, progress)

@@ -722,6 +722,10 @@ def tuv_release(
         "n_coordinates": K,
         "coefficients": coeffs,
         "secure_randomness": src.secure,
+        "float_error": {"per_value_bound": "0",
+                        "note": "integer statistics (support counts) and exact rational "
+                                "coefficients: no float computation on the release path",
+                        "role": "accuracy only"},
     }
     if count is not None:
         data["count"] = fmpq_str(count)

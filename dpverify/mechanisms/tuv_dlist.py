@@ -639,6 +639,11 @@ def tuv_dlist_release(
         "n_coordinates": K,
         "coefficients": coeffs,
         "secure_randomness": src.secure,
+        "float_error": {"per_value_bound": "0",
+                        "note": "integer statistics (sums of the lists' coefficients) and "
+                                "exact rational coefficients: no float computation on the "
+                                "release path",
+                        "role": "accuracy only"},
     }
     if count is not None:
         data["count"] = fmpq_str(count)
