@@ -2,8 +2,9 @@
 
 Stages timed separately (wall and CPU seconds of this process, same run):
 
-* Chebyshev moments by the three-term recurrence and one GEMM per row chunk
-  (:func:`dpverify.mechanisms.wang_summary.chebyshev_moments`), against the **baseline** of
+* Chebyshev moments by the three-term recurrence and exact fixed-point GEMMs per row chunk
+  (:func:`dpverify.mechanisms.wang_summary.chebyshev_moments`: four limb products of 18 bits
+  in one float64 GEMM of twice the shape, exact), against the **baseline** of
   the formula as printed (wang2013 Algorithm 1: ``prod_i cos(m_i arccos x_i)``, one numpy
   pass over the rows per moment), measured on a row subsample and scaled linearly in n
   (its cost is exactly linear in n: one pass per moment); agreement of the two checked;
@@ -14,9 +15,9 @@ Stages timed separately (wall and CPU seconds of this process, same run):
 * moments throughput (flops ``2 n t^d``) for d = 1, 2, 3 as a fraction of the
   throughput of a numpy GEMM **of the same shape** measured in the same run -- the product
   ``(t^{d-1} x m) @ (m x t)`` on operands already in memory (m rows; d = 1 is the
-  ``(1 x m) @ (m x t)`` product), i.e. what the moments would cost if the Chebyshev tables
-  and the Khatri-Rao block were free; and the peak working memory of a chunk
-  (``CHUNK_BYTES``);
+  ``(1 x m) @ (m x t)`` product), i.e. what float moments would cost if the Chebyshev tables
+  and the Khatri-Rao block were free (the exact moments do 4x its flops, plus the limb
+  splits); and the peak working memory of a chunk (``CHUNK_BYTES``);
 * reading the CSV (the one data reader, :mod:`dpverify.mechanisms.data`) as a
   fraction of the whole ``dpverify release wang-summary`` command on the same file, with
   the strict ``csv.reader`` path (the reference the fast path is checked against) for
@@ -297,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     out.append(f"* Moments: recurrence + GEMM is **{c_base * scale / c_fast:.0f}x** (cpu) / "
                f"{w_base * scale / w_fast:.0f}x (wall) faster than the printed formula; on the "
                f"{nb}-row subsample the two agree to {agree:.2e} (the proven a-priori bound of "
-               f"`summary_grid` is 4(d t^2 + n) 2^-53 per moment).")
+               f"`moment_error_bound` is 4 d t^2 2^-53 + 2^-36 per moment, for every n; "
+               f"the sums are exact fixed-point integers, the same for any chunking).")
     out.append(f"* Noise scale lambda = {lam:.6g} (derived sensitivity 2(t^d - 1)/n plus the "
                f"grid term; wang2013's printed t^d/(n epsilon) is too small, docs/mechanisms.md)"
                f"; grid 2^{int(np.log2(float(S.grid)))}.")
@@ -311,9 +313,9 @@ def main(argv: list[str] | None = None) -> int:
                "the same run (" + ", ".join(lb for lb, _ in settings) + "; threadpoolctl "
                "sets it for the moments and the baseline alike).")
     out.append("")
-    out.append(f"Moments throughput against a numpy GEMM of the same shape, same run "
-               f"(target >= 50% for d <= 2, >= 30% for d = 3); chunk memory "
-               f"<= CHUNK_BYTES = {CHUNK_BYTES >> 20} MiB:")
+    out.append(f"Moments throughput (exact fixed-point sums: 4x the flops of a float GEMM "
+               f"plus the limb splits) against a numpy float GEMM of the same shape, same "
+               f"run; chunk memory <= 2 CHUNK_BYTES = {2 * CHUNK_BYTES >> 20} MiB:")
     out.append("")
     out.append("| BLAS | d | t | rows | chunk rows | moments GFLOP/s | GEMM GFLOP/s (m rows) | "
                "fraction (wall) | fraction (cpu) | peak MiB beyond the data |")
@@ -324,12 +326,11 @@ def main(argv: list[str] | None = None) -> int:
                    f"**{100 * r['fraction']:.0f}%** | {100 * r['fraction_cpu']:.0f}% | "
                    f"{r['peak_mib']:.1f} |")
     out.append("")
-    out.append("d = 1 (the product form, half the table and two dots per row) runs on one core "
-               "whatever the BLAS setting -- numpy ufuncs, and dots kept below OpenBLAS's "
-               "threading threshold; threads over row blocks gave nothing, the ufunc calls "
-               "being short and holding the GIL between them -- while with several BLAS "
-               "threads the baseline (a memory-bound (1 x m) @ (m x t) product) uses every "
-               "core; the 1-thread rows and the CPU column compare the work.")
+    out.append("The exact GEMMs run on one BLAS thread whatever the setting (small "
+               "products: a multi-threaded BLAS on a busy machine loses far more to "
+               "synchronisation than it gains), while with several BLAS threads the "
+               "baseline uses every core; the 1-thread rows and the CPU column compare the "
+               "work.")
     out.append("")
     out.append(f"Reading (target < 20% of a release): the one data reader against "
                f"the whole `dpverify release wang-summary --t {t}` command on the same "

@@ -153,10 +153,12 @@ class RandomSource:
     ---------
     Default: :func:`secrets.randbelow` (suitable for privacy).  With ``insecure_seed`` the
     Mersenne twister of :class:`random.Random` (integer draws only) -- reproducible and
-    **not private**; ``self.secure`` records which.
+    **not private**; ``self.secure`` records which (and ``self.seed`` the seed, or
+    ``None``).
     """
 
     def __init__(self, insecure_seed: int | None = None) -> None:
+        self.seed: int | None = None
         if insecure_seed is None:
             self._below: Callable[[int], int] = secrets.randbelow
             self.secure = True
@@ -164,6 +166,7 @@ class RandomSource:
             seed = check_int(insecure_seed, "insecure_seed")
             self._below = random.Random(seed).randrange
             self.secure = False
+            self.seed = seed
 
     def randbelow(self, m: int) -> int:
         """Uniform integer in ``0..m-1`` (``m >= 1``)."""

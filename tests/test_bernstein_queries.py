@@ -75,9 +75,11 @@ def test_release_with_wrong_phi_records_mean_mode():
     D = np.linspace(0, 1, 30).reshape(-1, 1)  # includes rows hitting NaN and 1e6
     rel = bm.release_bernstein(D, q, 5, 1, 1, check=False, insecure_seed=0)
     p = rel.privacy
-    # the only assumption of a user mean query: phi is row-wise (tested, not proved)
+    # the only assumption of a user mean query: phi is a deterministic function (it is
+    # called on one row at a time; tested, not proved)
     assert p["evaluation_mode"] == "mean" and len(p["assumptions"]) == 1
-    assert "row-wise" in p["assumptions"][0]
+    assert "deterministic function" in p["assumptions"][0]
+    assert p["guarantee"]["assumptions"] == p["assumptions"]
     assert bm.release_bernstein(D, bm.linear_mean_query(1), 5, 1, 1, check=False,
                                 insecure_seed=0).privacy["assumptions"] == []  # built-in
     assert parse_fmpq_str(p["lattice_sensitivity"]["per_coordinate"]) == fmpq(1, 30) + G

@@ -216,24 +216,28 @@ def test_standard_input_stream(tmp_path):
         D.DataSource("-", stream=io.BytesIO(b"1\n")).partitions()
     # the cap holds while reading a stream (no size is known beforehand)
     big = D.DataSource("-", stream=io.BytesIO(b"0.5\n" * 1000), max_bytes=100)
-    with pytest.raises(D.DataSizeError, match="larger than the size cap of 100 bytes"):
+    with pytest.raises(D.DataSizeError, match="more than 12 rows of 1 values"):
         D.read_data(big)
 
 
 def test_size_caps(tmp_path):
+    # the cap counts decoded values (rows x columns x 8 bytes), never the text: 100 rows of
+    # 2 values are 1600 bytes however they are written (900 or 2000 bytes of text)
     p = _write(tmp_path, "0.5,0.25\n" * 100)
-    with pytest.raises(D.DataSizeError, match=r"holds 900 bytes of data, more than the size "
-                       r"cap of 899 bytes"):
-        D.DataSource(p, max_bytes=899)
-    assert D.read_data(p, max_bytes=1600).n_rows == 100
-    # rows in memory count too: 100 rows x 2 values x 8 bytes = 1600 > 1599 >= 900
-    with pytest.raises(D.DataSizeError, match="in memory"):
-        D.read_data(p, max_bytes=1599)
-    # Parquet counts what it decodes to (8 bytes a value), not its compressed size
+    long = str(tmp_path / "long.csv")
+    with open(long, "w") as fh:
+        fh.write("0.50000000000000000000,0.25000000000000000000\n" * 100)
+    for f in (p, long):
+        assert D.read_data(f, max_bytes=1600).n_rows == 100
+        with pytest.raises(D.DataSizeError, match="more than 99 rows of 2 values"):
+            D.read_data(f, max_bytes=1599)
+        with pytest.raises(D.DataSizeError, match="size cap of 1.6 KiB"):
+            list(D.DataSource(f, max_bytes=1599).tables())
+    # Parquet counts what it decodes to (8 bytes a value), from its footer, before reading
     q = str(tmp_path / "z.parquet")
     pq.write_table(pa.table({"x": np.zeros(100_000)}), q)
     assert os.path.getsize(q) < 100_000
-    with pytest.raises(D.DataSizeError, match="holds 781.2 KiB"):
+    with pytest.raises(D.DataSizeError, match="decodes to 781.2 KiB"):
         D.DataSource(q, max_bytes=100_000)
     with pytest.raises(InvalidParameterError, match="max_bytes must be >= 1"):
         D.DataSource(p, max_bytes=0)

@@ -138,14 +138,14 @@ def test_paper_scales_hand_ratios():
 
 
 def test_cli_privacy_jin(capsys):
-    # full tensor t = 2, d = 1, n = 10: one noisy moment, per = 2/10 + 2g with g = 2^-40
-    # (float bound 4(4 + 10) 2^-53 < 2^-41); jin step 9: t^d/(n eps) = 1/5, which achieves
-    # (2/10 + 2g) * 5 = 1 + 10 g  > 1 = eps
+    # full tensor t = 2, d = 1, n = 10: one noisy moment, per = 2/10 + g with g = 2^-40
+    # (exact fixed-point sums: one rounding per neighbour); jin step 9: t^d/(n eps) = 1/5,
+    # which achieves (2/10 + g) * 5 = 1 + 5 g  > 1 = eps
     assert main(["privacy", "jin", "--n", "10", "--d", "1", "--t", "2", "--epsilon", "1",
                  "--json"]) == 0
     rec = json.loads(capsys.readouterr().out)["moments"]
     g = fmpq(1, 2**40)
-    assert rec["scale"] == str(fmpq(1, 5) + 2 * g)
+    assert rec["scale"] == str(fmpq(1, 5) + g)
     assert rec["paper"]["wang2013_algorithm1_scale"] == "1/5"
     assert rec["paper"]["wang2013_achieved_epsilon_upper"] == "1"  # 2(t^d-1)/n / (1/5)
     # basis subset d = 3, S = 1 (|R| = 4), n = 100, with PSI k = 1 (Gaussian)
@@ -153,7 +153,7 @@ def test_cli_privacy_jin(capsys):
                  "--epsilon", "1/2", "--psi-k", "1", "--psi-iters", "4", "--psi-epsilon",
                  "1/2", "--psi-delta", "1e-6", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj["moments"]["l1_sensitivity"] == str(3 * (fmpq(1, 50) + 2 * g))
+    assert obj["moments"]["l1_sensitivity"] == str(3 * (fmpq(1, 50) + g))
     assert obj["psi"]["covariance_sensitivity"]["spectral"] == "297/2500"  # 4*3*99/100^2
     assert obj["psi"]["l2_sensitivity_per_step"] == "297/2500"
     eps_tot = obj["total"]["epsilon"].split("/")

@@ -111,7 +111,11 @@ def test_basis_moments_match_exact_and_full_tensor():
     X = np.round(g.uniform(-1, 1, (40, 3)) * 1024) / 1024
     B = js.basis_indices(3, degree=4)
     got = js.basis_moments(X, B)
-    bound = 4 * (16 + 4 + 40) * fmpq(1, 2**53)  # basis_grid's lemma, S = 4, n = 40
+    # basis_error_bound's lemma (S = 4) plus the two final float roundings (sum, mean)
+    bound = js.basis_error_bound(4) + fmpq(2, 2**53)
+    assert bound == 4 * (16 + 4) * fmpq(1, 2**53) + fmpq(1, 2**37) + fmpq(2, 2**53)
+    J = js.exact_basis_sums(X, B)
+    assert (J == js.exact_basis_sums(X[::-1], B)).all() and J[0] == 40 * 2**36
     rows = [[fmpq(int(v * 1024), 1024) for v in r] for r in X]
     for j, r in enumerate(B):
         exact = sum((_phi_exact(x, r) for x in rows), fmpq(0)) / 40
@@ -142,12 +146,12 @@ def test_basis_sensitivity_brute_force():
 
 
 def test_basis_privacy_hand_numbers():
-    # n = 100, |R| = 4 (d = 3, S = 1): float bound 4(1 + 1 + 100) 2^-53 < 2^-41, so the
-    # grid is the coarsest allowed 2^-40; per coordinate 2/100 + 2^-39; L1 = 3 * that
+    # n = 100, |R| = 4 (d = 3, S = 1): the default grid 2^-40; per coordinate 2/100 + 2^-40
+    # (exact sums: one rounding of each neighbour's exact mean); L1 = 3 * that
     rec, scale = js.basis_privacy(100, 4, 1, "1/2")
     g = fmpq(1, 2**40)
     assert rec["grid"] == "1/1099511627776"
-    per = fmpq(1, 50) + 2 * g
+    per = fmpq(1, 50) + g
     assert rec["l1_sensitivity"] == str(3 * per) and scale == 3 * per / fmpq(1, 2)
     assert rec["achieved_epsilon"] == "1/2"
     # jin step 9 pattern |R|/(n eps) = 4/50 achieves L1/scale = 3 per * 50/4 > 1/2

@@ -108,6 +108,8 @@ def test_sensitivity_brute_force(representation, universe, max_support):
     s = tuv_sensitivity(g, d, 2, representation, universe, max_support)
     assert s["S1"] == fmpq(str(best_l1)) and s["Sinf"] == fmpq(str(best_inf))
     assert s["S1_exact"]
+    # add/remove: one row moves sum_x p_x by its own non-constant part
+    assert s["S1_add_remove"] == fmpq(str(max(sum(abs(c) for c in v.values()) for v in vecs)))
     # every coordinate some row can make non-zero is counted (and no more)
     assert s["n_coordinates"] == len(keys)
     m = d if universe == "monotone" else 2 * d
@@ -172,7 +174,7 @@ def test_privacy_cli_wang_and_bernstein_by_hand(capsys):
     assert main(["privacy", "wang", "--n", "1000", "--t", "2", "--d", "1", "--epsilon", "1",
                  "--json"]) == 0
     w = json.loads(capsys.readouterr().out)
-    per = fmpq(2, 1000) + 2 * g
+    per = fmpq(2, 1000) + g  # exact fixed-point sums: one rounding per neighbour
     assert w["per_coordinate"] == fmpq_str(per) and w["noisy_coordinates"] == 1
     assert w["scale"] == fmpq_str(per) and w["achieved_epsilon"] == "1"
     assert main(["privacy", "bernstein", "--sensitivity", "1/100", "--k", "20",

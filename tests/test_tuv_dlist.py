@@ -23,7 +23,7 @@ from dpverify.constructions.decision_lists import (
     h_polynomial,
 )
 from dpverify.errors import InvalidParameterError
-from dpverify.mechanisms.privacy import dlist_sensitivity
+from dpverify.mechanisms.privacy import dlist_privacy, dlist_sensitivity
 from dpverify.mechanisms.tuv_dlist import (
     DlistSummary,
     dlist_release_polynomial,
@@ -161,6 +161,11 @@ def test_sensitivity_against_all_pairs(k, m):
     assert sens["S1_term_bound"] >= sens["S1"]
     # T (max |coef| of one p_x) by brute force
     assert sens["T"] == max(abs(c) for v in vecs for c in v)
+    # add/remove: one list moves sum_x p_x by ||p_x||_1 (constant included) and the count
+    # coordinate by T; the record's L1 is exactly max ||p_x||_1 + T
+    one = max(sum(abs(c) for c in v) for v in vecs)
+    rec = dlist_privacy(h, k, m, 1, neighbours="add-remove")
+    assert fmpq(rec["sensitivity"]["l1_times_n"]) == one + sens["T"]
 
 
 def test_coordinate_size_rule_matches_brute_force():

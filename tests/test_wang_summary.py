@@ -18,7 +18,7 @@ from flint import fmpq
 from dpverify.cli import main
 from dpverify.errors import InvalidParameterError
 from dpverify.mechanisms import wang_summary as ws
-from dpverify.numbers import parse_fmpq_str
+from dpverify.numbers import fmpq_str, parse_fmpq_str
 
 
 @pytest.mark.parametrize("d, chunk", [(1, 128), (2, 128), (3, 128), (4, 77), (3, None)])
@@ -87,7 +87,7 @@ def test_release_privacy_record():
     X = g.uniform(-1, 1, (300, 2))
     S = ws.release_summary(X, 4, "1/2", insecure_seed=1)
     assert S.moments[0] == 1  # b_0 released exactly, no noise
-    per = fmpq(2, 300) + 2 * S.grid
+    per = fmpq(2, 300) + S.grid  # exact sums: one rounding of each neighbour's exact mean
     assert parse_fmpq_str(S.privacy["scale"]) == 15 * per * 2
     assert S.privacy["achieved_epsilon"] == "1/2"
     assert S.privacy["certificate"]["epsilon"] == "1/2"
@@ -99,11 +99,14 @@ def test_release_privacy_record():
     assert back.moments == S.moments
 
 
-def test_grid_covers_float_error_bound():
-    # g/2 >= 4 (d t^2 + n) 2^-53 for the benchmark size
-    g = ws.summary_grid(10**6, 32, 2)
-    assert g / 2 >= 4 * (2 * 32**2 + 10**6) * fmpq(1, 2**53)
-    assert g <= fmpq(1, 2**20)
+def test_default_grid_and_accuracy_bound():
+    # the grid no longer has to cover a float error (the sums are exact): 2^-40 at every
+    # size; the published accuracy bound of the moments does not grow with n
+    assert ws.summary_grid(10**6, 32, 2) == ws.summary_grid(1, 2, 1) == fmpq(1, 2**40)
+    assert ws.moment_error_bound(32, 2) == 4 * 2 * 32**2 * fmpq(1, 2**53) + fmpq(1, 2**36)
+    X = np.random.default_rng(1).uniform(-1, 1, (50, 2))
+    s = ws.release_summary(X, 4, 1, insecure_seed=0)
+    assert s.info["float_error"]["per_moment_bound"] == fmpq_str(ws.moment_error_bound(4, 2))
 
 
 def test_answer_is_inner_product_of_damped_coefficients():
@@ -198,20 +201,28 @@ def test_recurrence_error_lemma_against_exact_rationals():
                 assert err <= 3 * m * m * u, (float(x), m)
 
 
-def test_user_grid_finer_than_the_float_bound_is_refused():
-    # the per-moment sensitivity 2/n + 2g needs the proven float error 4(d t^2 + n) 2^-53
-    # below g/2; n = 3, t = 2, d = 1: error 4 * 7 * 2^-53 < 2^-48, so g = 2^-47 is accepted
-    # and g = 2^-62 refused (reviewer's reproducer used 2^-62)
-    from dpverify.errors import InvalidParameterError
+def test_fine_grid_keeps_the_neighbour_bound():
+    # the sums are exact, so any public grid keeps the per-moment sensitivity 2/n + g (the
+    # reviewer's grid 2^-62 used to rest on a float error below g/2): the exact pre-noise
+    # means of random neighbours, rounded to g, differ by at most that
     from dpverify.mechanisms.jin_synthetic import basis_privacy
-    from dpverify.mechanisms.wang_summary import wang_privacy
+    from dpverify.noise import round_to_grid
 
-    wang_privacy(3, 2, 1, 1, grid=fmpq(1, 2**47))
-    with pytest.raises(InvalidParameterError, match="finer than the proven float-error"):
-        wang_privacy(3, 2, 1, 1, grid=fmpq(1, 2**62))
-    basis_privacy(3, 2, 1, 1, grid=fmpq(1, 2**47))
-    with pytest.raises(InvalidParameterError, match="finer than the proven float-error"):
-        basis_privacy(3, 2, 1, 1, grid=fmpq(1, 2**62))
+    g = fmpq(1, 2**62)
+    rec, _ = ws.wang_privacy(3, 2, 1, 1, grid=g)
+    assert parse_fmpq_str(rec["per_coordinate"]) == fmpq(2, 3) + g
+    rec, _ = basis_privacy(3, 2, 1, 1, grid=g)
+    assert parse_fmpq_str(rec["per_coordinate"]) == fmpq(2, 3) + g
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        X = rng.uniform(-1, 1, (3, 2))
+        Y = X.copy()
+        Y[rng.integers(3)] = rng.choice([-1.0, 1.0, rng.uniform(-1, 1)], size=2)
+        JX, JY = ws.exact_moment_sums(X, 4), ws.exact_moment_sums(Y, 4)
+        for m in np.ndindex(JX.shape):
+            a = round_to_grid(fmpq(int(JX[m]), 3 * 2**72), g)
+            b = round_to_grid(fmpq(int(JY[m]), 3 * 2**72), g)
+            assert abs(a - b) <= fmpq(2, 3) + g
 
 
 def test_long_lower_bound_is_rounded_down_not_refused():

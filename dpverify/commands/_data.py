@@ -1,9 +1,11 @@
 """The data flags of the release commands (no mathematics here).
 
 ``--data SOURCE`` (a CSV or Parquet file, a directory of them, a glob, or ``-`` for standard
-input), ``--max-data-size SIZE`` (the size cap of the source), ``--show-values`` (put the
-offending cell in data error messages), ``--timeout`` (the wall-clock limit every long
-command takes) and the announcement of ``--insecure-seed`` on stderr.
+input), ``--max-data-size SIZE`` (the size cap of the source, in decoded values: a cap in
+rows), ``--columns NAMES`` (check the header), ``--show-values`` (put the offending cell in
+data error messages), ``--timeout`` (the wall-clock limit every long command takes), the
+announcement of ``--insecure-seed`` on stderr and ``--neighbours`` (the neighbouring
+relation a release is accounted for).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
     "data_flags",
     "insecure_seed",
     "max_data_bytes",
+    "neighbours_flag",
     "open_data",
     "reraise",
     "seed_flag",
@@ -48,16 +51,30 @@ def data_flags(parser: argparse.ArgumentParser, what: str, *, required: bool = T
     parser.add_argument(
         "--max-data-size", dest="max_data_size", default=DEFAULT_MAX_DATA_SIZE,
         metavar="SIZE",
-        help="size cap of --data: at most SIZE bytes are read (Parquet counts its decoded "
-        "values, 8 bytes each) and held as rows in memory; suffixes K, M, G, T are powers "
-        f"of 1024 (default {DEFAULT_MAX_DATA_SIZE}); rows are otherwise read in blocks of a "
-        "few MiB, so a release that sums over rows needs little memory whatever the size")
+        help="size cap of --data in decoded values: rows x columns x 8 bytes at most SIZE "
+        "(a cap in rows: it never depends on how the values are written, so it reveals "
+        "nothing beyond n); suffixes K, M, G, T are powers of 1024 (default "
+        f"{DEFAULT_MAX_DATA_SIZE}); rows are read in blocks of a few MiB, so a release that "
+        "sums over rows needs little memory whatever the size")
+    parser.add_argument(
+        "--columns", default=None, metavar="NAMES",
+        help="comma-separated column names: every file's header must read exactly so "
+        "(columns are read by position; this only checks the header, e.g. for a typo)")
     parser.add_argument(
         "--show-values", dest="show_values", action="store_true",
         help="put the offending cell in data error messages (for debugging on your own "
         "data: by default a message names the file, line, column and rule only, since "
         "messages reach logs that are not protected like the data)")
     timeout_flag(parser, default=RELEASE_TIMEOUT)
+
+
+def neighbours_flag(parser: argparse.ArgumentParser) -> None:
+    """``--neighbours replace|add-remove``: the neighbouring relation of the accounting."""
+    parser.add_argument(
+        "--neighbours", default="replace", metavar="REL",
+        help="neighbouring relation of the privacy accounting: replace (same n, public; one "
+        "row replaced; the papers' relation) or add-remove (one row added or removed; n is "
+        "not published: noisy sums and a noisy count)")
 
 
 def seed_flag(parser: argparse.ArgumentParser) -> None:
@@ -126,7 +143,8 @@ def open_data(args: Any, backend: str = "local", flag: str = "--data") -> Any:
     if spec == STDIN and backend != "local":
         raise InvalidParameterError(f"{flag} - (standard input) needs --backend local: "
                                     "Dask workers read files")
-    return data_call(args, DataSource, spec, max_bytes=max_data_bytes(args), flag=flag)
+    return data_call(args, DataSource, spec, max_bytes=max_data_bytes(args), flag=flag,
+                     columns=getattr(args, "columns", None))
 
 
 def insecure_seed(args: Any, prog: str) -> int | None:

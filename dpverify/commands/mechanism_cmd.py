@@ -57,6 +57,7 @@ from ._data import (
     data_call,
     data_flags,
     insecure_seed,
+    neighbours_flag,
     open_data,
     reraise,
     seed_flag,
@@ -106,6 +107,10 @@ def register(sub: Any) -> None:
     b.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
     b.add_argument("--beta", default="1/20", type=str, help="failure probability for alpha")
     seed_flag(b)
+    neighbours_flag(b)
+    b.add_argument("--min-rows", dest="min_rows", default=None, type=str,
+                   help="add-remove, priestley-chao/naive-bayes/logistic: public lower bound "
+                   "on n (default 2; the sensitivity is taken there; fewer rows are refused)")
     b.add_argument("--no-check", dest="no_check", action="store_true",
                    help="skip the sensitivity check on public random neighbours")
     backend_flags(b)
@@ -121,6 +126,7 @@ def register(sub: Any) -> None:
     w.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     w.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
     seed_flag(w)
+    neighbours_flag(w)
     backend_flags(w)
     add_json_flag(w)
     progress_flags(w)
@@ -145,6 +151,7 @@ def register(sub: Any) -> None:
     j.add_argument("--epsilon", required=True, type=str, help="epsilon > 0 (exact)")
     j.add_argument("--delta", default=None, type=str, help="delta in (0,1): (eps,delta)-DP")
     seed_flag(j)
+    neighbours_flag(j)
     backend_flags(j)
     add_json_flag(j)
     progress_flags(j)
@@ -259,19 +266,24 @@ def _release_bernstein(args: Any) -> CommandResult:
             label_encoding=args.label_encoding)
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
-    with make_progress(args, "dpverify release bernstein") as bar:
+    nb = _neighbours(args)
+    min_rows = None if args.min_rows is None else int_flag(args.min_rows, "--min-rows",
+                                                             minimum=2)
+    with make_progress(args, "dpverify release bernstein") as bar, \
+            flag_names({"min_rows": "--min-rows", "neighbours": "--neighbours"}):
         rel = _data_rows_named(args, tab, bm.release_bernstein, src if X is None else X, q,
                                k, h, eps, delta=delta, e_max=e_max, check=not args.no_check,
                                insecure_seed=seed, progress=bar, backend=backend,
-                               scheduler=scheduler)
-    n = int(rel.info["n"])
+                               scheduler=scheduler, neighbours=nb, min_rows=min_rows)
+    n = rel.info.get("n")
     data = rel.to_json()
-    acc = bm.bernstein_accuracy(rel, beta, query=q, n=n)
+    acc = bm.bernstein_accuracy(rel, beta, query=q, n=n or rel.privacy.get("min_rows"))
     data["accuracy"] = acc
     rows = [
         ("mechanism", "bernstein (alda2017 Algorithm 1)"),
         ("function", q.name),
-        ("n, k, h, l", f"{n}, {k}, {h}, {q.dim}"),
+        ("neighbours", rel.privacy["neighbouring"]),
+        ("n, k, h, l", f"{_n_text(n, rel.info)}, {k}, {h}, {q.dim}"),
         ("evaluation mode", rel.privacy["evaluation_mode"]),
         ("assumptions", "; ".join(rel.privacy["assumptions"]) or "none"),
         ("S(F)", rel.privacy["function_sensitivity"]),
@@ -279,7 +291,7 @@ def _release_bernstein(args: Any) -> CommandResult:
         ("lattice L1 sensitivity", rel.privacy["lattice_sensitivity"]["l1"]),
         ("noise scale", rel.privacy["scale"]),
         ("paper scale (Alg. 1)", rel.privacy["paper_scale_algorithm1"]),
-        ("achieved epsilon", rel.privacy["achieved_epsilon"]),
+        ("achieved epsilon", epsilon_text(rel.privacy)),
         ("alpha(beta) noise part", acc["noise_term"]),
         ("alpha(beta)", acc["alpha_decimal"] + ("" if acc["approximation_certified"]
                                                 else " (noise + evaluation only)")),
@@ -287,6 +299,32 @@ def _release_bernstein(args: Any) -> CommandResult:
     if seed is not None:
         rows.append(("randomness", "INSECURE seed (not private)"))
     return CommandResult(data=data, text=format_table(rows))
+
+
+def _neighbours(args: Any) -> str:
+    """``--neighbours`` checked (replace or add-remove)."""
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.privacy import check_neighbours
+
+    with flag_names({"neighbours": "--neighbours"}):
+        return check_neighbours(args.neighbours)
+
+
+def _n_text(n: Any, info: dict) -> str:
+    """n (replace-one: public) or the noisy count (add/remove: n is not published)."""
+    if n is not None:
+        return str(n)
+    if "count" in info:
+        return f"noisy count {float(exact(info['count'], 'count')):.6g}"
+    return "not published"
+
+
+def epsilon_text(privacy: dict) -> str:
+    """The achieved epsilon, qualified (insecure seed, assumptions)."""
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.privacy import epsilon_text as text
+
+    return str(text(privacy))
 
 
 def _check_moment_count(t: int, d: int) -> None:
@@ -306,26 +344,29 @@ def _release_wang(args: Any) -> CommandResult:
     t = int_flag(args.t, "--t", minimum=2, maximum=1000)
     K = int_flag(args.K, "--K", minimum=0, maximum=100)
     eps, delta = eps_delta_flags(args)
+    nb = _neighbours(args)
     src = open_data(args, backend)
     _check_moment_count(t, _width(args, src, 4))
     with make_progress(args, "dpverify release wang-summary") as bar:
         # the rows are read in blocks, parsed in the background while the moments of the
         # previous block are summed (either backend)
         s = data_call(args, release_summary, src, t, eps, delta=delta, insecure_seed=seed,
-                      progress=bar, backend=backend, scheduler=scheduler)
+                      progress=bar, backend=backend, scheduler=scheduler, neighbours=nb)
     data = s.to_json()
     data["K"] = K
     pp = s.privacy["paper"]
     rows = [
         ("mechanism", "wang-summary (wang2013 Algorithm 1)"),
-        ("n, d, t", f"{s.n}, {s.d}, {s.t}"),
+        ("neighbours", s.privacy["neighbouring"]),
+        ("n, d, t", f"{_n_text(s.n, s.info)}, {s.d}, {s.t}"),
         ("L1 sensitivity", s.privacy["l1_sensitivity"]),
         ("sensitivity lower bound", s.privacy["moment_sensitivity"]["lower"]),
         ("noise scale", s.privacy["scale"]),
-        ("achieved epsilon", s.privacy["achieved_epsilon"]),
-        ("paper scale t^d/(n eps)", pp["wang2013_algorithm1_scale"]),
-        ("paper scale achieves eps <=", pp["wang2013_achieved_epsilon_upper"]),
+        ("achieved epsilon", epsilon_text(s.privacy)),
     ]
+    if isinstance(pp, dict):
+        rows += [("paper scale t^d/(n eps)", pp["wang2013_algorithm1_scale"]),
+                 ("paper scale achieves eps <=", pp["wang2013_achieved_epsilon_upper"])]
     if seed is not None:
         rows.append(("randomness", "INSECURE seed (not private)"))
     return CommandResult(data=data, text=format_table(rows))
@@ -350,6 +391,7 @@ def _release_jin_basis(args: Any) -> CommandResult:
     sub = None if args.grid_subset is None else int_flag(args.grid_subset, "--grid-subset",
                                                          1, 10**6)
     eps, delta = eps_delta_flags(args)
+    nb = _neighbours(args)
     src = open_data(args, backend)
     width = _width(args, src, 1000)
     kw: dict[str, Any] = psi_params(args, width) or {}
@@ -362,7 +404,7 @@ def _release_jin_basis(args: Any) -> CommandResult:
         syn = data_call(args, release_synthetic_basis, data_arg, N, eps,
                         basis_degree=S, basis_size=R, delta=delta, m=m, grid_subset=sub,
                         insecure_seed=seed, progress=bar, backend=backend,
-                        scheduler=scheduler, **kw)
+                        scheduler=scheduler, neighbours=nb, **kw)
     tot = syn.privacy["total"]
     data = {
         "mechanism": "jin-synthetic",
@@ -374,11 +416,15 @@ def _release_jin_basis(args: Any) -> CommandResult:
     }
     rows = [
         ("mechanism", "jin-synthetic (basis subset" + (" + PSI)" if kw else ")")),
-        ("n, d, N, m", f"{syn.summary.n}, {width}, {N}, {len(syn.rows)}"),
+        ("neighbours", syn.privacy["neighbouring"]),
+        ("n, d, N, m", f"{_n_text(syn.summary.n, syn.summary.info)}, {width}, {N}, "
+                       f"{len(syn.rows)}"),
         ("basis |R|, candidates C", f"{syn.info['basis_size']}, {syn.info['candidates']}"),
         ("moment noise scale", syn.privacy["moments"]["scale"]),
         ("moments epsilon", syn.privacy["moments"]["achieved_epsilon"]),
-        ("total epsilon, delta", f"{tot['epsilon_decimal_up']}, {tot['delta']}"),
+        ("total epsilon, delta", epsilon_text({**syn.privacy,
+                                               "achieved_epsilon": tot["epsilon_decimal_up"],
+                                               "delta": tot["delta"]})),
         ("LP objective", f"{syn.info['lp_objective']:.6g}"),
     ]
     if seed is not None:
@@ -403,6 +449,7 @@ def _release_jin(args: Any) -> CommandResult:
     N = int_flag(args.N, "--N", minimum=1, maximum=10_000)
     m = None if args.m is None else int_flag(args.m, "--m", minimum=1, maximum=10**7)
     eps, delta = eps_delta_flags(args)
+    nb = _neighbours(args)
     src = open_data(args, backend)
     width = _width(args, src, 4)
     sub = None if args.grid_subset is None else int_flag(
@@ -411,7 +458,7 @@ def _release_jin(args: Any) -> CommandResult:
     with make_progress(args, "dpverify release jin-synthetic") as bar:
         syn = data_call(args, release_synthetic, src, t, N, eps, m=m, delta=delta,
                         grid_subset=sub, insecure_seed=seed, progress=bar, backend=backend,
-                        scheduler=scheduler)
+                        scheduler=scheduler, neighbours=nb)
     data = {
         "mechanism": "jin-synthetic",
         "reference": "jin Algorithm 1",
@@ -421,9 +468,11 @@ def _release_jin(args: Any) -> CommandResult:
     }
     rows = [
         ("mechanism", "jin-synthetic (jin Algorithm 1)"),
-        ("n, d, t, N, m", f"{syn.summary.n}, {width}, {t}, {N}, {len(syn.rows)}"),
+        ("neighbours", syn.privacy["neighbouring"]),
+        ("n, d, t, N, m", f"{_n_text(syn.summary.n, syn.summary.info)}, {width}, {t}, {N}, "
+                          f"{len(syn.rows)}"),
         ("noise scale", syn.privacy["scale"]),
-        ("achieved epsilon", syn.privacy["achieved_epsilon"]),
+        ("achieved epsilon", epsilon_text(syn.privacy)),
         ("LP objective", f"{syn.info['lp_objective']:.6g}"),
     ]
     if seed is not None:

@@ -38,6 +38,7 @@ from ._data import (
     data_flags,
     insecure_seed,
     max_data_bytes,
+    neighbours_flag,
     open_data,
     seed_flag,
 )
@@ -77,6 +78,7 @@ def register(sub: Any) -> None:
                    "on <= k variables, the only ones a query of size <= k reads)")
     p.add_argument("--beta", default="1/20", type=str, help="failure probability (report)")
     seed_flag(p)
+    neighbours_flag(p)
     backend_flags(p)
     add_json_flag(p)
     progress_flags(p)
@@ -107,10 +109,11 @@ def _release(args: Any) -> CommandResult:
                                     "(decision lists)")
     backend, scheduler = backend_params(args)
     seed = insecure_seed(args, "dpverify tuv-release")
+    nb = _neighbours(args)
     if args.dlists is not None:
         if backend != "local":
             raise InvalidParameterError("--dlists releases run with --backend local only")
-        return _release_dlists(args, seed)
+        return _release_dlists(args, seed, nb)
     if args.m is not None:
         raise InvalidParameterError("--m applies only to --dlists")
     # every parameter is checked before the data is read (documented ranges)
@@ -135,17 +138,19 @@ def _release(args: Any) -> CommandResult:
         s = data_call(args, tuv_release, src, k, gamma, eps, delta=delta, r=r,
                       representation=rep, universe=uni, method=args.method, beta=beta,
                       truncate=args.truncate, insecure_seed=seed, progress=bar,
-                      backend=backend, scheduler=scheduler)
+                      backend=backend, scheduler=scheduler, neighbours=nb)
     d = s.data
     ach = d["privacy"]["achieved"] or {}
     rows = [
-        ("rows n, attributes d", f"{d['n']}, {d['d']}"),
+        ("neighbours", d["privacy"]["neighbouring"]),
+        ("rows n, attributes d", f"{_n_text(d)}, {d['d']}"),
         ("query class", f"r={r} of <= {k} literals ({uni} universe, {rep})"),
         ("polynomial", f"{d['polynomial']['construction']}, degree {d['polynomial']['degree']}"
          f", exact error {d['polynomial']['error_exact']}"),
         ("noised coordinates", str(d["n_coordinates"])),
         ("noise scale", d["privacy"]["scale"]),
-        ("achieved epsilon", ach.get("epsilon_decimal", "0") + f" (delta {ach.get('delta')})"),
+        ("achieved epsilon", _epsilon_text(d["privacy"], ach.get("epsilon_decimal", "0"),
+                                           ach.get("delta"))),
         ("alpha(beta)", f"{d['accuracy']['alpha_decimal']} (beta {d['accuracy']['beta']})"),
         ("randomness", "OS (secrets)" if d["secure_randomness"] else "INSECURE seed"),
     ]
@@ -153,7 +158,31 @@ def _release(args: Any) -> CommandResult:
     return CommandResult(data=d, text=format_table(rows), exit_code=0, extra_lines=extra)
 
 
-def _release_dlists(args: Any, seed: int | None) -> CommandResult:
+def _neighbours(args: Any) -> str:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.privacy import check_neighbours
+
+    try:
+        return check_neighbours(args.neighbours)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"--{exc}") from None
+
+
+def _epsilon_text(privacy: dict, eps: Any, delta: Any) -> str:
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.privacy import epsilon_text
+
+    return epsilon_text(privacy, eps, delta)
+
+
+def _n_text(d: dict) -> str:
+    """n (replace-one) or the noisy count (add/remove: n is not published)."""
+    if d.get("n") is not None:
+        return str(d["n"])
+    return f"noisy count {float(exact(d['count'], 'count')):.6g}"
+
+
+def _release_dlists(args: Any, seed: int | None, nb: str) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms.tuv_dlist import read_decision_lists, tuv_dlist_release
 
@@ -175,11 +204,13 @@ def _release_dlists(args: Any, seed: int | None) -> CommandResult:
         raise InvalidParameterError(f"--method must be chebyshev or minimax, got {method!r}")
     dls = data_call(args, read_decision_lists, args.dlists, m, k,
                     max_bytes=max_data_bytes(args), flag="--dlists")
-    s = tuv_dlist_release(dls, m, k, gamma, eps, beta=beta, method=method, insecure_seed=seed)
+    s = tuv_dlist_release(dls, m, k, gamma, eps, beta=beta, method=method, insecure_seed=seed,
+                          neighbours=nb)
     d = s.data
     sens = d["privacy"]["sensitivity"]
     rows = [
-        ("decision lists n, variables m", f"{d['n']}, {d['m']}"),
+        ("neighbours", d["privacy"]["neighbouring"]),
+        ("decision lists n, variables m", f"{_n_text(d)}, {d['m']}"),
         ("list length <= k", str(k)),
         ("polynomial", f"h_k degree {d['polynomial']['h_degree']}, multilinear degree "
          f"{d['polynomial']['degree']}, error <= {d['accuracy']['gamma_release']}"),
@@ -187,7 +218,8 @@ def _release_dlists(args: Any, seed: int | None) -> CommandResult:
         ("L1 sensitivity (times n)", f"{sens['l1_times_n']} "
          f"({'exact' if sens['l1_exact'] else 'upper bound'})"),
         ("noise scale", d["privacy"]["scale"]),
-        ("achieved epsilon", d["privacy"]["achieved"]["epsilon_decimal"]),
+        ("achieved epsilon", _epsilon_text(d["privacy"],
+                                           d["privacy"]["achieved"]["epsilon_decimal"], "0")),
         ("alpha(beta), worst y", f"{d['accuracy']['alpha_decimal']} (beta "
          f"{d['accuracy']['beta']})"),
         ("randomness", "OS (secrets)" if d["secure_randomness"] else "INSECURE seed"),

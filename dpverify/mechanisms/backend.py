@@ -32,10 +32,10 @@ result is the same); if a task kills workers repeatedly (``distributed``'s
 ``allowed-failures``) the run fails with :class:`~dpverify.errors.DPVerifyError`.  Partial
 sums are never returned: the coverage check of step 4 refuses them.
 
-Exactness: integer statistics (support counts, clamped lattice sums) are exact for any tree;
-the float moment sums have the a-priori error bound of
-:func:`dpverify.mechanisms.wang_summary.summary_grid`, which holds for any summation order
-and hence for any reduction tree.
+Exactness: every statistic is an exact integer (support counts, clamped lattice sums, the
+fixed-point moment sums of :mod:`dpverify.mechanisms.fixed_point`), so the total is the
+same for any partitioning and any reduction tree -- the dask and local releases are
+identical with the same seed.
 
 Guarantee
 ---------
@@ -66,6 +66,7 @@ from .data import (
     as_source,
     partition_tables,
 )
+from .data_csv import check_rows
 
 __all__ = [
     "BACKENDS",
@@ -406,6 +407,8 @@ def reduce_rows(
             "was released")
     if n < 1 or value is None:
         raise DataValueError(f"{src.name!r} has no data rows")
+    # the size cap in rows over the whole source (each partition was capped alone)
+    check_rows(int(n), c, src.max_bytes, src.name)
     files = len({p.path for p in parts})
     return Reduction(value, int(n), c, len(parts), files,
                      max(depth, 0) if len(parts) > 1 else 0, desc)

@@ -26,7 +26,7 @@ from flint import arb, fmpq, fmpz
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import ExactLike, IntLike, arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
 from .bernstein_queries import EVALUATION_MODES, FunctionQuery, MeanQuery
-from .privacy import calibrate_laplace
+from .privacy import calibrate_laplace, check_neighbours, guarantee_block
 
 __all__ = [
     "DEFAULT_GRID",
@@ -36,6 +36,9 @@ __all__ = [
     "lattice_points",
     "exact_lattice_points",
     "mean_sensitivity",
+    "add_remove_mean_plan",
+    "release_privacy",
+    "BALL_REFUSAL",
     "lattice_sensitivity",
     "check_sensitivity",
     "bernstein_privacy",
@@ -96,6 +99,143 @@ def mean_sensitivity(lower: Any, upper: Any, n: IntLike, grid: Any = DEFAULT_GRI
         raise InvalidParameterError(f"lower must be <= upper, got [{fmpq_str(lo)}, "
                                     f"{fmpq_str(hi)}]")
     return g * (grid_ceil(hi, g) - grid_floor(lo, g)) / n
+
+
+def add_remove_mean_plan(lower: Any, upper: Any, grid: Any = DEFAULT_GRID) -> tuple[int, int]:
+    """``(C, M)`` of a mean query released for add/remove neighbours: every per-row grid
+    integer ``j in [L, H]`` (``L = floor(lower/g)``, ``H = ceil(upper/g)``) is shifted by
+    the public centre ``C = floor((L + H)/2)``, so ``|j - C| <= M = max(ceil((H - L)/2),
+    1)``; an added or removed row moves each shifted sum ``g sum_i (j_i - C)`` by at most
+    ``g M``, and the count, released as ``g M n``, by exactly ``g M``.  Exact integers.
+
+    Examples
+    --------
+    >>> add_remove_mean_plan(0, 1, fmpq(1, 4))      # L = 0, H = 4
+    (2, 2)
+    """
+    lo, hi = to_fmpq(lower, "lower"), to_fmpq(upper, "upper")
+    g = to_fmpq(grid, "grid")
+    if g <= 0 or not lo <= hi:
+        raise InvalidParameterError("need grid > 0 and lower <= upper")
+    L, H = grid_floor(lo, g), grid_ceil(hi, g)
+    C = (L + H) // 2
+    return C, max(H - C, C - L, 1)
+
+
+#: Outside the guarantee of a ball query: the precision refusal.
+BALL_REFUSAL = ("a ball query whose radius stays above e_max up to max_prec bits is "
+                "refused: the refusal depends on the data through the numerical "
+                "conditioning of F and is not covered (raise e_max or max_prec)")
+
+
+def release_privacy(
+    query: FunctionQuery, n: int | None, k: int, g: fmpq, e_max: fmpq, epsilon: Any,
+    delta: Any, *, neighbours: str = "replace", min_rows: int = 1,
+    checked: dict | None = None, secure: bool = True,
+) -> tuple[dict[str, Any], fmpq]:
+    """The privacy record and noise scale of a Bernstein release (no data: ``n`` only
+    under replace-one; ``min_rows`` under add/remove).  Every assumption is listed
+    verbatim; ``guarantee`` is built by :func:`~dpverify.mechanisms.privacy.
+    guarantee_block`.  Derivations: :mod:`dpverify.mechanisms.bernstein_mech`."""
+    nb = check_neighbours(neighbours)
+    mode, l = query.evaluation, query.dim
+    m = (k + 1) ** l
+    mq = query if isinstance(query, MeanQuery) else None
+    assumptions: list[str] = []
+    proven: list[dict[str, str]] = []
+    outside: list[str] = []
+    test = ("tested by check_sensitivity on public neighbours, not proved"
+            if checked and nb == "replace" else "not tested, not proved")
+    coords = m
+    if mq is not None and nb == "add-remove":
+        C, M = add_remove_mean_plan(mq.lower, mq.upper, g)
+        S = g * M
+        per = S
+        coords = m + 1
+        sens: dict[str, Any] = {
+            "mode": mode, "points": m, "coordinates": coords,
+            "per_coordinate": fmpq_str(per),
+            "per_coordinate_derivation": (
+                f"shifted sums g sum_i (j_i - C), C = {C}: an added or removed row moves each "
+                f"by <= g M = {fmpq_str(per)} (|j - C| <= M = {M}); the count is released "
+                "as g M n (moves by exactly g M); no rounding (exact multiples of g)"),
+            "l1": fmpq_str(coords * per), "linf": fmpq_str(per), "centre": C, "M": M}
+        proven.append({"claim": f"per-coordinate sensitivity {fmpq_str(per)} on {coords} "
+                                "coordinates (sums and count)",
+                       "how": "phi rounded to the grid and clamped to the declared range, "
+                              "shifted by a public centre, exact integer sums"})
+    else:
+        if mq is not None:
+            assert n is not None
+            S = mean_sensitivity(mq.lower, mq.upper, n, g)
+            proven.append({"claim": f"S(F) = {fmpq_str(S)}",
+                           "how": "phi rounded to the grid and clamped to the declared range "
+                                  "[lower, upper] (rounded outward), exact integer sum"})
+        else:
+            if nb == "replace":
+                assert n is not None
+                S = to_fmpq(query.sensitivity(n), "sensitivity")
+            else:
+                if query.add_remove_sensitivity is None:
+                    raise InvalidParameterError(
+                        f"query {query.name!r} has no add_remove_sensitivity: it cannot be "
+                        "released for add/remove neighbours (declare one, or use "
+                        "neighbours='replace')")
+                S = to_fmpq(query.add_remove_sensitivity(min_rows), "add_remove_sensitivity")
+            which = "S(F)" if nb == "replace" else f"add/remove S(F) at n = {min_rows}"
+            if query.derived:
+                proven.append({"claim": f"{which} = {fmpq_str(S)}",
+                               "how": f"derived in the docstring of the built-in query "
+                                      f"{query.name!r}: {query.notes}"})
+            else:
+                assumptions.append(f"declared {which} = {fmpq_str(S)} for {query.name!r} "
+                                   f"(user assertion; {test})")
+        sens = lattice_sensitivity(S, k, l, g, mode=mode, e_max=e_max,
+                                   float_error=query.float_error)
+        per = to_fmpq(sens["per_coordinate"], "per_coordinate")
+    if mode == "float":
+        assumptions.append(f"declared float evaluation error <= "
+                           f"{fmpq_str(query.float_error)} for {query.name!r} (user "
+                           "assertion)")
+    if mq is not None and not mq.elementwise:
+        assumptions.append(
+            f"phi of {query.name!r} is a deterministic function of its arguments (it is "
+            "called on one row at a time, so it cannot mix rows; user assertion, tested on "
+            "public rows)")
+    if mq is not None and mq.elementwise:
+        proven.append({"claim": "every phi value depends on its own row and lattice point "
+                                "only, bit for bit",
+                       "how": "built-in phi: IEEE basic operations element by element in "
+                              "a fixed order (no BLAS, no reduction across rows, exp by "
+                              "basic operations)"})
+    if mode == "ball":
+        outside.append(BALL_REFUSAL)
+    scale, fields = calibrate_laplace(per, coords, epsilon, delta)
+    privacy: dict[str, Any] = {
+        "neighbouring": ("same n, one row replaced" if nb == "replace"
+                         else "one row added or removed (n private)"),
+        "neighbours": nb,
+        "evaluation_mode": mode,
+        "assumptions": assumptions,
+        "function_sensitivity": fmpq_str(S),
+        "function_sensitivity_source": "derived (see the query's docstring)"
+        if query.derived else "declared by the user",
+        "function_sensitivity_note": query.notes,
+        "lattice_sensitivity": sens,
+        "sensitivity_check": checked,
+        "noise": "discrete Laplace on grid g (exact sampler)",
+        "paper_scale_algorithm1": fmpq_str(S * m / to_fmpq(epsilon, "epsilon")),
+        "secure_randomness": bool(secure),
+    }
+    if nb == "add-remove":
+        privacy["min_rows"] = min_rows
+    privacy.update(fields)
+    privacy["guarantee"] = guarantee_block(
+        neighbours=nb, domain=f"the public domain of {query.name!r}",
+        epsilon=privacy["achieved_epsilon"], delta=privacy.get("delta") or "0",
+        secure=secure, assumptions=assumptions, proven=proven, outside=outside,
+        min_rows=min_rows if nb == "add-remove" else 2)
+    return privacy, scale
 
 
 def lattice_sensitivity(

@@ -91,7 +91,7 @@ from ..constructions.bernstein import (
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..exact import BernsteinPoly, TensorPoly
 from ..fast.bernstein import de_casteljau
-from ..noise import random_source, round_to_grid, sample_discrete_laplace
+from ..noise import RandomSource, round_to_grid, sample_discrete_laplace
 from ..numbers import (
     ExactLike,
     IntLike,
@@ -107,6 +107,7 @@ from .bernstein_accounting import (
     CHECK_ROWS,
     DEFAULT_GRID,
     MAX_PREC,
+    add_remove_mean_plan,
     check_sensitivity,
     exact_lattice_points,
     grid_ceil,
@@ -116,6 +117,7 @@ from .bernstein_accounting import (
     lattice_sensitivity,
     mean_sensitivity,
     query_lattice_points,
+    release_privacy,
 )
 from .bernstein_queries import (
     EVALUATION_MODES,
@@ -135,9 +137,10 @@ from .bernstein_queries import (
 )
 from .data import DataSource
 from .privacy import (
-    calibrate_laplace,
     check_delta,
     check_epsilon,
+    check_min_rows,
+    check_neighbours,
 )
 from .privacy.records import upper_of
 
@@ -263,7 +266,8 @@ class BernsteinRelease:
             raise InvalidParameterError(f"not a Bernstein release summary: {exc}") from None
         if len(vals) != (k + 1) ** dim or len(coeffs) != (k + 1) ** dim:
             raise InvalidParameterError("summary: values/coefficients have the wrong length")
-        return cls(k, h, dim, grid, vals, coeffs, obj.get("privacy", {}))
+        return cls(k, h, dim, grid, vals, coeffs, obj.get("privacy", {}),
+                   {key: obj[key] for key in ("count", "n") if key in obj})
 
 
 def _as_list(y: Any, dim: int) -> list:
@@ -340,10 +344,14 @@ def mean_lattice_sums(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
     Python integers: the statistic a mean query sums over rows (and the dask backend over
     partitions -- integer sums, so the result does not depend on the order).
 
-    Per-row integers are clamped in int64 to ``[L, H]`` (``|L|, |H| <= 2^62``); row chunks
-    of ``R <= (2^63 - 1) // max(|L|, |H|)`` rows make every int64 partial sum exact
-    (``|partial| <= R max(|L|,|H|) < 2^63``); chunks are added as Python ints.  NaN values
-    of ``phi`` count as ``L`` (any value in ``[L, H]`` keeps the sensitivity).
+    Each per-row value is computed from its own row alone: a built-in (``elementwise``)
+    ``phi`` on blocks (element by element, fixed operation order), a user ``phi`` on one
+    row at a time -- so the sums are the same for every split of the rows into blocks,
+    files or partitions.  Per-row integers are clamped in int64 to ``[L, H]`` (``|L|, |H|
+    <= 2^62``); row chunks of ``R <= (2^63 - 1) // max(|L|, |H|)`` rows make every int64
+    partial sum exact (``|partial| <= R max(|L|,|H|) < 2^63``); chunks are added as Python
+    ints.  NaN values of ``phi`` count as ``L`` (any value in ``[L, H]`` keeps the
+    sensitivity).
     """
     L, H = grid_floor(query.lower, g), grid_ceil(query.upper, g)
     M = max(abs(L), abs(H), 1)
@@ -360,7 +368,7 @@ def mean_lattice_sums(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
     for p0 in range(0, len(pts), P):
         ysub = pts[p0:p0 + P]
         for r0 in range(0, n, R):
-            vals = query.phi_values(D[r0:r0 + R], ysub)
+            vals = _phi_block(query, D[r0:r0 + R], ysub)
             if vals.shape != (len(ysub), len(D[r0:r0 + R])):
                 raise InvalidParameterError(
                     f"phi of {query.name!r} must return shape (points, rows) = "
@@ -374,6 +382,18 @@ def mean_lattice_sums(query: MeanQuery, D: np.ndarray, pts: np.ndarray, g: fmpq,
         if progress is not None:
             progress("lattice values", min(p0 + P, len(pts)), len(pts))
     return sums
+
+
+def _phi_block(query: MeanQuery, X: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``phi`` on a block of rows: at once for a built-in elementwise ``phi``, one row at a
+    time otherwise (a user ``phi`` then cannot mix rows or round by block shape)."""
+    if query.elementwise or len(X) <= 1:
+        return query.phi_values(X, ys)
+    cols = [query.phi_values(X[i:i + 1], ys) for i in range(len(X))]
+    for c in cols:
+        if c.shape != (len(ys), 1):
+            return c  # the caller reports the shape
+    return np.concatenate(cols, axis=1)
 
 
 def _centres(sums: list[int], n: int, g: fmpq) -> list[fmpq]:
@@ -468,6 +488,8 @@ def release_bernstein(
     progress: Any = None,
     backend: str = "local",
     scheduler: Any = None,
+    neighbours: str = "replace",
+    min_rows: int | None = None,
 ) -> BernsteinRelease:
     """Run alda2017 Algorithm 1 on ``data`` with the correct noise scale.
 
@@ -505,6 +527,13 @@ def release_bernstein(
         release as ``"local"``.
     scheduler : optional
         Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
+    neighbours : {"replace", "add-remove"}
+        ``"add-remove"``: ``n`` is private.  A mean query releases noisy shifted sums and
+        a noisy count (values = sums / count, post-processing); another query uses its
+        ``add_remove_sensitivity`` at ``min_rows``.  ``info`` then has no ``n``.
+    min_rows : int, optional
+        Add/remove only: the public lower bound on ``n`` (default 2), part of the
+        neighbouring relation; fewer rows are refused.
 
     Returns
     -------
@@ -545,8 +574,9 @@ def release_bernstein(
     ('1', 'mean')
     """
     k = check_int(k, "k", minimum=1)
-
     h = check_int(h, "h", minimum=1, maximum=MAX_H)
+    nb = check_neighbours(neighbours)
+    min_rows = max(check_min_rows(min_rows, 2), 2)
     eps = check_epsilon(epsilon)
     if delta is not None:
         check_delta(delta)
@@ -596,27 +626,71 @@ def release_bernstein(
             except (InvalidParameterError, ParameterTypeError) as exc:
                 i = first_bad_row(query.validate, D)  # name the row (bisection on prefixes)
                 raise type(exc)(f"data row {i + 1}: {exc}") from None
-    if isinstance(query, MeanQuery):
-        S = mean_sensitivity(query.lower, query.upper, n, g)
-    else:
-        S = to_fmpq(query.sensitivity(n), "sensitivity")
-    sens = lattice_sensitivity(S, k, l, g, mode=mode, e_max=e, float_error=query.float_error)
-    per = to_fmpq(sens["per_coordinate"])
-    checked = check_sensitivity(query, n, k) if check else None
-    assumptions: list[str] = []
-    if not query.derived:
-        assumptions.append(f"declared S(F) = {fmpq_str(S)} (user assertion; "
-                           "tested by check_sensitivity, not proved)")
-    if mode == "float":
-        assumptions.append(f"declared float evaluation error <= {fmpq_str(query.float_error)} "
-                           "(user assertion)")
-    if isinstance(query, MeanQuery) and not query.rowwise:
+    if nb == "add-remove" and n < min_rows:
+        raise InvalidParameterError(
+            f"data must have at least min_rows = {min_rows} rows (the public bound of the "
+            f"add/remove universe), got fewer")
+    checked = check_sensitivity(query, max(n if nb == "replace" else min_rows, 2), k) \
+        if check else None
+    if isinstance(query, MeanQuery) and not query.elementwise:
         _check_rowwise(query, k)
-        assumptions.append("phi is row-wise and deterministic (column i of phi(data, ys) "
-                           "depends on row i only; user assertion, tested on a permutation "
-                           "of public rows)")
+    src = RandomSource(insecure_seed)
+    privacy, scale = release_privacy(
+        query, n if nb == "replace" else None, k, g, e, eps, delta, neighbours=nb,
+        min_rows=min_rows, checked=checked, secure=src.secure)
+    privacy["evaluation"] = _evaluation_record(query, g, e, nb)
+    info: dict[str, Any] = {"function": query.name, "function_params": query.params}
+    ev = privacy["evaluation"]
+    info["float_error"] = {
+        "per_value_bound": ev["per_value_error"],
+        "note": ev["per_value_error_note"] or "each lattice value is within this bound of F",
+        "holds_for": "every backend, block and file split (each value depends on its own "
+                     "row only; sums over rows are exact integers)",
+        "role": "accuracy only: the privacy accounting does not use it",
+    }
+    if isinstance(query, MeanQuery):
+        sums = red.value if red is not None else \
+            mean_lattice_sums(query, D, lattice_points(k, l), g, progress)
+        if nb == "replace":
+            noisy = [c + sample_discrete_laplace(scale, g, src) for c in _centres(sums, n, g)]
+        else:
+            noisy, count = _add_remove_mean(query, sums, n, g, scale, src)
+            info["count"] = fmpq_str(count)
+            info["normalised_by"] = "max(noisy count, 1)"
+    else:
+        # the working precision reached depends on the data: used, never published
+        centres, _ = _certified_centres(query, D, k, g, e, max_prec)
+        noisy = [c + sample_discrete_laplace(scale, g, src) for c in centres]
+    coeffs = _coefficients(noisy, k, h, l)
+    if nb == "replace":
+        info["n"] = n
+    if red is not None and backend == "dask":
+        info["statistics"] = red.info()  # how the exact integer sums were reduced
+    if not src.secure:
+        info["insecure_seed"] = src.seed
+    return BernsteinRelease(k, h, l, g, tuple(noisy), tuple(coeffs), privacy, info)
+
+
+def _add_remove_mean(query: MeanQuery, sums: list[int], n: int, g: fmpq, scale: fmpq,
+                     src: RandomSource) -> tuple[list[fmpq], fmpq]:
+    """Add/remove release of a mean query: the shifted sums ``g (J_p - n C)`` and the count
+    ``g M n`` get noise (exact multiples of ``g``, no rounding); the published values are
+    ``g C + noisy sum / max(noisy count, 1)`` (post-processing).  Returns them and the
+    noisy count in rows."""
+    C, M = add_remove_mean_plan(query.lower, query.upper, g)
+    w = g * M
+    count = (w * n + sample_discrete_laplace(scale, g, src)) / w
+    den = max(count, fmpq(1))
+    vals = [g * C + (g * (J - n * C) + sample_discrete_laplace(scale, g, src)) / den
+            for J in sums]
+    return vals, count
+
+
+def _evaluation_record(query: FunctionQuery, g: fmpq, e: fmpq, nb: str) -> dict[str, Any]:
+    """How the lattice values were computed (mode, per-value accuracy error)."""
+    mode = query.evaluation
     if mode == "mean":
-        per_value = g
+        per_value = g if nb == "replace" else g / 2
         acc_note = ("plus the float64 error of phi, which is not bounded (accuracy only; "
                     "privacy does not depend on it)")
     elif mode == "exact":
@@ -630,7 +704,11 @@ def release_bernstein(
         "mode": mode,
         "description": {
             "mean": "phi in float64, rounded to the grid, clamped to the declared range "
-                    "rounded outward, exact integer sum, exact division by n, rounded",
+                    "rounded outward, exact integer sum, exact division by n, rounded"
+                    if nb == "replace" else
+                    "phi in float64, rounded to the grid, clamped to the declared range "
+                    "rounded outward, shifted by a public centre, exact integer sums; noisy "
+                    "sums divided by the noisy count",
             "exact": "exact values rounded to the grid",
             "ball": "arb ball midpoints rounded to the grid; radius <= e_max checked",
             "float": "float values rounded to the grid; declared float error",
@@ -644,38 +722,7 @@ def release_bernstein(
         evaluation["e_max"] = fmpq_str(e)
     if mode == "float":
         evaluation["float_error"] = fmpq_str(query.float_error)
-    privacy: dict[str, Any] = {
-        "neighbouring": "same n, one row replaced",
-        "evaluation_mode": mode,
-        "assumptions": assumptions,
-        "evaluation": evaluation,
-        "function_sensitivity": fmpq_str(S),
-        "function_sensitivity_source": "derived (see the query's docstring)" if query.derived
-        else "declared by the user",
-        "function_sensitivity_note": query.notes,
-        "lattice_sensitivity": sens,
-        "sensitivity_check": checked,
-        "noise": "discrete Laplace on grid g (exact sampler)",
-        "paper_scale_algorithm1": fmpq_str(S * m / eps),
-    }
-    scale, fields = calibrate_laplace(per, m, eps, delta)
-    privacy.update(fields)
-    if isinstance(query, MeanQuery):
-        sums = red.value if red is not None else \
-            mean_lattice_sums(query, D, lattice_points(k, l), g, progress)
-        centres = _centres(sums, n, g)
-    else:
-        # the working precision reached depends on the data: used, never published
-        centres, _ = _certified_centres(query, D, k, g, e, max_prec)
-    rng = random_source(insecure_seed)
-    noisy = [c + sample_discrete_laplace(scale, g, rng) for c in centres]
-    coeffs = _coefficients(noisy, k, h, l)
-    info = {"function": query.name, "function_params": query.params, "n": n}
-    if red is not None and backend == "dask":
-        info["statistics"] = red.info()  # how the exact integer sums were reduced
-    if insecure_seed is not None:
-        info["insecure_seed"] = int(insecure_seed)
-    return BernsteinRelease(k, h, l, g, tuple(noisy), tuple(coeffs), privacy, info)
+    return evaluation
 
 
 def bernstein_accuracy(
@@ -709,8 +756,20 @@ def bernstein_accuracy(
     per_value = to_fmpq(ev["per_value_error"], "per_value_error") if "per_value_error" in ev \
         else release.grid
     lam = lebesgue_constant(k, h, rtol).upper if h > 1 else fmpq(1)
+    count = release.info.get("count")
     with ctx.workprec(128):
-        noise = arb(lam) ** l * arb(scale) * (2 * arb(m) / arb(b)).log()
+        if count is None:
+            noise = arb(lam) ** l * arb(scale) * (2 * arb(m) / arb(b)).log()
+        else:
+            # add/remove mean query: value = g C + (sum + Z_p)/C~ with the count C~ =
+            # n + Z_0/w; |value - mean| <= (|Z_p| + |Z_0|)/C~ + g/2 (the shifted mean is
+            # at most w in modulus), union bound over the m + 1 noises
+            C = parse_fmpq_str(count, "count")
+            if C < 1:
+                raise InvalidParameterError(
+                    "the noisy count of this add/remove release is below 1: no accuracy "
+                    "can be certified (too few rows for this epsilon)")
+            noise = arb(lam) ** l * 2 * arb(scale) * (2 * arb(m + 1) / arb(b)).log() / arb(C)
         evl = arb(lam) ** l * arb(per_value)
     out: dict[str, Any] = {
         "beta": fmpq_str(b),

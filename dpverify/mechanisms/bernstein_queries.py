@@ -34,7 +34,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
@@ -45,6 +45,7 @@ from ..numbers import ExactLike, IntLike, arb_to_fmpq_bounds, check_int, fmpq_st
 __all__ = [
     "EVALUATION_MODES",
     "FunctionQuery",
+    "exp_neg",
     "MeanQuery",
     "mean_query",
     "kde_query",
@@ -119,9 +120,14 @@ class FunctionQuery:
         ``"exact"`` (default), ``"ball"`` or ``"float"`` (``"mean"`` for :class:`MeanQuery`).
     float_error : exact number or None
         Float mode: declared public bound on ``|func(D, y) - F(D, y)|`` (an assumption).
-    derived : bool
-        True when ``sensitivity`` is proved in this package (built-in queries); False
-        for user declarations (then it is an assumption, tested by ``check_sensitivity``).
+    add_remove_sensitivity : callable or None
+        ``n -> fmpq``: ``sup |F(D, y) - F(D', y)|`` over ``D`` of ``n`` rows and ``D'`` =
+        ``D`` plus one row (add/remove-one neighbours, ``n >= min_rows`` of the release);
+        ``None``: the query cannot be released for add/remove neighbours.
+    derived : bool (read-only)
+        True only for the built-in queries, whose sensitivities are proved in this package
+        (their docstrings); it is not a constructor argument: a user's ``sensitivity`` is
+        always an assumption of the privacy record, listed verbatim.
     """
 
     name: str
@@ -135,7 +141,8 @@ class FunctionQuery:
     notes: str = ""
     evaluation: str = "exact"
     float_error: Any = None
-    derived: bool = False
+    add_remove_sensitivity: Callable[[int], fmpq] | None = None
+    derived: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         if self.evaluation not in EVALUATION_MODES:
@@ -167,15 +174,19 @@ class MeanQuery(FunctionQuery):
     ``phi(data, ys)`` returns a float array of shape ``(len(ys), len(data))``; ``func`` is
     the float64 mean (for convenience, e.g. computing ground truth; the release never
     uses it).  ``sensitivity(n) = (upper - lower)/n``.
+
+    ``elementwise`` (read-only, set by the built-in queries only): ``phi`` computes every
+    output element from its own row and point by a fixed sequence of IEEE operations, so
+    the release may call it on blocks of any shape.  A user ``phi`` is called one row at
+    a time instead, and "phi is a deterministic function of one row" is an assumption of
+    the record.
     """
 
     phi: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = field(default=None,
                                                                       kw_only=True)
     lower: Any = field(default=None, kw_only=True)
     upper: Any = field(default=None, kw_only=True)
-    #: True when the library vouches that column i of ``phi`` depends on row i only (built-in
-    #: queries); for user ``phi`` this is an assumption the privacy record lists.
-    rowwise: bool = field(default=False, kw_only=True)
+    elementwise: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -211,7 +222,6 @@ def mean_query(
     second_derivative_bound: Callable[[int], fmpq] | None = None,
     notes: str = "",
     exact_func: Callable[[Any, Any], Any] | None = None,
-    rowwise: bool = False,
 ) -> MeanQuery:
     """Build a separable ("mean") query ``F(D, y) = (1/n) sum_i phi(d_i, y)``.
 
@@ -230,19 +240,23 @@ def mean_query(
     exact_func : callable, optional
         An exact evaluation of ``F`` on exact data (``func`` then dispatches to it for
         object inputs); optional, for tests.
-    rowwise : bool
-        Set only when ``phi`` is known to be row-wise (column ``i`` of its output depends on
-        row ``i`` and ``ys`` only); the built-in queries set it.
 
     Guarantee
     ---------
     Privacy does not rest on the declared range being right: the release clamps every
     rounded ``phi`` value into it, so ``S(F) = (upper - lower)/n`` (plus the grid terms
     stated by the release) holds exactly.  A wrong range or float error of ``phi`` only
-    costs accuracy.  It does rest on ``phi`` being row-wise and deterministic (a ``phi``
-    that mixes rows, e.g. returns the chunk maximum for every row, is not a mean query);
-    unless ``rowwise=True`` the release lists this as an assumption and tests it on a
-    permutation of public rows.
+    costs accuracy.  The release calls a user ``phi`` on one row at a time, so a ``phi``
+    that mixes rows (e.g. returns the chunk maximum) sees one row; it does rest on
+    ``phi`` being a deterministic function of its arguments, which the record lists as
+    an assumption (and tests on public rows).  No argument removes that assumption.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q = mean_query("xy", lambda d, ys: ys[:, :1] * d[:, 0][None, :], 0, 1, 1)
+    >>> q.sensitivity(10), q.derived, q.elementwise
+    (1/10, True, False)
     """
     if not isinstance(name, str) or not name:
         raise ParameterTypeError("name must be a non-empty string")
@@ -264,12 +278,57 @@ def mean_query(
     def default_sample(n: int, g: Any) -> np.ndarray:
         return g.uniform(0.0, 1.0, size=(n, dim))
 
-    return MeanQuery(
+    q = MeanQuery(
         name=name, func=func, sensitivity=lambda n: width / n, dim=dim,
         sample_rows=sample_rows or default_sample, params=dict(params or {}),
         second_derivative_bound=second_derivative_bound, validate=validate, notes=notes,
-        evaluation="mean", phi=phi, lower=lo, upper=hi, derived=True, rowwise=rowwise,
+        evaluation="mean", phi=phi, lower=lo, upper=hi,
     )
+    # S(F) = (upper - lower)/n holds by the clamp whatever phi does: proved here
+    object.__setattr__(q, "derived", True)
+    return q
+
+
+_Q = TypeVar("_Q", bound=FunctionQuery)
+
+
+def _builtin(q: _Q, *, elementwise: bool = False) -> _Q:
+    """Mark a query built in this module: its sensitivity is proved in its docstring
+    (and, for a mean query, its ``phi`` is elementwise with a fixed operation order)."""
+    object.__setattr__(q, "derived", True)
+    if elementwise:
+        object.__setattr__(q, "elementwise", True)
+    return q
+
+
+_LN2_HI = 6.93147180369123816490e-01  # high bits of ln 2 (k * _LN2_HI exact, |k| < 2^11)
+_LN2_LO = 1.90821492927058770002e-10
+_INV_LN2 = 1.44269504088896338700e00
+_EXP_TAYLOR = tuple(1.0 / math.factorial(i) for i in range(14))
+
+
+def exp_neg(z: np.ndarray) -> np.ndarray:
+    """``exp(-z)`` for ``z >= 0`` by IEEE basic operations only (``+ - *``, ``rint``,
+    ``ldexp``; no libm, no SIMD transcendental), element by element in a fixed order, so
+    the same bits on every IEEE-754 machine whatever the array's shape or layout.
+
+    Range reduction ``-z = k ln 2 + r`` (Cody-Waite, ``|r| <= 0.35``), Taylor polynomial of
+    degree 13 by Horner (truncation ``< 0.35^14/14! < 1e-17``), scaling by ``2^k``.
+    Accuracy a few ulps (no guarantee claimed: privacy does not rest on it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(abs(exp_neg(np.array([1.0]))[0] - np.exp(-1.0))) < 1e-15
+    True
+    """
+    x = -np.minimum(np.asarray(z, dtype=np.float64), 746.0)
+    k = np.rint(x * _INV_LN2)
+    r = (x - k * _LN2_HI) - k * _LN2_LO
+    p = np.full_like(r, _EXP_TAYLOR[-1])
+    for c in _EXP_TAYLOR[-2::-1]:
+        p = p * r + c
+    return np.ldexp(p, k.astype(np.int64))
 
 
 # ---------------------------------------------------------------------------------- KDE
@@ -310,9 +369,15 @@ def kde_query(bandwidth: ExactLike, dim: IntLike = 1) -> MeanQuery:
     c2 = _upper(k0 / arb(b) ** 2)
     norm = (2 * math.pi) ** (dim / 2) * bf**dim
 
+    inv2b2 = 1.0 / (2 * bf * bf)
+
     def phi(data: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        d2 = ((ys[:, None, :] - data[None, :, :dim]) ** 2).sum(axis=2)
-        return np.exp(-d2 / (2 * bf * bf)) / norm
+        # element by element, axes in a fixed order, exp by basic IEEE operations: each
+        # value depends on its own row and point only (any block shape, any machine)
+        d2 = (ys[:, None, 0] - data[None, :, 0]) ** 2
+        for j in range(1, dim):
+            d2 = d2 + (ys[:, None, j] - data[None, :, j]) ** 2
+        return exp_neg(d2 * inv2b2) / norm
 
     def sample(n: int, g: Any) -> np.ndarray:
         x = g.uniform(0.0, 1.0, size=(n, dim))
@@ -328,9 +393,8 @@ def kde_query(bandwidth: ExactLike, dim: IntLike = 1) -> MeanQuery:
         params={"bandwidth": fmpq_str(b), "dim": dim, "kernel": "gaussian, covariance b^2 I"},
         second_derivative_bound=lambda n: c2,
         notes="S(F) = (K(0) - K(1,..,1))/n exactly; alda2017 §6 prints 1/(n (2pi)^{l/2} b^l)",
-        rowwise=True,
     )
-    return q
+    return _builtin(q, elementwise=True)
 
 
 def linear_mean_query(dim: IntLike = 1) -> MeanQuery:
@@ -341,20 +405,24 @@ def linear_mean_query(dim: IntLike = 1) -> MeanQuery:
     dim = check_int(dim, "dim", minimum=1, maximum=4)
 
     def phi(data: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        return ys @ data[:, :dim].T
+        # <y, d> element by element, axes in a fixed order (a BLAS product would round
+        # each value differently for different block shapes)
+        out = ys[:, None, 0] * data[None, :, 0]
+        for j in range(1, dim):
+            out = out + ys[:, None, j] * data[None, :, j]
+        return out
 
     def exact_func(data: Any, ys: Any) -> list:
         n = len(data)
         means = [sum((to_fmpq(row[i]) for row in data), fmpq(0)) / n for i in range(dim)]
         return [sum((means[i] * to_fmpq(y[i]) for i in range(dim)), fmpq(0)) for y in ys]
 
-    return mean_query(
+    return _builtin(mean_query(
         "linear-mean", phi, 0, dim, dim,
         sample_rows=lambda n, g: g.integers(0, 2, size=(n, dim)).astype(np.float64),
         validate=lambda data: check_box(np.asarray(data, float)[:, :dim], 0.0, 1.0, "data"),
         params={"dim": dim}, second_derivative_bound=lambda n: fmpq(0), exact_func=exact_func,
-        rowwise=True,
-    )
+    ), elementwise=True)
 
 
 # ------------------------------------------------------------------------ Priestley-Chao
@@ -443,20 +511,21 @@ def priestley_chao_query(bandwidth: ExactLike, label_bound: Any, gap: Any) -> Fu
                     f"data violate the public domain: a consecutive gap exceeds c/n = "
                     f"{float(c / n):g}")
 
-    return FunctionQuery(
+    return _builtin(FunctionQuery(
         name="priestley-chao",
         func=func,
         sensitivity=lambda n: s_num / n,
+        add_remove_sensitivity=lambda n: s_num / (2 * (n + 1)),
         dim=1,
         sample_rows=sample,
         params={"bandwidth": fmpq_str(b), "label_bound": fmpq_str(B), "gap": fmpq_str(c)},
         second_derivative_bound=lambda n: c2,
         validate=validate,
         notes="S(F) <= 4Bc K(0)/(nb) under consecutive gaps <= c/n (stronger than the "
-        "paper's 'some neighbour within c/n', under which the bound fails)",
+        "paper's 'some neighbour within c/n', under which the bound fails); add/remove: "
+        "2Bc K(0)/((n+1) b)",
         evaluation="ball",
-        derived=True,
-    )
+    ))
 
 
 def _float_fmpq(v: float) -> fmpq:
@@ -475,14 +544,20 @@ def _nb_constants(dim: int, b: fmpq, prec: int = 128) -> tuple[arb, arb]:
     return k0, k1
 
 
-def naive_bayes_sensitivity(n: IntLike, dim: IntLike, bandwidth: ExactLike) -> fmpq:
+def naive_bayes_sensitivity(n: IntLike, dim: IntLike, bandwidth: ExactLike, *,
+                            neighbours: str = "replace") -> fmpq:
     """``S(F) = 2 K0^{l-1} max(K0, l (K0 - K1) - K0) / n`` for :func:`naive_bayes_query`.
 
     Rigorous upper bound (arb, rounded up); it is the supremum over all ``n`` (attained for
     every ``n`` when ``l (K0 - K1) <= 2 K0``; otherwise only approached as the class sizes
     grow, and for small fixed ``n`` the true maximum can be well below it, e.g. 0.4-0.6 of
-    it for ``l = 3, b = 1/10, n <= 5``).  Proof in
-    :func:`naive_bayes_query`.
+    it for ``l = 3, b = 1/10, n <= 5``).  Proof in :func:`naive_bayes_query`.
+
+    ``neighbours="add-remove"``: ``D`` of ``n`` rows and ``D'`` = ``D`` plus a row of class
+    ``c``: ``(n + 1) F' = n F +- R`` with ``R`` of step 1 of the proof (the removal of that
+    row from ``D'``), so ``F' - F = (+-R - F)/(n + 1)``; ``|F| <= K0^l`` (``T_+ + T_- <=
+    K0^l``, both ``>= 0``) and ``|R| <= max(K0^l, l delta K0^{l-1} - K0^l)``, hence
+    ``S = (max(K0^l, l delta K0^{l-1} - K0^l) + K0^l)/(n + 1)``.
     """
     n = check_int(n, "n", minimum=1)
     dim = check_int(dim, "dim", minimum=1, maximum=4)
@@ -490,6 +565,14 @@ def naive_bayes_sensitivity(n: IntLike, dim: IntLike, bandwidth: ExactLike) -> f
     if b <= 0:
         raise InvalidParameterError(f"bandwidth must be > 0, got {fmpq_str(b)}")
     k0, k1 = _nb_constants(dim, b)
+    if neighbours == "add-remove":
+        with ctx.workprec(128):
+            peak = k0**dim
+            r_max = dim * (k0 - k1) * k0 ** (dim - 1) - peak
+            return max(_upper((peak + peak) / (n + 1)), _upper((r_max + peak) / (n + 1)))
+    if neighbours != "replace":
+        raise InvalidParameterError(f"neighbours must be replace or add-remove, got "
+                                    f"{neighbours!r}")
     with ctx.workprec(128):
         swap = 2 * k0**dim / n  # a row switching class, both classes at their peak
         drift = 2 * k0 ** (dim - 1) * (dim * (k0 - k1) - k0) / n  # large classes, l delta > 2 K0
@@ -628,10 +711,12 @@ def naive_bayes_query(bandwidth: ExactLike, dim: IntLike, *,
             # the rule, never the value (private data); the caller names the row
             raise InvalidParameterError(f"data labels must be 1 or {fmpq_str(neg)}")
 
-    return FunctionQuery(
+    return _builtin(FunctionQuery(
         name="naive-bayes",
         func=func,
         sensitivity=lambda n: naive_bayes_sensitivity(n, dim, b),
+        add_remove_sensitivity=lambda n: naive_bayes_sensitivity(n, dim, b,
+                                                                 neighbours="add-remove"),
         dim=dim,
         sample_rows=sample,
         params={"bandwidth": fmpq_str(b), "dim": dim, "negative_label": fmpq_str(neg),
@@ -639,23 +724,39 @@ def naive_bayes_query(bandwidth: ExactLike, dim: IntLike, *,
         second_derivative_bound=lambda n: c2,
         validate=validate,
         notes="S(F) = 2 K0^(l-1) max(K0, l(K0-K1) - K0)/n (derived; supremum over n); alda2017 "
-        "Appendix F's 2((2^l-1)/(n sqrt(2pi) b) + 1/n) is false",
+        "Appendix F's 2((2^l-1)/(n sqrt(2pi) b) + 1/n) is false; add/remove: "
+        "(max(K0^l, l(K0-K1)K0^(l-1) - K0^l) + K0^l)/(n+1)",
         evaluation="ball",
-        derived=True,
-    )
+    ))
 
 
 # ------------------------------------------------------------------- logistic regression
 
 
-def logistic_sensitivity(n: IntLike, dim: IntLike, lam: ExactLike) -> fmpq:
-    """``S(F) = sqrt(l) / (2 n lambda)`` for :func:`logistic_query` (rigorous upper bound)."""
+def logistic_sensitivity(n: IntLike, dim: IntLike, lam: ExactLike, *,
+                         neighbours: str = "replace") -> fmpq:
+    """``S(F) = sqrt(l) / (2 n lambda)`` for :func:`logistic_query` (rigorous upper bound).
+
+    ``neighbours="add-remove"`` (``D`` of ``n`` rows, ``D'`` = ``D`` plus a row ``z``):
+    ``(n + 1) J_D'(w) = n J_D(w) + loss_z(w) + (lambda/2) ||w||^2`` is ``(n + 1) lambda``-
+    strongly convex with gradient ``grad loss_z(w*) + lambda w*`` at ``w* = argmin J_D``,
+    so ``||w' - w*|| <= (1 + lambda ||w*||)/((n + 1) lambda)`` and ``lambda ||w*|| <=
+    sqrt(2 lambda ln 2)`` (``J_D(w*) <= J_D(0) = ln 2``); the sigmoid is 1/4-Lipschitz and
+    ``||y|| <= sqrt(l)``: ``S = sqrt(l) (1 + sqrt(2 lambda ln 2))/(4 (n + 1) lambda)``.
+    """
     n = check_int(n, "n", minimum=1)
     dim = check_int(dim, "dim", minimum=1, maximum=4)
     lm = to_fmpq(lam, "lam")
     if lm <= 0:
         raise InvalidParameterError(f"lam must be > 0, got {fmpq_str(lm)}")
     with ctx.workprec(128):
+        if neighbours == "add-remove":
+            la = arb(lm)
+            return _upper(arb(dim).sqrt() * (1 + (2 * la * arb(2).log()).sqrt())
+                          / (4 * (n + 1) * la))
+        if neighbours != "replace":
+            raise InvalidParameterError(f"neighbours must be replace or add-remove, got "
+                                        f"{neighbours!r}")
         return _upper(arb(dim).sqrt() / (2 * n * arb(lm)))
 
 
@@ -824,18 +925,20 @@ def logistic_query(lam: ExactLike, dim: IntLike) -> FunctionQuery:
                     f"||d||^2 - 1 = {float(exact_sq - 1):.3g}, the CSV floats taken "
                     "exactly); rescale the features, e.g. by (1 - 1e-12)/max norm")
 
-    return FunctionQuery(
+    return _builtin(FunctionQuery(
         name="logistic",
         func=func,
         sensitivity=lambda n: logistic_sensitivity(n, dim, lm),
+        add_remove_sensitivity=lambda n: logistic_sensitivity(n, dim, lm,
+                                                              neighbours="add-remove"),
         dim=dim,
         sample_rows=sample,
         params={"lambda": fmpq_str(lm), "dim": dim},
         second_derivative_bound=lambda n: c2,
         validate=validate,
         notes="S(F) <= sqrt(l)/(2 n lambda) (Chaudhuri-Monteleoni stability + sigmoid "
-        "1/4-Lipschitz; = alda2017 Appendix G's C sqrt(l)/(2n) with C = 1/lambda)",
+        "1/4-Lipschitz; = alda2017 Appendix G's C sqrt(l)/(2n) with C = 1/lambda); "
+        "add/remove: sqrt(l) (1 + sqrt(2 lambda ln 2))/(4 (n+1) lambda)",
         evaluation="ball",
-        derived=True,
-    )
+    ))
 

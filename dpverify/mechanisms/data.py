@@ -7,12 +7,19 @@ device (``/dev/zero``), a socket or a symbolic link to one is refused before any
 read (a file is opened without blocking and checked with ``fstat``), so a read never waits
 on a writer; a stream is read through ``-``.
 
-Size cap: a source may hold at most ``max_bytes`` bytes (default :data:`DEFAULT_MAX_BYTES`,
-4 GiB): the sum of its files' sizes, where a Parquet file counts as the larger of its size
-and its decoded values (8 bytes each), so a highly compressed file counts as what it
-expands to.  The cap is checked from the file system before any row is read, and again
-while reading (a growing file, standard input).  Rows held in memory at once (:func:`read_data`)
-are capped the same way.  Exceeding it raises :class:`DataSizeError`.
+Size cap: a source may hold at most ``max_bytes`` bytes of **decoded values** (default
+:data:`DEFAULT_MAX_BYTES`, 4 GiB): ``rows x columns x 8``.  It is a cap in rows -- a function
+of the number of rows and columns only, never of how the values are written (``0.5`` and
+``0.123456789`` count the same), so it is public under replace-one neighbours (``n`` is
+public) and a bound of the universe under add/remove neighbours.  Parquet files are checked
+from their metadata before any value is read, CSV files and standard input while they are
+read, and the rows held in memory (:func:`read_data`) the same way.  Exceeding it raises
+:class:`DataSizeError`.  (A text line longer than 1 MiB is malformed, a rule of the row
+domain.)
+
+Headers: columns are read **by position**.  The header of every file of a source must equal
+the first file's (when both have one), and ``columns=`` (expected names) checks every
+header; a mismatch is an error that says so.
 
 Streaming: :meth:`DataSource.tables` yields the rows as a sequence of :class:`DataTable`
 blocks (CSV: blocks of at most :data:`~dpverify.mechanisms.data_csv.BLOCK_BYTES` bytes of
@@ -59,11 +66,13 @@ from .data_csv import (
     DataSizeError,
     DataTable,
     DataValueError,
+    check_rows,
     concat_tables,
     csv_lines,
     is_number,
     size_text,
 )
+from .data_header import check_columns, check_header
 
 __all__ = [
     "BINARY",
@@ -82,6 +91,7 @@ __all__ = [
     "Domain",
     "Partition",
     "as_source",
+    "check_header",
     "csv_records",
     "expand_source",
     "is_number",
@@ -245,14 +255,16 @@ def _parquet_file(path: str, fh: IO[bytes]) -> Any:
 
 
 def _file_bytes(path: str) -> int:
-    """A file's size for the cap: its size, or for Parquet the larger of its size and its
-    decoded values (8 bytes each, from the footer)."""
-    size = _stat(path).st_size
-    if not is_parquet(path):
-        return size
+    """A file's size on disk (progress reports only: the size cap counts decoded
+    values)."""
+    return _stat(path).st_size
+
+
+def _parquet_values_bytes(path: str) -> int:
+    """The decoded size ``rows x columns x 8`` of a Parquet file, from its footer."""
     with open_data_file(path) as fh:
         meta = _parquet_file(path, fh).metadata
-        return max(size, 8 * meta.num_rows * meta.num_columns)
+        return 8 * meta.num_rows * meta.num_columns
 
 
 class DataSource:
@@ -267,12 +279,14 @@ class DataSource:
     """
 
     def __init__(self, spec: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                 stream: IO[bytes] | None = None) -> None:
+                 stream: IO[bytes] | None = None, columns: Any = None) -> None:
         self.spec = _check_path(spec)
         self.max_bytes = _check_max_bytes(max_bytes)
+        self.columns = check_columns(columns)
         self._stdin: CsvReader | None = None
         self._stream = stream
         self._width: int | None = None
+        self._header: tuple[str, ...] | None = None
         #: Bytes of the source read so far by :meth:`tables` (for progress reports).
         self.bytes_done = 0
         if self.spec == STDIN:
@@ -281,10 +295,13 @@ class DataSource:
             return
         self.files = expand_source(self.spec)
         self.total_bytes = sum(_file_bytes(f) for f in self.files)
-        if self.total_bytes > self.max_bytes:
+        # Parquet: the decoded size from the footers, before any value is read (CSV files
+        # are counted in rows while they are read)
+        decoded = sum(_parquet_values_bytes(f) for f in self.files if is_parquet(f))
+        if decoded > self.max_bytes:
             raise DataSizeError(
-                f"{self.spec!r} holds {size_text(self.total_bytes)} of data, more than the "
-                f"size cap of {size_text(self.max_bytes)}")
+                f"{self.spec!r} decodes to {size_text(decoded)} of values (8 bytes each), "
+                f"more than the size cap of {size_text(self.max_bytes)}")
 
     def __repr__(self) -> str:
         return f"DataSource({self.spec!r}, max_bytes={self.max_bytes})"
@@ -300,7 +317,13 @@ class DataSource:
 
     def _stdin_reader(self) -> CsvReader:
         if self._stdin is None:
-            fh = self._stream if self._stream is not None else sys.stdin.buffer
+            fh = self._stream
+            if fh is None:
+                stdin = sys.stdin
+                if stdin is None or getattr(stdin, "buffer", None) is None or stdin.closed:
+                    raise DataValueError("standard input ('-') is closed: there is nothing "
+                                         "to read")
+                fh = stdin.buffer
             self._stdin = CsvReader(fh, "<stdin>", max_bytes=self.max_bytes)
         return self._stdin
 
@@ -309,11 +332,20 @@ class DataSource:
         """Number of columns of the first file (Parquet: schema; CSV: first data row)."""
         if self._width is None:
             if self.is_stdin:
-                self._width = self._stdin_reader().open().width
+                reader = self._stdin_reader().open()
+                self._width, self._header = reader.width, reader.header
             else:
-                self._width = _file_width(self.files[0], self.max_bytes)
+                self._width, self._header = _file_width(self.files[0], self.max_bytes)
+            check_header(self._header, self.columns, self.name)
         assert self._width is not None  # CsvReader.open sets it or raises
         return self._width
+
+    @property
+    def header(self) -> tuple[str, ...] | None:
+        """The expected header: ``columns`` when given, else the first file's (or
+        ``None``); every file is checked against it (columns are read by position)."""
+        _ = self.width  # reads the first header
+        return self.columns if self.columns is not None else self._header
 
     def partitions(self) -> list[Partition]:
         """One :class:`Partition` per CSV file and per Parquet row group."""
@@ -325,16 +357,19 @@ class DataSource:
             if is_parquet(f):
                 with open_data_file(f) as fh:
                     groups = _parquet_file(f, fh).metadata.num_row_groups
-                parts.extend(Partition(f, g, self.max_bytes) for g in range(max(groups, 1)))
+                parts.extend(Partition(f, g, self.max_bytes, self.header, self.columns)
+                             for g in range(max(groups, 1)))
             else:
-                parts.append(Partition(f, None, self.max_bytes))
+                parts.append(Partition(f, None, self.max_bytes, self.header, self.columns))
         return parts
 
     def tables(self) -> Iterator[DataTable]:
         """The rows of every file, block by block (bounded memory), in order;
         :attr:`bytes_done` follows the reading (for progress reports)."""
         width = self.width
+        expected = self.header
         self.bytes_done = 0
+        rows_read = 0
         if self.is_stdin:
             reader = self._stdin_reader()
             for tab in reader.tables():
@@ -355,6 +390,10 @@ class DataSource:
                 if tab.width != width:
                     raise DataValueError(f"{f!r}: {tab.width} columns, expected {width} (as "
                                          f"in {self.files[0]!r})")
+                check_header(tab.header, expected, f, first=self.files[0],
+                             given=self.columns is not None)
+                rows_read += tab.n_rows
+                check_rows(rows_read, width, self.max_bytes, self.name)
                 if tab.kind == "csv":
                     self.bytes_done = base + reader.bytes_read
                 else:  # Parquet: the share of the file's rows read so far
@@ -384,14 +423,16 @@ def _parquet_rows(path: str) -> int:
         return int(_parquet_file(path, fh).metadata.num_rows)
 
 
-def _file_width(path: str, max_bytes: int) -> int:
+def _file_width(path: str, max_bytes: int) -> tuple[int, tuple[str, ...] | None]:
+    """(width, header) of a file: Parquet from the schema, CSV from its first rows."""
     if is_parquet(path):
         with open_data_file(path) as fh:
-            return len(_parquet_file(path, fh).schema_arrow.names)
+            names = tuple(_parquet_file(path, fh).schema_arrow.names)
+            return len(names), names
     with open_data_file(path) as fh:
-        width = CsvReader(fh, path, max_bytes=max_bytes).open().width
-    assert width is not None  # open() sets it or raises
-    return width
+        reader = CsvReader(fh, path, max_bytes=max_bytes).open()
+    assert reader.width is not None  # open() sets it or raises
+    return reader.width, reader.header
 
 
 def read_data(path: str | DataSource, *, max_bytes: int | None = None) -> DataTable:
@@ -409,11 +450,9 @@ def read_data(path: str | DataSource, *, max_bytes: int | None = None) -> DataTa
     src = as_source(path, max_bytes)
     tabs: list[DataTable] = []
     held = 0
-    for tab in src.tables():
-        held += tab.values.nbytes
-        if held > src.max_bytes:
-            raise DataSizeError(f"the rows of {src.name!r} take more than the size cap of "
-                                f"{size_text(src.max_bytes)} in memory")
+    for tab in src.tables():  # capped in rows (decoded values) by tables()
+        held += tab.n_rows
+        check_rows(held, tab.width, src.max_bytes, src.name)
         tabs.append(tab)
     if not tabs or not sum(t.n_rows for t in tabs):
         raise DataValueError(f"{src.name!r} has no data rows")
@@ -421,27 +460,27 @@ def read_data(path: str | DataSource, *, max_bytes: int | None = None) -> DataTa
 
 
 def csv_records(path: str, text: str | None = None, *, comments: bool = False,
-                max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[tuple[int, list[str]]]:
+                max_rows: int | None = None) -> Iterator[tuple[int, list[str]]]:
     """``(line, stripped cells)`` of every data row of a CSV file (or of ``text``) after
     the header rule: blank rows skipped, a first row without any number skipped as the
     header; ``comments``: rows whose first cell starts with ``#`` are skipped too.  Read in
-    blocks under the size cap (regular files only).  Used by readers of other row formats
-    (decision lists), so that every CSV input follows one rule."""
+    blocks (regular files only), at most ``max_rows`` data rows (a cap in rows: it does not
+    depend on how the rows are written).  Used by readers of other row formats (decision
+    lists), so that every CSV input follows one rule."""
     path = _check_path(path)
-    if text is not None:
-        fh: IO[bytes] = io.BytesIO(text.encode("utf-8"))
-    else:
-        if _stat(path).st_size > max_bytes:
-            raise DataSizeError(f"{path!r} is larger than the size cap of "
-                                f"{size_text(max_bytes)}")
-        fh = open_data_file(path)
+    fh: IO[bytes] = io.BytesIO(text.encode("utf-8")) if text is not None \
+        else open_data_file(path)
     with fh:
         seen_first = False
-        for ln, cells in csv_lines(fh, path, max_bytes=max_bytes, comments=comments):
+        rows = 0
+        for ln, cells in csv_lines(fh, path, comments=comments):
             if not seen_first:
                 seen_first = True
                 if not any(is_number(c) for c in cells):
                     continue  # header: a first row without any number
+            rows += 1
+            if max_rows is not None and rows > max_rows:
+                raise DataSizeError(f"{path!r} has more than {max_rows} rows, the size cap")
             yield ln, cells
 
 
@@ -511,6 +550,8 @@ class Partition:
     path: str
     row_group: int | None = None
     max_bytes: int = DEFAULT_MAX_BYTES
+    header: tuple[str, ...] | None = None
+    columns: tuple[str, ...] | None = None
 
 
 def partition_tables(part: Partition) -> Iterator[DataTable]:
@@ -519,8 +560,15 @@ def partition_tables(part: Partition) -> Iterator[DataTable]:
     if not isinstance(part, Partition):
         raise ParameterTypeError(f"part must be a Partition, got {type(part).__name__}")
     if is_parquet(part.path):
-        yield from _parquet_tables(part.path, part.row_group, part.max_bytes)
-        return
+        tabs = _parquet_tables(part.path, part.row_group, part.max_bytes)
+    else:
+        tabs = _csv_partition(part)
+    for tab in tabs:
+        check_header(tab.header, part.header, part.path, given=part.columns is not None)
+        yield tab
+
+
+def _csv_partition(part: Partition) -> Iterator[DataTable]:
     with open_data_file(part.path) as fh:
         yield from CsvReader(fh, part.path, max_bytes=part.max_bytes).tables()
 

@@ -54,6 +54,7 @@ __all__ = [
     "DataSizeError",
     "DataTable",
     "DataValueError",
+    "check_rows",
     "concat_tables",
     "csv_lines",
     "is_number",
@@ -190,10 +191,11 @@ def _lines_in(body: bytes, ends: int) -> int:
     return ends + (0 if body.endswith((b"\n", b"\r")) else 1)
 
 
-def _blocks(fh: IO[bytes], path: str, max_bytes: int,
+def _blocks(fh: IO[bytes], path: str,
             block_bytes: int) -> Iterator[tuple[int, bytes, int, int]]:
     """``(first line, block of whole lines, its line ends, bytes read so far)`` of ``fh``;
-    the total read is capped at ``max_bytes`` and a line at :data:`MAX_LINE_BYTES`."""
+    a line is capped at :data:`MAX_LINE_BYTES` (the size of the input is capped in rows by
+    the readers: a byte count would depend on how the values are written)."""
     carry = b""
     line = 1
     total = 0
@@ -202,11 +204,12 @@ def _blocks(fh: IO[bytes], path: str, max_bytes: int,
     # rows while the parser reads on (less time with nothing to overlap)
     size = min(block_bytes, 1 << 18)
     while True:
-        raw = fh.read(size)
+        try:
+            raw = fh.read(size)
+        except (OSError, ValueError) as exc:  # e.g. a stream closed under us
+            raise DataValueError(f"cannot read {path!r}: {exc}") from None
         size = min(2 * size, block_bytes)
         total += len(raw)
-        if total > max_bytes:
-            raise DataSizeError(f"{path!r} is larger than the size cap of {size_text(max_bytes)}")
         if first:
             first = False
             if raw.startswith(_BOM):
@@ -266,12 +269,13 @@ def _cells(line: str, path: str, ln: int) -> list[str]:
     return [c.strip(_BLANKS) for c in rec]
 
 
-def csv_lines(fh: IO[bytes], path: str, *, max_bytes: int, comments: bool = False,
+def csv_lines(fh: IO[bytes], path: str, *, comments: bool = False,
               block_bytes: int = BLOCK_BYTES) -> Iterator[tuple[int, list[str]]]:
     """``(line, cells)`` of every non-blank line of a CSV stream, read in blocks (bounded
     memory); ``comments``: lines whose first cell starts with ``#`` are skipped too.  No
-    header rule here (:class:`CsvReader` and the decision-list reader apply it)."""
-    for first_line, body, _, _ in _blocks(fh, path, max_bytes, block_bytes):
+    header rule and no size cap here (:class:`CsvReader` and the decision-list reader
+    apply them, in rows)."""
+    for first_line, body, _, _ in _blocks(fh, path, block_bytes):
         text = _decode(body, path, first_line)
         for ln, line in enumerate(_split_lines(text), start=first_line):
             if not line.strip(_BLANKS):
@@ -351,8 +355,10 @@ class CsvReader:
 
     :meth:`open` reads up to the first data row (the header and the width are then known;
     an input without data rows is an error); :meth:`tables` yields the data rows block by
-    block as :class:`DataTable` objects (once).  ``max_bytes``: the most bytes read;
-    ``block_bytes``: bytes read at a time (default :data:`BLOCK_BYTES`);
+    block as :class:`DataTable` objects (once).  ``max_bytes``: the size cap of the
+    decoded values (8 bytes each: ``rows x width x 8``, a function of the number of rows
+    and columns only, never of how the values are written); ``block_bytes``: bytes read
+    at a time (default :data:`BLOCK_BYTES`);
     ``use_arrow=False``: never pyarrow (the numpy scan, then the strict path);
     ``strict_only``: the strict path alone (the reference, for tests and benchmarks)."""
 
@@ -363,10 +369,11 @@ class CsvReader:
         self.header: tuple[str, ...] | None = None
         self.width: int | None = None
         self.bytes_read = 0
+        self.rows_read = 0
+        self.max_bytes = max_bytes
         self._use_arrow = use_arrow
         self._strict_only = strict_only
-        self._blocks = _blocks(fh, path, max_bytes,
-                               BLOCK_BYTES if block_bytes is None else block_bytes)
+        self._blocks = _blocks(fh, path, BLOCK_BYTES if block_bytes is None else block_bytes)
         self._pending: tuple[int, bytes, int] | None = None
 
     def open(self) -> CsvReader:
@@ -411,12 +418,18 @@ class CsvReader:
             raise InvalidParameterError(f"internal: {self.path!r} was read twice")
         first_line, body, ends = self._pending
         self._pending = None
-        yield self._table(body, first_line, ends)
+        yield self._counted(self._table(body, first_line, ends))
         for first_line, body, ends, total in self._blocks:
             self.bytes_read = total
             tab = self._table(body, first_line, ends)
             if tab.n_rows:
-                yield tab
+                yield self._counted(tab)
+
+    def _counted(self, tab: DataTable) -> DataTable:
+        """Count the rows against the size cap (decoded values: rows x width x 8)."""
+        self.rows_read += tab.n_rows
+        check_rows(self.rows_read, tab.width, self.max_bytes, self.path)
+        return tab
 
     def _table(self, body: bytes, first_line: int, ends: int) -> DataTable:
         c = self.width
@@ -464,10 +477,22 @@ class CsvReader:
                          first_line=lines[0] if lines else first_line, lines=tuple(lines))
 
 
+def check_rows(rows: int, width: int, max_bytes: int, name: str) -> None:
+    """The size cap in rows: ``rows x width`` values of 8 bytes must fit in ``max_bytes``.
+    It depends on the number of rows and columns only (public under replace-one; a
+    bound of the universe under add/remove), never on how the values are written."""
+    if rows * max(width, 1) * 8 > max_bytes:
+        limit = max_bytes // (8 * max(width, 1))
+        raise DataSizeError(
+            f"{name!r} has more than {limit} rows of {width} values: more than the size cap "
+            f"of {size_text(max_bytes)} of decoded values (8 bytes each)")
+
+
 def read_csv_text(path: str, text: str | bytes, **kw: Any) -> DataTable:
     """A whole CSV text through :class:`CsvReader` (tests and small inputs)."""
     raw = text.encode("utf-8") if isinstance(text, str) else text
-    r = CsvReader(io.BytesIO(raw), path, max_bytes=len(raw) + 1, **kw)
+    kw.setdefault("max_bytes", 8 * len(raw) + 8)  # more values than the text can hold
+    r = CsvReader(io.BytesIO(raw), path, **kw)
     tabs = list(r.tables())
     return concat_tables(tabs)
 

@@ -56,18 +56,26 @@ import numpy as np
 from flint import fmpq
 
 from ..errors import InvalidParameterError, MissingExtraError
-from ..noise import random_source, round_to_grid, sample_discrete_laplace
+from ..noise import RandomSource, round_to_grid, sample_discrete_laplace
 from ..numbers import ExactLike, IntLike, check_int, fmpq_str, to_fmpq
 from ..progress import report
 from .backend import check_backend, reduce_rows
 from .data import CUBE, DataSource, source_width
+from .fixed_point import FACTOR_BITS, exact_column_sums
 from .jin_psi import ellipsoid_points, private_subspace_iteration
-from .privacy import calibrate_laplace, check_delta, check_epsilon, compose_basic
+from .moments import discretise, grid_points, snap
+from .privacy import (
+    calibrate_laplace,
+    check_delta,
+    check_epsilon,
+    check_neighbours,
+    compose_basic,
+    guarantee_block,
+)
 from .wang_summary import (
+    DEFAULT_GRID,
     chebyshev_table,
     check_data,
-    reduce_moment_sums,
-    release_from_moment_sums,
     release_summary,
 )
 
@@ -80,6 +88,8 @@ __all__ = [
     "basis_indices",
     "basis_moments",
     "basis_moment_sums",
+    "exact_basis_sums",
+    "basis_error_bound",
     "basis_grid",
     "basis_privacy",
     "BasisSummary",
@@ -91,34 +101,9 @@ __all__ = [
 MAX_D = 1000
 #: Largest basis subset |R|.
 MAX_BASIS = 200_000
-_U = fmpq(1, 2**53)
 
 #: Largest LP (grid points x moments) accepted.
 MAX_LP = 5_000_000
-
-
-def grid_points(N: int) -> np.ndarray:
-    """``a_k = (2k + 1 - N)/N``, k = 0..N-1 (jin Algorithm 1, Notations)."""
-    return (2 * np.arange(N) + 1 - N) / N
-
-
-def snap(X: np.ndarray, N: int) -> np.ndarray:
-    """Each coordinate replaced by its nearest grid point ``a_k`` (jin Algorithm 1 step 4)."""
-    return grid_points(N)[discretise(X, N)]
-
-
-def discretise(X: np.ndarray, N: int) -> np.ndarray:
-    """Nearest grid point per coordinate (index form; a value midway between two grid
-    points goes to the higher index: ``0.5`` to ``a_3 = 0.75`` for ``N = 4``; ``1`` is in
-    the last cell).
-
-    Examples
-    --------
-    >>> discretise(np.array([[0.5], [0.0], [-1.0], [1.0]]), 4).ravel().tolist()
-    [3, 2, 0, 3]
-    """
-    idx = np.floor((X + 1) * N / 2).astype(np.int64)  # cell of width 2/N around a_k
-    return np.clip(idx, 0, N - 1)
 
 
 @dataclass(frozen=True)
@@ -174,6 +159,7 @@ def release_synthetic(
     progress: Any = None,
     backend: str = "local",
     scheduler: Any = None,
+    neighbours: str = "replace",
 ) -> SyntheticDatabase:
     """jin Algorithm 1 (optionally the practical variant with a random grid subset).
 
@@ -190,9 +176,9 @@ def release_synthetic(
     epsilon, delta : exact numbers
         Privacy (see :func:`release_summary`).
     m : int, optional
-        Synthetic size (default ``n``).
+        Synthetic size (default ``n``; add-remove: the rounded noisy count).
     L : int, optional
-        Rounding lattice ``{i/L}`` (default ``n``).
+        Rounding lattice ``{i/L}`` (default as ``m``).
     grid_subset : int, optional
         Restrict ``u`` to this many random grid points.
     insecure_seed : int, optional
@@ -204,6 +190,8 @@ def release_synthetic(
         moment sums of the snapped rows are reduced on Dask
         (:func:`~dpverify.mechanisms.wang_summary.reduce_moment_sums`), noise is drawn
         once on the client (:func:`~dpverify.mechanisms.wang_summary.release_summary`).
+    neighbours : {"replace", "add-remove"}
+        As :func:`~dpverify.mechanisms.wang_summary.release_summary`.
 
     Guarantee
     ---------
@@ -231,6 +219,7 @@ def release_synthetic(
     True
     """
     backend = check_backend(backend, scheduler)
+    nb = check_neighbours(neighbours)
     t = check_int(t, "t", minimum=1)
     N = check_int(N, "N", minimum=1)
     check_epsilon(epsilon)
@@ -239,16 +228,11 @@ def release_synthetic(
     a = grid_points(N)
     # a data source is read block by block (either backend)
     streamed = backend == "dask" or isinstance(data, (str, DataSource))
-    if streamed:
-        red = reduce_moment_sums(data, t, scheduler=scheduler, transform=partial(snap, N=N),
-                                 backend=backend, progress=progress)
-        n, d = red.n, red.columns
-        summary = None
-    else:
-        X = check_data(data)
-        n, d = X.shape
-    m = n if m is None else check_int(m, "m", minimum=1, maximum=10**7)
-    L = n if L is None else check_int(L, "L", minimum=1)
+    d = source_width(data) if streamed else check_data(data).shape[1]
+    if m is not None:
+        m = check_int(m, "m", minimum=1, maximum=10**7)
+    if L is not None:
+        L = check_int(L, "L", minimum=1)
     G = N**d
     sub = None
     rng = np.random.default_rng(sample_seed)  # post-processing randomness, not privacy noise
@@ -259,13 +243,15 @@ def release_synthetic(
     if cols * t**d > MAX_LP:
         raise InvalidParameterError(f"LP of {cols} x {t**d} exceeds {MAX_LP} entries")
     linprog = _linprog()
-    if streamed:
-        summary = release_from_moment_sums(
-            red.value, n, t, epsilon, delta=delta, insecure_seed=insecure_seed,
-            progress=progress, info={"statistics": red.info()} if backend == "dask" else None)
-    else:
-        summary = release_summary(snap(X, N), t, epsilon, delta=delta,
-                                  insecure_seed=insecure_seed, progress=progress)
+    # steps 4-9: the moments of the snapped rows, computed and noised by release_summary
+    summary = release_summary(data, t, epsilon, delta=delta, insecure_seed=insecure_seed,
+                              progress=progress, backend=backend, scheduler=scheduler,
+                              neighbours=nb, snap=N)
+    # n is public under replace-one; under add/remove the noisy count stands in for it
+    # (post-processing)
+    size = summary.n if summary.n is not None else _noisy_size(summary.sums)
+    m = size if m is None else m
+    L = size if L is None else L
     report(progress, f"LP ({cols} candidates x {t**d} moments, HiGHS)", 0)
     b = np.array([float(v) for v in summary.moments])
     b = np.round(b * L) / L  # step 10 (post-processing)
@@ -295,10 +281,16 @@ def release_synthetic(
     multi = np.array(np.unravel_index(pick, (N,) * d)).T
     rows = a[multi]
     info = {"t": t, "N": N, "L": L, "m": m, "lp_objective": float(res.fun),
-            "grid_subset": None if sub is None else len(sub)}
-    if backend == "dask":
-        info["statistics"] = red.info()
+            "grid_subset": None if sub is None else len(sub),
+            "float_error": summary.info["float_error"], "neighbours": nb}
+    if "statistics" in summary.info:
+        info["statistics"] = summary.info["statistics"]
     return SyntheticDatabase(rows, weights, summary, summary.privacy, info)
+
+
+def _noisy_size(sums: Any) -> int:
+    """A row count from a noisy count (post-processing): ``max(1, round(count))``."""
+    return max(1, int(round_to_grid(sums[0], fmpq(1)).p))
 
 
 # ------------------------------------------------------------------ basis-subset variant
@@ -402,128 +394,161 @@ def _basis_values(P: np.ndarray, B: np.ndarray) -> np.ndarray:
     return V
 
 
-def basis_moment_sums(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
-    """``sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64): the
-    statistic summed over rows (and over partitions by the dask backend).
-
-    Per-axis Chebyshev tables (three-term recurrence) and, per index, the product of its
-    non-zero factors -- never a ``t^d`` tensor.  Error below ``4 (S^2 + S + n) 2^-53 n``
-    for any summation order, ``S`` the largest total degree (proof in :func:`basis_grid`).
-    """
+def exact_basis_sums(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
+    """``J[r] = sum_x fixed_point(prod_i T_{r_i}(x_i))`` for the rows ``r`` of ``basis``:
+    exact Python ints at scale ``2^FACTOR_BITS`` (the statistic summed over rows and over
+    partitions).  Per row: per-axis Chebyshev tables (three-term recurrence) and, per
+    index, the product of its non-zero factors -- never a ``t^d`` tensor -- each a
+    function of that row alone; then the exact sums of
+    :func:`~dpverify.mechanisms.fixed_point.exact_column_sums` (any split, any order:
+    the same integers).  ``J[0] = n 2^FACTOR_BITS``."""
     X = _check_rows(data)
     B = _check_basis(basis, X.shape[1])
-    n = len(X)
-    acc = np.zeros(len(B))
     rows = max(1, chunk * 64 // max(1, len(B)))
-    for i0 in range(0, n, rows):
-        acc += _basis_values(X[i0 : i0 + rows], B).sum(axis=0)
+    acc = np.zeros(len(B), dtype=object)
+    for i0 in range(0, len(X), rows):
+        acc = acc + exact_column_sums(_basis_values(X[i0 : i0 + rows], B))
     return acc
+
+
+def basis_moment_sums(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
+    """``sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64): the exact
+    fixed-point sums of :func:`exact_basis_sums` rounded to float64 once; within ``n``
+    :func:`basis_error_bound` (plus that rounding) of the exact sums."""
+    J = exact_basis_sums(data, basis, chunk=chunk)
+    return np.array([int(v) / 2**FACTOR_BITS for v in J], dtype=np.float64)
 
 
 def basis_moments(data: Any, basis: Any, *, chunk: int = 4096) -> np.ndarray:
     """``b_r = (1/n) sum_x prod_i T_{r_i}(x_i)`` for the rows ``r`` of ``basis`` (float64):
-    :func:`basis_moment_sums` divided by ``n``.  Error below ``4 (S^2 + S + n) 2^-53`` per
-    moment, ``S`` the largest total degree (proof in :func:`basis_grid`).
+    :func:`basis_moment_sums` divided by ``n``; within :func:`basis_error_bound` (plus two
+    final roundings) of the exact moments.
     """
     X = _check_rows(data)
     return basis_moment_sums(X, basis, chunk=chunk) / len(X)
 
 
-def _snapped_basis_sums(X: np.ndarray, basis: np.ndarray, N: int) -> np.ndarray:
-    # map step of the dask backend (module level: picklable)
-    return basis_moment_sums(snap(X, N), basis)
+def _snapped_basis_sums(X: np.ndarray, basis: np.ndarray, N: int | None) -> np.ndarray:
+    # map step of the streamed / dask reduction (module level: picklable)
+    return exact_basis_sums(X if N is None else snap(X, N), basis)
+
+
+def basis_error_bound(max_degree: Any) -> fmpq:
+    """A priori bound ``E = 4 (S^2 + S) 2^-53 + 2^-37`` on ``|fixed-point basis value of a
+    row - exact value|`` (hence on the error of every basis moment mean, whatever ``n``).
+
+    Guarantee (IEEE binary64, round to nearest; rows in ``[-1, 1]``; ``S <= 10^4``)
+    -------------------------------------------------------------------------------
+    Per index ``r`` with ``S_r = ||r||_1 <= S`` and ``w_r <= S_r`` non-zero entries:
+    1. each table entry ``T^_{r_i}(x_i)`` has error ``<= 3 r_i^2 u`` and modulus
+       ``<= 1 + 1.2e-5`` (the recurrence lemma of
+       :func:`~dpverify.mechanisms.moments.moment_error_bound`);
+    2. the product of the ``w_r`` non-trivial factors (padding factors ``T_0 = 1.0``
+       multiply exactly) differs from the exact product by ``<= sum_i 3 r_i^2 u (1 + 2e-5)
+       + (w_r - 1) u (1 + 2e-5) <= (3 S^2 + S) u (1 + 2e-5)`` (``sum r_i^2 <= S_r^2``);
+    3. the fixed point ``2^-36`` adds ``<= 2^-37``, and the clamp to ``[-1, 1]`` only moves
+       the value towards the exact one.
+    The sums over rows are exact, so a mean is within ``E``.  Accuracy only: privacy rests
+    on the clamp.  ``tests/test_jin_synthetic.py`` checks the moments against exact
+    rational evaluation.
+    """
+    S = check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
+    return 4 * (S * S + S) * fmpq(1, 2**53) + fmpq(1, 2**(FACTOR_BITS + 1))
 
 
 def basis_grid(n: IntLike, max_degree: Any) -> fmpq:
-    """Largest ``g = 2^-j`` (j <= 40) with ``g/2 >= 4 (S^2 + S + n) u``, ``u = 2^-53``.
-
-    Guarantee (a priori error bound of :func:`basis_moments`; IEEE binary64, round to
-    nearest, any summation order)
-    ---------------------------------------------------------------------------------------
-    Same three steps as :func:`dpverify.mechanisms.wang_summary.summary_grid`, per moment
-    ``r`` with ``S_r = ||r||_1 <= S <= 10^4`` and ``w_r <= S_r`` non-zero entries:
-    1. each table entry ``T^_{r_i}(x_i)`` has error ``<= 3 r_i^2 u`` and modulus
-       ``<= 1 + 1.2e-5`` (recurrence lemma of summary_grid, valid for degrees ``<= 2*10^5``);
-    2. the product of the ``w_r`` non-trivial factors (the padding factors ``T_0 = 1.0``
-       multiply exactly) differs from the exact product by ``<= sum_i 3 r_i^2 u (1 + 2e-5)
-       + (w_r - 1) u (1 + 2e-5) <= (3 S^2 + S) u (1 + 2e-5)`` (``sum r_i^2 <= S_r^2``;
-       ``prod (1 + 3 r_i^2 u) <= exp(3 S^2 u) <= 1 + 1e-5``);
-    3. summing ``n`` terms of modulus ``<= 1 + 2e-5`` in any order and dividing by ``n``
-       adds ``<= (n - 1) u (1 + 2e-4) + u`` (Higham §4.2, ``gamma_{n-1}``, ``n <= 2^40``).
-    Total ``<= (3 S^2 + S + n) u (1 + 2e-4) <= 4 (S^2 + S + n) u``.  The bound depends only
-    on the degree and ``n``, not on ``d`` or ``|R|``.  ``tests/test_jin_synthetic.py``
-    checks the moments against exact rational evaluation.
-    """
-    n = check_int(n, "n", minimum=1, maximum=2**40)
-    S = check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
-    err = 4 * (S * S + S + n) * _U
-    j = 40
-    while j > 1 and fmpq(1, 2**j) / 2 < err:
-        j -= 1
-    return fmpq(1, 2**j)
+    """The default noise grid of the basis moments, :data:`~dpverify.mechanisms.
+    wang_summary.DEFAULT_GRID` (``2^-40``): the sums are exact, so privacy adds only ``g``
+    per coordinate for the rounding (``n`` and the degree are validated)."""
+    check_int(n, "n", minimum=1, maximum=2**40)
+    check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
+    return DEFAULT_GRID
 
 
-def basis_privacy(n: IntLike, basis_size: Any, max_degree: Any, epsilon: ExactLike,
-                  delta: ExactLike | None = None,
-                  grid: Any = None) -> tuple[dict[str, Any], fmpq]:
-    """Privacy record and noise scale of the basis-subset moments (only ``n``, ``|R|`` and the
-    largest degree are needed): per-coordinate sensitivity ``2/n + 2g``, ``|R| - 1`` noisy
-    coordinates (``b_0 = 1`` public), calibration as in
-    :func:`dpverify.mechanisms.wang_summary.wang_privacy`, and jin step 9's scale pattern
-    ``|R|/(n epsilon)`` (``t^d -> |R|``) with what it achieves.
+def basis_privacy(n: IntLike | None, basis_size: Any, max_degree: Any, epsilon: ExactLike,
+                  delta: ExactLike | None = None, grid: Any = None, *,
+                  neighbours: str = "replace", secure: bool = True,
+                  assumptions: Any = ()) -> tuple[dict[str, Any], fmpq]:
+    """Privacy record and noise scale of the basis-subset moments (only ``n``, ``|R|`` and
+    the largest degree are needed).  Replace-one: per-coordinate sensitivity ``2/n + g``
+    on the ``|R| - 1`` means (``b_0 = 1`` public), and jin step 9's scale pattern
+    ``|R|/(n epsilon)`` (``t^d -> |R|``) with what it achieves.  Add/remove (``n=None``):
+    ``1 + g`` on the ``|R|`` sums, the count included.  Calibration as in
+    :func:`dpverify.mechanisms.wang_summary.wang_privacy`.
 
     Guarantee
     ---------
     Exact rationals; epsilon exact (pure) or a rigorous upper bound (advanced composition).
     """
-    n = check_int(n, "n", minimum=1, maximum=2**40)
+    nb = check_neighbours(neighbours)
+    if nb == "replace" or n is not None:
+        n = check_int(n, "n", minimum=1, maximum=2**40)
     R = check_int(basis_size, "basis_size", minimum=1, maximum=MAX_BASIS)
     S = check_int(max_degree, "max_degree", minimum=0, maximum=10_000)
     eps = check_epsilon(epsilon)
     if delta is not None:
         delta = check_delta(delta)
-    g = basis_grid(n, S) if grid is None else to_fmpq(grid, "grid")
+    g = DEFAULT_GRID if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
-    if g / 2 < 4 * (S * S + S + n) * _U:
-        # the sensitivity 2/n + 2g needs the proven float error (basis_grid) below g/2
-        raise InvalidParameterError(
-            f"grid {fmpq_str(g)} is finer than the proven float-error bound allows: need "
-            f"g/2 >= 4 (S^2 + S + n) 2^-53 (default: {fmpq_str(basis_grid(n, S))})")
-    cnt = R - 1
-    per = fmpq(2, n) + 2 * g
-    printed = fmpq(R, n) / eps  # jin step 9 with t^d replaced by |R|
-    privacy: dict[str, Any] = {
-        "neighbouring": "same n, one row replaced",
-        "basis_size": R,
-        "max_degree": S,
-        "moment_sensitivity_l1": fmpq_str(fmpq(2 * cnt, n)),
-        "grid": fmpq_str(g),
-        "per_coordinate": fmpq_str(per),
-        "l1_sensitivity": fmpq_str(cnt * per),
-        "noisy_coordinates": cnt,
-        "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
-        "paper": {
-            "jin_step9_pattern_scale": fmpq_str(printed),
-            "jin_step9_pattern_achieved_epsilon": fmpq_str(cnt * per / printed),
-            "jin_step9_pattern_valid": bool(cnt * per / printed <= eps),
-        },
-    }
+    privacy: dict[str, Any] = {"neighbouring": ("same n, one row replaced" if nb == "replace"
+                                                else "one row added or removed (n private)"),
+                               "basis_size": R, "max_degree": S}
+    if nb == "replace":
+        assert n is not None
+        cnt, per = R - 1, fmpq(2, n) + g
+        printed = fmpq(R, n) / eps  # jin step 9 with t^d replaced by |R|
+        privacy.update({
+            "moment_sensitivity_l1": fmpq_str(fmpq(2 * cnt, n)),
+            "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without "
+                     "noise",
+            "paper": {
+                "jin_step9_pattern_scale": fmpq_str(printed),
+                "jin_step9_pattern_achieved_epsilon": fmpq_str(cnt * per / printed),
+                "jin_step9_pattern_valid": bool(cnt * per / printed <= eps),
+            },
+        })
+        how = ("per-row basis values clamped to [-1, 1] in fixed point, exact sums: one "
+               "replaced row moves a mean by <= 2/n; grid rounding adds <= g")
+    else:
+        cnt, per = R, 1 + g
+        privacy.update({
+            "moment_sensitivity_l1": str(R),
+            "noise": "discrete Laplace on grid g (exact sampler) on every basis sum, the "
+                     "count (r = 0) included",
+            "paper": "the papers use replace-one neighbours (n public); not compared",
+        })
+        how = ("per-row basis values clamped to [-1, 1] in fixed point, exact sums: an "
+               "added or removed row moves each sum by <= 1; grid rounding adds <= g")
+    privacy.update({"grid": fmpq_str(g), "per_coordinate": fmpq_str(per),
+                    "l1_sensitivity": fmpq_str(cnt * per), "noisy_coordinates": cnt})
     scale, fields = calibrate_laplace(per, cnt, eps, delta)
     privacy.update(fields)
+    proven = [] if assumptions else [{"claim": f"per-coordinate sensitivity {fmpq_str(per)}",
+                                      "how": how}]
+    privacy["guarantee"] = guarantee_block(
+        neighbours=nb, domain="[-1, 1]^d", epsilon=privacy["achieved_epsilon"],
+        delta=privacy.get("delta") or "0", secure=secure, assumptions=list(assumptions),
+        proven=proven)
+    privacy["assumptions"] = list(assumptions)
+    privacy["secure_randomness"] = bool(secure)
     return privacy, scale
 
 
 @dataclass(frozen=True)
 class BasisSummary:
-    """Noisy moments ``b~_r`` (exact multiples of ``grid``) for the public index set ``basis``."""
+    """Noisy moments ``b~_r`` for the public index set ``basis`` (replace: exact multiples
+    of ``grid``; add-remove: ``sums`` are the noisy sums, ``sums[0]`` the noisy count, and
+    ``moments`` their ratios, ``n`` is ``None``)."""
 
     basis: np.ndarray
-    n: int
+    n: int | None
     grid: fmpq
     moments: tuple[fmpq, ...]
     privacy: dict
     info: dict = field(default_factory=dict)
+    neighbours: str = "replace"
+    sums: tuple[fmpq, ...] | None = None
 
     def mean(self) -> np.ndarray:
         """Private mean = noisy degree-1 moments (``T_1(x) = x``; post-processing)."""
@@ -540,55 +565,101 @@ class BasisSummary:
         return out
 
     def to_json(self) -> dict:
-        return {"mechanism": "jin-basis-summary", "reference": "jin §3.4 (basis subset)",
-                "n": self.n, "grid": fmpq_str(self.grid), "basis": self.basis.tolist(),
-                "moments": [fmpq_str(v) for v in self.moments], "privacy": self.privacy,
-                **self.info}
+        out = {"mechanism": "jin-basis-summary", "reference": "jin §3.4 (basis subset)",
+               "n": self.n, "neighbours": self.neighbours, "grid": fmpq_str(self.grid),
+               "basis": self.basis.tolist(), "moments": [fmpq_str(v) for v in self.moments],
+               "privacy": self.privacy, **self.info}
+        if self.sums is not None:
+            out["sums"] = [fmpq_str(v) for v in self.sums]
+        return out
 
 
 def release_basis_summary(data: Any, basis: Any, epsilon: ExactLike, *,
                           delta: ExactLike | None = None,
                           grid: Any = None, insecure_seed: Any = None,
                           sums: Any = None, n: IntLike | None = None,
-                          info: dict | None = None) -> BasisSummary:
+                          info: dict | None = None, neighbours: str = "replace",
+                          snap_to: IntLike | None = None, backend: str = "local",
+                          scheduler: Any = None, progress: Any = None) -> BasisSummary:
     """Noisy moments for the public index set ``basis`` (first row ``r = 0``).
 
-    ``sums``/``n`` (instead of ``data=None``): :func:`basis_moment_sums` already reduced
-    over ``n`` rows in ``[-1, 1]^d`` (the dask backend); noise is drawn here, once.
+    ``data``: an ``(n, d)`` array in ``[-1, 1]`` or a data source (streamed, ``backend``
+    local or dask: exact sums per block, added exactly); ``snap_to=N`` snaps every
+    coordinate to jin's grid ``A_N`` first (a per-row map).  ``sums``/``n`` (instead of
+    ``data=None``): sums computed by the caller -- dpverify did not compute them, so the
+    record lists "the sums are the basis sums of n rows in [-1, 1]^d" as an assumption
+    (replace-one only; sums outside ``[-n, n]`` or ``sums[0] != n`` are refused).
 
     Guarantee
     ---------
-    epsilon-DP (or (epsilon, delta) by advanced composition) with the derived sensitivity
-    ``(|R| - 1)(2/n + 2g)`` and the proven float bound of :func:`basis_grid` (any summation
-    order); exact noise.
+    epsilon-DP (or (epsilon, delta) by advanced composition) for the chosen neighbours
+    with the derived sensitivity of :func:`basis_privacy` (exact fixed-point sums: the
+    same release for every split, order and encoding of the rows); exact noise.
     """
-    if sums is None:
-        X = _check_rows(data)
-        B = _check_basis(basis, X.shape[1])
-        n = len(X)
-    else:
+    nb = check_neighbours(neighbours)
+    src = RandomSource(insecure_seed)
+    assumptions: list[str] = []
+    extra: dict[str, Any] = dict(info or {})
+    N = None if snap_to is None else check_int(snap_to, "snap_to", minimum=1, maximum=10**6)
+    if sums is not None:
         if data is not None:
             raise InvalidParameterError("give data or sums, not both")
+        if nb != "replace":
+            raise InvalidParameterError("sums from the caller: replace-one neighbours only")
         n = check_int(n, "n", minimum=1)
-        mom_sums = np.asarray(sums, dtype=np.float64)
         B = np.asarray(basis)
         if B.ndim != 2:
             raise InvalidParameterError("basis must be a 2-D index array")
         B = _check_basis(B, B.shape[1])
-        if mom_sums.shape != (len(B),) or not np.all(np.isfinite(mom_sums)):
-            raise InvalidParameterError(f"sums must be {len(B)} finite numbers")
+        vals = [to_fmpq(v, "sums") for v in np.asarray(sums, dtype=object).ravel()]
+        if len(vals) != len(B):
+            raise InvalidParameterError(f"sums must be {len(B)} numbers")
+        if vals[0] != n or any(abs(v) > n for v in vals):
+            raise InvalidParameterError(
+                "sums: basis sums of n rows in [-1, 1]^d lie in [-n, n] with sums[0] = n")
+        J = [v * 2**FACTOR_BITS for v in vals]
+        assumptions.append(f"sums = the basis moment sums of n = {n} rows in [-1, 1]^d "
+                           "(supplied by the caller; dpverify did not compute them)")
+    elif isinstance(data, (str, DataSource)) or backend == "dask":
+        d = source_width(data)
+        B = _check_basis(basis, d)
+        red = reduce_rows(data, partial(_snapped_basis_sums, basis=B, N=N), domain=CUBE,
+                          min_columns=d, max_columns=d, scheduler=scheduler,
+                          backend=check_backend(backend, scheduler), progress=progress)
+        n, J = red.n, list(red.value)
+        if backend == "dask":
+            extra["statistics"] = red.info()
+    else:
+        X = _check_rows(data)
+        B = _check_basis(basis, X.shape[1])
+        n = len(X)
+        J = list(exact_basis_sums(X if N is None else snap(X, N), B))
     S = int(B.sum(axis=1).max())
-    privacy, scale = basis_privacy(n, len(B), S, epsilon, delta, grid)
+    privacy, scale = basis_privacy(n if nb == "replace" else None, len(B), S, epsilon, delta,
+                                   grid, neighbours=nb, secure=src.secure,
+                                   assumptions=assumptions)
     g = to_fmpq(privacy["grid"], "grid")
-    mom = basis_moments(X, B) if sums is None else mom_sums / n
-    rng = random_source(insecure_seed)
-    out = [fmpq(1)]
-    for v in mom[1:]:
-        out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
-    extra: dict[str, Any] = dict(info or {})
-    if insecure_seed is not None:
-        extra["insecure_seed"] = int(insecure_seed)
-    return BasisSummary(B, n, g, tuple(out), privacy, extra)
+    den = 2**FACTOR_BITS * (n if nb == "replace" else 1)
+    out = [fmpq(1)] if nb == "replace" else []
+    for v in J[len(out):]:
+        out.append(round_to_grid(fmpq(int(v), den), g) + sample_discrete_laplace(scale, g, src))
+    sums_out = None
+    if nb == "add-remove":
+        sums_out = tuple(out)
+        c = max(sums_out[0], fmpq(1))
+        out = [fmpq(1)] + [v / c for v in sums_out[1:]]
+        extra["count"] = fmpq_str(sums_out[0])
+    extra["float_error"] = {
+        "per_moment_bound": fmpq_str(basis_error_bound(S)),
+        "formula": "4 (S^2 + S) 2^-53 + 2^-37 (S the largest total degree; per-row values "
+                   "in fixed point 2^-36, exact sums)",
+        "holds_for": "every backend, chunking, file split and row order (exact sums)",
+        "role": "accuracy only: the privacy accounting does not use it",
+    }
+    if not src.secure:
+        extra["insecure_seed"] = src.seed
+    return BasisSummary(B, n if nb == "replace" else None, g, tuple(out), privacy, extra,
+                        neighbours=nb, sums=sums_out)
 
 
 def _lp_fit(V: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
@@ -635,6 +706,7 @@ def release_synthetic_basis(
     sample_seed: Any = 0,
     backend: str = "local",
     scheduler: Any = None,
+    neighbours: str = "replace",
 ) -> SyntheticDatabase:
     """jin Algorithm 1, practical variant (jin §3.4): basis subset + candidate grid subset.
 
@@ -670,6 +742,8 @@ def release_synthetic_basis(
         ``"local"`` (default) or ``"dask"`` with ``data`` a CSV/Parquet source: the basis
         moment sums of the snapped rows are reduced on Dask and noised once on the
         client.  PSI (``psi_k``) iterates over the data and is local only.
+    neighbours : {"replace", "add-remove"}
+        As :func:`release_basis_summary` (PSI: replace only).
 
     Guarantee
     ---------
@@ -730,34 +804,29 @@ def release_synthetic_basis(
                                     "psi_k or support_points")
     rng = np.random.default_rng(check_int(sample_seed, "sample_seed", minimum=0))  # public
     a = grid_points(N)
-    red = None
-    if streamed:
-        red = reduce_rows(data, partial(_snapped_basis_sums, basis=B, N=N), domain=CUBE,
-                          min_columns=d, max_columns=d, scheduler=scheduler,
-                          backend=backend, progress=progress)
-        n = red.n
-    else:
-        assert X is not None  # the local backend read the rows above
-        idx = discretise(X, N)
-    if m is None:
-        m = n
+    nb = check_neighbours(neighbours)
     seed2 = None if insecure_seed is None else int(insecure_seed) + 1
     psi = None
     if psi_k is not None:
         if psi_epsilon is None:
             raise InvalidParameterError("psi_epsilon is required with psi_k")
+        if nb != "replace":
+            raise InvalidParameterError(
+                "psi_k: the private subspace iteration is accounted for replace-one "
+                "neighbours only (its covariance is normalised by the public n); use "
+                "neighbours='replace' or grid_subset")
+        assert X is not None  # psi_k is refused above for a streamed source
         report(progress, "private subspace iteration", 0)
-        psi = private_subspace_iteration(a[idx], psi_k, psi_iters, psi_epsilon,
-                                         delta=psi_delta, insecure_seed=seed2)
+        psi = private_subspace_iteration(a[discretise(X, N)], psi_k, psi_iters, psi_epsilon,
+                                         delta=psi_delta,
+                                         insecure_seed=seed2)
     report(progress, f"moments ({len(B)} basis functions)", 0)
-    if red is not None:
-        summary = release_basis_summary(None, B, epsilon, delta=delta,
-                                        insecure_seed=insecure_seed, sums=red.value, n=n,
-                                        info={"statistics": red.info()}
-                                        if backend == "dask" else None)
-    else:
-        summary = release_basis_summary(a[idx], B, epsilon, delta=delta,
-                                        insecure_seed=insecure_seed)
+    summary = release_basis_summary(data if streamed else X, B, epsilon, delta=delta,
+                                    insecure_seed=insecure_seed, neighbours=nb, snap_to=N,
+                                    backend=backend, scheduler=scheduler, progress=progress)
+    size = summary.n if summary.n is not None else _noisy_size(summary.sums)
+    if m is None:
+        m = size
     if psi is not None:
         C = check_int(candidates, "candidates", minimum=1, maximum=10**6)
         pts = ellipsoid_points(psi, summary.mean(), C, radius_scale=radius_scale,
@@ -786,19 +855,32 @@ def release_synthetic_basis(
     rows = support[pick]
     parts = [summary.privacy] + ([psi.privacy] if psi is not None else [])
     total = compose_basic(parts)
+    assumptions = list(summary.privacy["assumptions"])
+    if support_points is not None:
+        # the candidates enter the output; the total holds only if they are public
+        assumptions.append("support_points are public (chosen without the private data); "
+                           "otherwise the total above does not hold")
+    secure = bool(summary.privacy["secure_randomness"])
     privacy = {"moments": summary.privacy, "psi": None if psi is None else psi.privacy,
                "total": total,
                "achieved_epsilon": total["epsilon"],
-               "scale": summary.privacy["scale"]}
-    if support_points is not None:
-        # the candidates enter the output; the total holds only if they are public
-        privacy["assumptions"] = ["support_points are public (chosen without the private "
-                                  "data); otherwise the total above does not hold"]
+               "scale": summary.privacy["scale"],
+               "neighbouring": summary.privacy["neighbouring"],
+               "assumptions": assumptions,
+               "secure_randomness": secure,
+               "guarantee": guarantee_block(
+                   neighbours=nb, domain="[-1, 1]^d", epsilon=total["epsilon"],
+                   delta=total["delta"], secure=secure, assumptions=assumptions,
+                   proven=summary.privacy["guarantee"]["proven"]
+                   + ([{"claim": "PSI steps: exact sensitivity of A X per step",
+                        "how": "jin_psi.step_sensitivity (exact covariance change, rows "
+                               "rounded to 2^-20, fmpz products)"}] if psi else []))}
     info = {"N": N, "L": L, "m": m, "lp_objective": obj, "basis_size": len(B),
             "basis_degree": None if basis_degree is None else int(basis_degree),
             "candidates": len(support), "grid_subset": grid_subset,
             "psi_k": None if psi is None else int(psi_k),
-            "psi_eigenvalues": None if psi is None else [float(v) for v in psi.eigenvalues]}
-    if red is not None and backend == "dask":
-        info["statistics"] = red.info()
+            "psi_eigenvalues": None if psi is None else [float(v) for v in psi.eigenvalues],
+            "neighbours": nb, "float_error": summary.info["float_error"]}
+    if "statistics" in summary.info:
+        info["statistics"] = summary.info["statistics"]
     return SyntheticDatabase(rows, u, summary, privacy, info, support=support)

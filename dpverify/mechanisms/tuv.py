@@ -87,6 +87,8 @@ from .privacy import (
     UNIVERSES,
     check_delta,
     check_epsilon,
+    check_neighbours,
+    guarantee_block,
     json_int,
     multilinear_upto,
     tuv_privacy,
@@ -260,9 +262,9 @@ def _support_counts_gemm(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[t
     Strassen-type algorithm would form differences -- still integers of absolute value
     ``<= 2n``, so the argument holds with ``2n < 2^24``, which is why the float32 threshold
     is ``n < 2^23``.)  Belt and braces: in every block the first set's counts are recomputed
-    by exact integer counting (``count_nonzero`` of ANDed columns) and a mismatch raises
-    ``CertificationFailed``; ``tests/test_tuv_mechanism.py`` compares all counts with a
-    brute-force enumeration.
+    by exact integer counting (``count_nonzero`` of ANDed columns) and a mismatch recounts
+    the whole block that way (never a refusal, which would depend on the data);
+    ``tests/test_tuv_mechanism.py`` compares all counts with a brute-force enumeration.
     """
     n, m = X.shape
     if n >= 2**52:
@@ -289,10 +291,13 @@ def _support_counts_gemm(X: np.ndarray, t: int, d: int, doubled: bool) -> dict[t
             C = np.rint(P.astype(dtype) @ Xf).astype(np.int64)  # (B, m) counts of S + {j}
             # spot check against exact integer counting (first set of the block, all j):
             # guards against a BLAS that does not meet the lemma's model (such a BLAS would
-            # err systematically); the lemma above is the proof
+            # err systematically); the lemma above is the proof.  A mismatch recounts the
+            # block in integers instead of refusing: the release never depends on it (a
+            # refusal here would be an output that depends on the data)
             exact_row = np.count_nonzero(P[0][None, :] & XT, axis=1)
             if not np.array_equal(C[0], exact_row):
-                raise CertificationFailed("internal: float support counts failed the spot check")
+                C = np.stack([np.count_nonzero(P[b][None, :] & XT, axis=1)
+                              for b in range(len(P))]).astype(np.int64)
             mask = (C > 0) & (jj[None, :] > Karr[:, -1:])
             if doubled:
                 member = np.zeros((len(keys), m), dtype=bool)
@@ -348,7 +353,8 @@ class TUVSummary:
             self.t = int(data["polynomial"]["degree"])
             self.representation = data["representation"]
             self.universe = data["universe"]
-            self.denominator = int(data["lattice_denominator"])
+            self.denominator = parse_fmpq_str(str(data["lattice_denominator"]),
+                                              "lattice_denominator")
             self.constant = parse_fmpq_str(data["constant"], "constant")
             self.coefficients = {
                 tuple(int(v) for v in key.split(",")): int(val)
@@ -391,7 +397,7 @@ class TUVSummary:
                   else itertools.combinations_with_replacement(S, i))
             for key in it:
                 acc += self.coefficients.get(key, 0)
-        return self.constant + fmpq(acc, self.denominator)
+        return self.constant + fmpq(acc) / self.denominator
 
     def answer(self, query: Sequence[Any], kind: str = "or", r: IntLike | None = None) -> fmpq:
         """Answer a query from the summary (exact rational, post-processing only).
@@ -448,6 +454,7 @@ def tuv_release(
     progress: Any = None,
     backend: str = "local",
     scheduler: Any = None,
+    neighbours: str = "replace",
 ) -> TUVSummary:
     """Sanitizer of thaler2012 Theorem 3.1 (``delta=None``) / 3.2 on a 0/1 database.
 
@@ -489,6 +496,11 @@ def tuv_release(
         release as ``"local"`` (exact integer sums).
     scheduler : optional
         Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
+    neighbours : {"replace", "add-remove"}
+        ``"add-remove"`` (``n`` private): the integer vector ``Q sum_x p_x`` and a count
+        coordinate ``Q Sinf n`` get noise (:func:`~dpverify.mechanisms.privacy.
+        tuv_privacy`); answers divide by the noisy count (post-processing); ``n`` is not
+        published.
 
     Returns
     -------
@@ -523,6 +535,7 @@ def tuv_release(
     """
     _check_kinds(representation, universe, truncate)
     backend = check_backend(backend, scheduler)
+    nb = check_neighbours(neighbours)
     red = None
     # a data source is read block by block (either backend): memory bounded by a block
     streamed = backend == "dask" or isinstance(rows, (str, DataSource))
@@ -532,7 +545,7 @@ def tuv_release(
         # no data yet: validates every parameter and certifies g before the data pass
         k, r, eps, beta_q, approx, cert, cs, priv = _setup(
             d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate,
-            method, None)
+            method, None, nb)
     else:
         try:
             X = np.asarray(rows)
@@ -548,7 +561,7 @@ def tuv_release(
             raise InvalidParameterError("too many rows")
         k, r, eps, beta_q, approx, cert, cs, priv = _setup(
             d, k, gamma, epsilon, beta, delta, r, representation, universe, truncate,
-            method, n)
+            method, n if nb == "replace" else None, nb)
     t = len(cs) - 1
     doubled = universe == "doubled"
     m = 2 * d if doubled else d
@@ -573,13 +586,15 @@ def tuv_release(
         if n >= 2**62:
             raise InvalidParameterError("too many rows")
         counts = red.value
-        # the same record as the local backend's _setup(..., n): tuv_privacy with this n
-        priv = tuv_privacy(cs, d, k, eps, n=n,
-                           delta=None if delta is None else check_delta(delta),
-                           representation=representation,
-                           universe=universe, max_support=k if truncate else None)
+        if nb == "replace":
+            # the same record as the local backend's _setup(..., n): with this n
+            priv = tuv_privacy(cs, d, k, eps, n=n,
+                               delta=None if delta is None else check_delta(delta),
+                               representation=representation,
+                               universe=universe, max_support=k if truncate else None)
+    extra = 1 if nb == "add-remove" else 0
     a, weights, Q, scale_int, mb, K_read = _lattice(cs, priv, representation, beta_q,
-                                                    min(t, m, kmax))
+                                                    min(t, m, kmax), extra)
     if red is None:
         assert X is not None  # read above for the local backend
         Xd = np.concatenate([X, 1 - X], axis=1) if doubled else X
@@ -621,21 +636,56 @@ def tuv_release(
         raise CertificationFailed(f"internal: {len(coeffs)} coordinates, expected {K}")
 
     gamma_exact = parse_fmpq_str(cert.error["upper"], "error")
-    noise_bound = fmpq(K_read * (mb - 1), n * Q)
-    alpha = gamma_exact + noise_bound
+    count: fmpq | None = None
+    if nb == "replace":
+        den = fmpq(n * Q)
+        noise_bound: fmpq | None = fmpq(K_read * (mb - 1), n * Q)
+    else:
+        # the count coordinate Q Sinf n, noised on the same lattice (post-processing:
+        # answers divide by max(noisy count, 1))
+        cw = parse_fmpq_str(priv["count_weight"], "count_weight") * Q
+        if cw.q != 1 or cw <= 0:
+            raise CertificationFailed("internal: the count weight is not a positive integer")
+        z0 = discrete_laplace_vector(1, scale_int, rng=src)[0]
+        count = (cw * n + z0) / cw
+        den = Q * max(count, fmpq(1))
+        # |answer - p_D(y)| <= (K_read s/Q + (1 + 2 gamma) s/cw)/count with every noise
+        # |Z| <= s = m_beta - 1 (union bound over the K + 1 coordinates); p_D(y) - g(0)
+        # lies in [-1 - 2 gamma, 1 + 2 gamma]
+        noise_bound = None if count < 1 else \
+            (fmpq(K_read * (mb - 1), Q) + (1 + 2 * gamma_exact) * (mb - 1) / cw) / count
+    alpha = None if noise_bound is None else gamma_exact + noise_bound
     privacy = dict(priv)
+    if nb == "add-remove":  # the noise scale of sum_x p_x (there is no 1/n)
+        privacy["scale"] = fmpq_str(tuv_scale_times_n(priv))
     privacy["noise"] = {
         "sampler": "discrete Laplace (Canonne-Kamath-Steinke 2020 Alg. 2), integer-only",
-        "lattice_step": fmpq_str(fmpq(1, n * Q)),
+        "lattice_step": fmpq_str(1 / den),
         "scale_lattice_units": fmpq_str(scale_int),
         "integer_sensitivity_l1": fmpq_str(_sens_parse(sens_int) * Q),
         "rounding_inflation": "0 (exact lattice)",
         "secure_randomness": src.secure,
     }
+    privacy["secure_randomness"] = src.secure
+    privacy["assumptions"] = []
+    privacy["guarantee"] = guarantee_block(
+        neighbours=nb, domain="{0, 1}^d", epsilon=priv["achieved"]["epsilon"]
+        if priv["achieved"] else "0", delta=priv["achieved"]["delta"]
+        if priv["achieved"] else "0", secure=src.secure,
+        proven=[{"claim": f"L1 sensitivity {priv['sensitivity']['l1_times_n']}"
+                          + (" / n" if nb == "replace" else ""),
+                 "how": "exact maximum of ||p_x - p_x'||_1 over row pairs (replace) or of "
+                        "||p_x||_1 without the constant (add/remove), "
+                        "dpverify.mechanisms.privacy.tuv_sensitivity"},
+                {"claim": "the support counts are exact integers",
+                 "how": "integer counting, or float BLAS on 0/1 values with every partial "
+                        "sum an integer < 2^24 (exactness lemma); a block whose spot check "
+                        "fails is recounted in integers"}])
     data: dict[str, Any] = {
         "mechanism": "tuv-release",
         "paper": "thaler2012 Theorem 3.1" + ("" if delta is None else " / 3.2"),
-        "n": n,
+        "n": n if nb == "replace" else None,
+        "neighbours": nb,
         "d": d,
         "k": k,
         "r": r,
@@ -655,22 +705,30 @@ def tuv_release(
         "parts": {"polynomial": cert.data},
         "accuracy": {
             "beta": fmpq_str(beta_q),
-            "alpha": fmpq_str(alpha),
-            "alpha_decimal": fmpq_to_decimal(alpha, 8, rounding="up"),
+            "alpha": None if alpha is None else fmpq_str(alpha),
+            "alpha_decimal": "not certified (noisy count < 1)" if alpha is None
+            else fmpq_to_decimal(alpha, 8, rounding="up"),
             "gamma_exact": fmpq_str(gamma_exact),
-            "noise_bound": fmpq_str(noise_bound),
+            "noise_bound": None if noise_bound is None else fmpq_str(noise_bound),
             "noise_per_coordinate_lattice_units": json_int(mb - 1),
             "n_read_per_query": json_int(K_read),
             "statement": "with probability >= 1 - beta every query of size <= k is "
             "answered within alpha (union bound over all noised coordinates)",
-            "paper_alpha_theorem_3_1": _paper_alpha(priv, gamma_exact, n, eps, beta_q),
+            "paper_alpha_theorem_3_1": _paper_alpha(priv, gamma_exact, n, eps, beta_q)
+            if nb == "replace" else None,
         },
-        "lattice_denominator": str(n * Q),
+        "lattice_denominator": fmpq_str(den),
         "constant": fmpq_str(cs[0] if representation == "full" else a[0]),
         "n_coordinates": K,
         "coefficients": coeffs,
         "secure_randomness": src.secure,
+        "float_error": {"per_value_bound": "0",
+                        "note": "integer statistics (support counts) and exact rational "
+                                "coefficients: no float computation on the release path",
+                        "role": "accuracy only"},
     }
+    if count is not None:
+        data["count"] = fmpq_str(count)
     if red is not None and backend == "dask":
         data["statistics"] = red.info()  # how the exact integer sums were reduced
     return TUVSummary(data)
@@ -688,7 +746,7 @@ def _check_kinds(representation: str, universe: str, truncate: Any) -> None:
 
 def _setup(d: int, k: Any, gamma: Any, epsilon: Any, beta: Any, delta: Any, r: Any,
            representation: str, universe: str, truncate: bool, method: str | None,
-           n: int | None = None) -> tuple:
+           n: int | None = None, neighbours: str = "replace") -> tuple:
     """What :func:`tuv_release` and :func:`tuv_accuracy_plan` share (no data): validated
     ``k, r, epsilon, beta``, the certified ``g`` (``approx, cert``, trimmed monomial
     coefficients ``cs``) and the privacy record of the (truncated) coordinate vector."""
@@ -703,11 +761,13 @@ def _setup(d: int, k: Any, gamma: Any, epsilon: Any, beta: Any, delta: Any, r: A
     while len(cs) > 1 and cs[-1] == 0:
         cs.pop()
     priv = tuv_privacy(cs, d, k, eps, n=n, delta=delta, representation=representation,
-                       universe=universe, max_support=k if truncate else None)
+                       universe=universe, max_support=k if truncate else None,
+                       neighbours=neighbours)
     return k, r, eps, beta_q, approx, cert, cs, priv
 
 
-def _lattice(cs: list, priv: dict, representation: str, beta: fmpq, top: int) -> tuple:
+def _lattice(cs: list, priv: dict, representation: str, beta: fmpq, top: int,
+             extra: int = 0) -> tuple:
     """Per-size weights (``a_s`` for the released sizes ``s <= top`` multilinear, ``c_i``
     full), the lattice denominator ``Q`` (lcm of the denominators of the weights that are
     released), the noise scale in lattice units ``Q n b`` (independent of ``n``), the
@@ -716,7 +776,7 @@ def _lattice(cs: list, priv: dict, representation: str, beta: fmpq, top: int) ->
     weights = a if representation == "multilinear" else cs
     Q = lcm(*[int(w.q) for w in weights[1:] if w != 0] or [1])
     scale_int = tuv_scale_times_n(priv) * Q
-    K = int(priv["sensitivity"]["n_coordinates"])
+    K = int(priv["sensitivity"]["n_coordinates"]) + extra  # extra: the count coordinate
     mb = noise_union_quantile(K, scale_int, beta) if K else 1
     return a, weights, Q, scale_int, mb, int(priv["sensitivity"]["n_read_per_query"])
 

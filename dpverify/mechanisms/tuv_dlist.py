@@ -58,7 +58,12 @@ Guarantee
 ``h_k`` is certified before use, else ``CertificationFailed``; ``gamma_release <= gamma`` is
 checked exactly; the sensitivity is exact or a proven upper bound
 (:func:`dpverify.mechanisms.privacy.dlist_sensitivity`); noise is integer-only; answers are
-exact rationals; ``alpha(beta)`` is a rigorous upper bound.
+exact rationals; ``alpha(beta)`` is a rigorous upper bound.  ``neighbours="add-remove"``
+noises a count coordinate with the coefficients (``dlist_privacy``).
+
+Size: one mechanism -- the reader of decision lists, their reduction, the sanitizer (both
+neighbouring relations) and the summary -- sharing the reduction rule and the coordinate
+layout; a split would export private layout helpers across modules.
 """
 
 from __future__ import annotations
@@ -96,7 +101,14 @@ from .data import (
     open_data_file,
 )
 from .data_csv import size_text
-from .privacy import check_epsilon, dlist_privacy, dlist_term_coefficients, json_int
+from .privacy import (
+    check_epsilon,
+    check_neighbours,
+    dlist_privacy,
+    dlist_term_coefficients,
+    guarantee_block,
+    json_int,
+)
 from .tuv import MAX_COORDINATES, noise_union_quantile
 
 __all__ = [
@@ -186,7 +198,11 @@ def read_decision_lists(path: str, m: IntLike, k: IntLike, *,
     list; each list ``{"nodes": [[lit, bit], ...], "default": b}``.  Errors name the file and
     the line (CSV) or list index (JSON) and the rule, never the offending field
     (:class:`~dpverify.mechanisms.data.DataValueError` keeps it in ``value``).  Only a
-    regular file of at most ``max_bytes`` bytes is read.
+    regular file is read.  Size cap: CSV, at most ``max_bytes / (8 (2k + 1))`` lists (a
+    list has at most ``2k + 1`` fields of 8 bytes decoded: a cap in rows, whatever the
+    text); JSON, whose parser needs the whole text, at most ``max_bytes`` bytes of text
+    (that refusal depends on how the lists are written: it is outside the privacy
+    guarantee, which the release's record says).
     """
     m = check_int(m, "m", minimum=1, maximum=10**6)
     k = check_int(k, "k", minimum=1, maximum=64)
@@ -216,7 +232,8 @@ def read_decision_lists(path: str, m: IntLike, k: IntLike, *,
                     raise InvalidParameterError(f"{where}: each node must be [lit, bit]")
                 out.append(_make_list(item["nodes"], item["default"], m, k, where))
         else:
-            for ln, cells in csv_records(path, comments=True, max_bytes=max_bytes):
+            for ln, cells in csv_records(path, comments=True,
+                                         max_rows=max_bytes // (8 * (2 * k + 1))):
                 where = f"{path!r} line {ln}"
                 if len(cells) % 2 == 0:
                     raise DataValueError(
@@ -328,14 +345,18 @@ class DlistSummary:
             self.m = int(data["m"])
             self.k = int(data["k"])
             self.sizes = [int(s) for s in data["coordinate_sizes"]]
-            self.denominator = int(data["lattice_denominator"])
+            self.denominator = parse_fmpq_str(str(data["lattice_denominator"]),
+                                              "lattice_denominator")
             self.coefficients = {
                 tuple(int(v) for v in key.split(",")) if key else (): int(val)
                 for key, val in data["coefficients"].items()
             }
             acc = data["accuracy"]
             self._gamma = parse_fmpq_str(acc["gamma_release"], "gamma_release")
-            self._unit = parse_fmpq_str(acc["noise_per_coordinate"], "noise_per_coordinate")
+            unit = acc["noise_per_coordinate"]
+            self._unit = None if unit is None else parse_fmpq_str(unit,
+                                                                  "noise_per_coordinate")
+            self._count_term = parse_fmpq_str(acc.get("count_term") or "0", "count_term")
             self._beta = acc["beta"]
         except (KeyError, ValueError, TypeError, AttributeError) as exc:
             raise InvalidParameterError(f"malformed summary: {exc}") from None
@@ -378,14 +399,17 @@ class DlistSummary:
                 if c is None:
                     raise InvalidParameterError(f"malformed summary: coordinate {S} missing")
                 acc += c
-        return fmpq(acc, self.denominator)
+        return fmpq(acc) / self.denominator
 
     def accuracy_for_weight(self, w: Any) -> dict[str, Any]:
         """Certified ``alpha`` for every query ``y`` with ``|y| <= w`` (same event of
         probability ``>= 1 - beta`` as the summary's report)."""
         w = check_int(w, "w", minimum=0, maximum=self.m)
         k_read = sum(comb(w, s) for s in self.sizes)
-        alpha = self._gamma + k_read * self._unit
+        if self._unit is None:
+            raise InvalidParameterError("the noisy count of this add/remove summary is below "
+                                        "1: no accuracy can be certified")
+        alpha = self._gamma + k_read * self._unit + self._count_term
         return {"weight": w, "n_read": k_read, "alpha": fmpq_str(alpha),
                 "alpha_decimal": fmpq_to_decimal(alpha, 8, rounding="up"), "beta": self._beta}
 
@@ -400,6 +424,7 @@ def tuv_dlist_release(
     beta: ExactLike = "1/20",
     method: str = "chebyshev",
     insecure_seed: int | None = None,
+    neighbours: str = "replace",
 ) -> DlistSummary:
     """Sanitizer of thaler2012 Theorem 1.3 (Theorem 3.1 + Lemma 4.9) on decision lists.
 
@@ -421,6 +446,10 @@ def tuv_dlist_release(
         Construction of ``g_k`` inside ``h_k``.
     insecure_seed : int, optional
         Reproducible, NOT private randomness (tests only).
+    neighbours : {"replace", "add-remove"}
+        ``"add-remove"``: ``n`` private; a count coordinate is noised with the
+        coefficients (:func:`~dpverify.mechanisms.privacy.dlist_privacy`) and answers divide
+        by the noisy count (post-processing).
 
     Returns
     -------
@@ -478,8 +507,9 @@ def tuv_dlist_release(
                 f"dlists[{i}] has {len(x.nodes)} nodes, more than k = {k}")
         rows.append(reduce_decision_list(x))
 
+    nb = check_neighbours(neighbours)
     hc, gamma_rel, cert = dlist_release_polynomial(k, gamma_q, m, method)
-    priv = dlist_privacy(hc, k, m, eps, n=n)
+    priv = dlist_privacy(hc, k, m, eps, n=n if nb == "replace" else None, neighbours=nb)
     sens = priv["sensitivity"]
     sizes = [int(s) for s in sens["sizes"]]
     K = int(sens["n_coordinates"])
@@ -529,13 +559,41 @@ def tuv_dlist_release(
     if len(coeffs) != K:
         raise CertificationFailed(f"internal: {len(coeffs)} coordinates, expected {K}")
 
-    mb = noise_union_quantile(K, scale_lattice, beta_q)
-    unit = fmpq(mb - 1, n * Q)
-    alpha = gamma_rel + K * unit
+    count: fmpq | None = None
+    count_term = fmpq(0)
+    if nb == "replace":
+        mb = noise_union_quantile(K, scale_lattice, beta_q)
+        den = fmpq(n * Q)
+        unit: fmpq | None = fmpq(mb - 1, n * Q)
+    else:
+        cw = parse_fmpq_str(priv["count_weight"], "count_weight") * Q
+        if cw.q != 1 or cw <= 0:
+            raise CertificationFailed("internal: the count weight is not a positive integer")
+        count = (cw * n + discrete_laplace_vector(1, scale_lattice, rng=src)[0]) / cw
+        mb = noise_union_quantile(K + 1, scale_lattice, beta_q)
+        den = Q * max(count, fmpq(1))
+        # |answer - p_D(y)| <= (K_read s/Q + (1 + gamma) s/cw)/count, every |Z| <= s
+        unit = None if count < 1 else fmpq(mb - 1) / (Q * count)
+        count_term = fmpq(0) if count < 1 else (1 + gamma_rel) * (mb - 1) / (cw * count)
+    alpha = None if unit is None else gamma_rel + K * unit + count_term
     privacy = dict(priv)
+    if nb == "add-remove":  # the noise scale of sum_x p_x (there is no 1/n)
+        privacy["scale"] = fmpq_str(check_rational(priv["scale_times_n"], "scale"))
+    privacy["secure_randomness"] = src.secure
+    privacy["assumptions"] = []
+    privacy["guarantee"] = guarantee_block(
+        neighbours=nb, domain=f"decision lists of length <= {k} over {m} variables",
+        epsilon=priv["achieved"]["epsilon"], delta="0", secure=src.secure,
+        proven=[{"claim": f"L1 sensitivity {priv['sensitivity']['l1_times_n']}"
+                          + (" / n" if nb == "replace" else ""),
+                 "how": "dpverify.mechanisms.privacy.dlist_sensitivity (exact enumeration "
+                        "of reduced lists, or the term bound)"}],
+        outside=["a JSON decision-list file is capped in bytes of text before it is parsed "
+                 "(--max-data-size): that refusal depends on how the lists are written; CSV "
+                 "files are capped in rows"])
     privacy["noise"] = {
         "sampler": "discrete Laplace (Canonne-Kamath-Steinke 2020 Alg. 2), integer-only",
-        "lattice_step": fmpq_str(fmpq(1, n * Q)),
+        "lattice_step": fmpq_str(1 / den),
         "scale_lattice_units": fmpq_str(scale_lattice),
         "integer_sensitivity_l1": fmpq_str(check_rational(sens["l1_times_n"], "S1") * Q),
         "rounding_inflation": "0 (exact lattice)",
@@ -544,7 +602,8 @@ def tuv_dlist_release(
     data: dict[str, Any] = {
         "mechanism": MECHANISM,
         "paper": "thaler2012 Theorem 1.3 (Theorem 3.1 + Lemma 4.9, Appendix A)",
-        "n": n,
+        "n": n if nb == "replace" else None,
+        "neighbours": nb,
         "m": m,
         "k": k,
         "representation": "multilinear",
@@ -564,19 +623,28 @@ def tuv_dlist_release(
         "parts": {"polynomial": cert.data},
         "accuracy": {
             "beta": fmpq_str(beta_q),
-            "alpha": fmpq_str(alpha),
-            "alpha_decimal": fmpq_to_decimal(alpha, 8, rounding="up"),
+            "alpha": None if alpha is None else fmpq_str(alpha),
+            "alpha_decimal": "not certified (noisy count < 1)" if alpha is None
+            else fmpq_to_decimal(alpha, 8, rounding="up"),
             "gamma_release": fmpq_str(gamma_rel),
-            "noise_per_coordinate": fmpq_str(unit),
+            "noise_per_coordinate": None if unit is None else fmpq_str(unit),
+            "count_term": fmpq_str(count_term),
             "noise_per_coordinate_lattice_units": json_int(mb - 1),
             "n_read_worst": K,
             "statement": "with probability >= 1 - beta every y is answered within "
             "gamma_release + K_read(|y|) * noise_per_coordinate, K_read(w) = sum over "
             "coordinate sizes s of C(w, s); alpha is the worst case |y| = m",
         },
-        "lattice_denominator": str(n * Q),
+        "lattice_denominator": fmpq_str(den),
         "n_coordinates": K,
         "coefficients": coeffs,
         "secure_randomness": src.secure,
+        "float_error": {"per_value_bound": "0",
+                        "note": "integer statistics (sums of the lists' coefficients) and "
+                                "exact rational coefficients: no float computation on the "
+                                "release path",
+                        "role": "accuracy only"},
     }
+    if count is not None:
+        data["count"] = fmpq_str(count)
     return DlistSummary(data)

@@ -73,7 +73,7 @@ from flint import arb, ctx, fmpq
 from ..certify import certify
 from ..constructions.jackson import jackson_approx, jackson_multipliers
 from ..errors import InvalidParameterError
-from ..noise import discrete_laplace_tail, random_source, round_to_grid, sample_discrete_laplace
+from ..noise import RandomSource, discrete_laplace_tail, round_to_grid, sample_discrete_laplace
 from ..numbers import (
     ExactLike,
     IntLike,
@@ -87,6 +87,7 @@ from ..numbers import (
 )
 from .backend import Reduction, check_backend, reduce_rows
 from .data import CUBE, DataSource, source_width
+from .fixed_point import SCALE_BITS
 from .moments import (
     CHUNK_BYTES,
     MAX_CHUNK_ROWS,
@@ -96,15 +97,20 @@ from .moments import (
     check_data,
     checked_moment_sums,
     chunk_rows,
+    exact_moment_sums,
+    moment_error_bound,
     moment_sums,
     source_moment_sums,
 )
+from .moments import snap as snap_rows
 from .privacy import (
     advanced_composition_epsilon,
     calibrate_laplace,
     check_delta,
     check_epsilon,
+    check_neighbours,
     composition_exceeds,
+    guarantee_block,
 )
 
 __all__ = [
@@ -116,6 +122,9 @@ __all__ = [
     "chunk_rows",
     "CHUNK_BYTES",
     "MAX_CHUNK_ROWS",
+    "DEFAULT_GRID",
+    "exact_moment_sums",
+    "moment_error_bound",
     "summary_grid",
     "moment_sensitivity",
     "paper_scales",
@@ -127,66 +136,27 @@ __all__ = [
     "wang_privacy",
 ]
 
-_U = fmpq(1, 2**53)
 _VARS = ("x", "y", "z", "w")
 
 
+#: Default noise grid of the moments (public; privacy adds ``g`` per coordinate).
+DEFAULT_GRID = fmpq(1, 2**40)
+
+
 def summary_grid(n: int, t: int, d: int) -> fmpq:
-    """Largest ``g = 2^-j`` (j <= 40) with ``g/2 >= 4 (d t^2 + n) u``: the rounding grid.
+    """The default noise grid of a summary of ``n`` rows, ``t^d`` moments:
+    :data:`DEFAULT_GRID` (``2^-40``), validated against the moment count.
 
-    Guarantee (a priori error bound; IEEE binary64, round to nearest, any summation order)
-    ---------------------------------------------------------------------------------------
-    Every moment returned by :func:`chebyshev_moments` is within ``4 (d t^2 + n) u``
-    (``u = 2^-53``) of the exact moment of the same float64 data, for data in ``[-1, 1]``,
-    ``t^d <= MAX_MOMENTS`` and ``n <= 2^40``.  Proof:
-
-    1. Recurrence.  ``T^_{k+1} = fl(fl(2x T^_k) - T^_{k-1})`` (``2x`` is exact) gives
-       ``T^_{k+1} = 2x T^_k - T^_{k-1} + r_k`` with ``|r_k| <= 5 u (1+u) M_k``,
-       ``M_k = max(|T^_k|, |T^_{k-1}|)``.  The errors ``e_k = T^_k - T_k`` satisfy the same
-       recurrence driven by ``r_k`` with ``e_0 = e_1 = 0``, so
-       ``e_m = sum_{k=1}^{m-1} U_{m-1-k}(x) r_k`` and ``|U_j(x)| <= j + 1`` on ``[-1, 1]``:
-       ``|e_m| <= 2.5 m^2 u (1+u) max_k M_k``.  Since ``2.5 t^2 u <= 1.2e-5`` for
-       ``t <= 2*10^5``, induction gives ``M_k <= 1 + 1.2e-5`` and ``|e_m| <= 3 m^2 u``.
-    2. Products of ``d`` factors in ``[-1-1.2e-5, 1+1.2e-5]`` with ``d - 1`` roundings
-       (the last one inside the GEMM): error ``<= (3 d t^2 + d - 1) u (1 + 2e-5)``.
-    3. Summation of ``n`` terms in any binary-tree order (BLAS blocking, FMA, the chunk
-       accumulation and the dask backend's partition sums and reduction tree included --
-       every partial sum is a sum of a subset of the ``n`` terms; Higham, *Accuracy and
-       Stability*, §4.2): error
-       ``<= gamma_{n-1} sum |terms|``, i.e. ``<= (n-1) u (1 + 2e-5)`` after division by
-       ``n``, plus ``u`` for that division.
-    Total ``<= (3 d t^2 + d + n) u (1 + 1e-4) <= 4 (d t^2 + n) u`` for ``t, n >= 1``.
-    4. d = 1 uses the product form of
-       :meth:`~dpverify.mechanisms.moments.MomentAccumulator._chunk_1d`: ``S_k = 2 G_ab - c`` with
-       ``G_ab = sum_x T_a T_b``, ``(a, b) = (m, m)``, ``c = n`` for ``k = 2m`` and
-       ``(a, b) = (m, m + 1)``, ``c = G_01 = sum_x x`` for ``k = 2m + 1``.  Let the rows be
-       split into ``P`` parts (chunks are inside one part; a part is one call or one
-       accumulator, e.g. a block of a dask partition, with ``N`` the most rows of a part)
-       whose results are added in any order.
-       Per part: (a) ``|T^_a T^_b - T_a T_b| <= 3 (a^2 + b^2) u M`` (step 1,
-       ``M = 1 + 1.2e-5``), doubled ``<= 3 (k^2 + 1) u M`` per row; (b) a dot product of
-       ``n_p`` terms in any order is within ``gamma_{n_p} sum |terms|`` (Higham §3.1; FMA
-       included), so doubled ``G`` plus ``c`` give ``<= 3 gamma_N n_p M^2``; (c) the final
-       ``2 G - c`` is rounded once: ``<= u n_p (1 + 1e-4)`` since ``|T_k| <= 1``.  Adding
-       the ``P`` parts: ``gamma_{P-1} n (1 + 1e-4)``.  After division by ``n`` (``u``):
-       ``<= (3 (k^2 + 1) + 3 N + P - 1 + 2) u (1 + 3e-4)``, and ``3 N + P - 1 <= 3 n``
-       (the other ``P - 1`` parts hold a row each), so with ``k <= t - 1``, ``t >= 2``:
-       ``<= (3 (t - 1)^2 + 5 + 3 n) u (1 + 3e-4) <= 4 (t^2 + n) u``.
-    The release rounds each moment to the grid ``g`` with ``g/2`` above this bound, so the
-    privacy accounting adds ``2g`` per moment (two neighbouring data sets, rounding each).
-    ``tests/test_wang_summary.py`` checks step 1 against exact rational recurrences and
-    ``tests/test_wang_moments_bound.py`` the whole bound (step 4 with parts) against exact
-    rational sums.
+    The moments are exact fixed-point sums (:mod:`dpverify.mechanisms.fixed_point`), so
+    privacy no longer needs the grid above a float error: the grid only enters the
+    sensitivity as ``+g`` per coordinate (rounding of two neighbouring exact values).
+    The accuracy error of the moments is :func:`~dpverify.mechanisms.moments.
+    moment_error_bound` (published as ``float_error``).
     """
-    if n > 2**40:
-        raise InvalidParameterError(f"n must be <= 2^40 for the float error bound, got {n}")
+    n = check_int(n, "n", minimum=1)
     if t**d > MAX_MOMENTS:
         raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
-    err = 4 * (d * t * t + n) * _U
-    j = 40
-    while j > 1 and fmpq(1, 2**j) / 2 < err:
-        j -= 1
-    return fmpq(1, 2**j)
+    return DEFAULT_GRID
 
 
 def moment_sensitivity(t: IntLike, d: IntLike, n: IntLike, *, search: int = 64) -> dict:
@@ -290,18 +260,23 @@ def paper_scales(t: int, d: int, n: int, epsilon: ExactLike, delta: ExactLike | 
 
 @dataclass(frozen=True)
 class WangSummary:
-    """Published summary: noisy moments (exact multiples of ``grid``), ``b_0 = 1``.
+    """Published summary: noisy moments, ``b_0 = 1``; row-major over ``{0..t-1}^d``.
 
-    ``moments`` is row-major over ``{0..t-1}^d``.
+    ``neighbours="replace"``: ``moments`` are noisy means (exact multiples of ``grid``)
+    and ``n`` is public.  ``"add-remove"``: ``sums`` are the noisy moment sums (multiples
+    of ``grid``; ``sums[0]`` is the noisy count), ``moments`` their post-processed ratios
+    ``sums[m] / max(sums[0], 1)``, and ``n`` is ``None`` (not public).
     """
 
     t: int
     d: int
-    n: int
+    n: int | None
     grid: fmpq
     moments: tuple[fmpq, ...]
     privacy: dict
     info: dict = field(default_factory=dict)
+    neighbours: str = "replace"
+    sums: tuple[fmpq, ...] | None = None
 
     def moment(self, m: tuple[int, ...]) -> fmpq:
         idx = 0
@@ -316,7 +291,7 @@ class WangSummary:
         if not 0 < b < 1:
             raise InvalidParameterError(f"beta must be in (0, 1), got {fmpq_str(b)}")
         scale_units = parse_fmpq_str(self.privacy["scale"], "scale") / self.grid
-        cnt = self.t**self.d - 1
+        cnt = self.t**self.d - (1 if self.neighbours == "replace" else 0)
         with ctx.workprec(128):
             j = int(math.ceil(float(scale_units) * math.log(2 * cnt / float(b)))) + 1
             while not (cnt * discrete_laplace_tail(j, scale_units)).upper() <= arb(b):
@@ -345,9 +320,10 @@ class WangSummary:
         ---------
         ``answer`` exact (fmpq) given the summary; with probability ``>= 1 - beta`` over the
         noise (simultaneously for all queries) ``|q_f(D) - answer| <= alpha`` where
-        ``alpha = upper(sup |f - p|) + ||c||_1 (noise_bound(beta) + grid)`` and the sup is
-        certified by :func:`dpverify.certify.certify`.  ``certify_error=False`` skips it
-        (``alpha`` then has ``approximation_certified: false`` and covers noise only).
+        ``alpha = upper(sup |f - p|) + ||c_{m != 0}||_1 e`` and the sup is certified by
+        :func:`dpverify.certify.certify`; ``e`` bounds every released moment's error
+        (:meth:`moment_error`).  ``certify_error=False`` skips the sup (``alpha`` then has
+        ``approximation_certified: false`` and covers noise and rounding only).
         wang2013 Algorithm 2.
         """
         if self.d > 3:
@@ -362,8 +338,7 @@ class WangSummary:
         if self.d == 1 and len(flat) < deg + 1:
             flat += [fmpq(0)] * (deg + 1 - len(flat))
         value, l1 = self._answer_from_coeffs(flat, deg)
-        s = self.noise_bound(beta)
-        noise = l1 * (s + self.grid)
+        noise = l1 * self.moment_error(beta)
         out: dict[str, Any] = {
             "query": approx.params["f"],
             "K": K,
@@ -391,6 +366,27 @@ class WangSummary:
         out["alpha_decimal"] = fmpq_to_decimal(alpha, 12, rounding="up")
         return out
 
+    def moment_error(self, beta: ExactLike) -> fmpq:
+        """``e`` with ``P(max_{m != 0} |b~_m - b_m| > e) <= beta`` (``b_m`` the exact
+        moment of the rows): noise (union bound, :meth:`noise_bound` ``s``), rounding
+        ``g/2`` and the fixed-point error ``E`` (``float_error.per_moment_bound``; ``g/2``
+        for files without it).  Replace: ``s + g/2 + E``.  Add-remove, with ``C`` the
+        noisy count: ``b~_m - b_m = (e_m - b_m Z_0)/C`` with ``|e_m| <= s + g/2 + n E``,
+        ``|b_m| <= 1``, ``n <= C + s``, hence ``(2 s + g/2 + (C + s) E)/C`` (``C >= 1``;
+        a smaller noisy count certifies nothing and raises)."""
+        s = self.noise_bound(beta)
+        fe = (self.info.get("float_error") or {}).get("per_moment_bound")
+        E = parse_fmpq_str(fe, "per_moment_bound") if isinstance(fe, str) else self.grid / 2
+        if self.neighbours == "replace":
+            return s + self.grid / 2 + E
+        assert self.sums is not None
+        C = self.sums[0]
+        if C < 1:
+            raise InvalidParameterError(
+                "the noisy count of this add/remove summary is below 1: no accuracy can be "
+                "certified (too few rows for this epsilon)")
+        return (2 * s + self.grid / 2 + (C + s) * E) / C
+
     def answer_callable(self, func: Callable[..., Any], K: IntLike = 2) -> float:
         """Heuristic answer for a numpy callable ``func(x1, ..., xd)`` (d <= 4): float
         Chebyshev coefficients on a Chebyshev-Gauss grid, damped by the exact multipliers
@@ -416,88 +412,153 @@ class WangSummary:
         return float((Cd * mom).sum())
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "mechanism": "wang-summary",
             "reference": "wang2013 Algorithm 1",
             "t": self.t,
             "d": self.d,
             "n": self.n,
+            "neighbours": self.neighbours,
             "grid": fmpq_str(self.grid),
             "moments_order": "row-major over {0..t-1}^d; T_m(x) = cos(m arccos x)",
             "moments": [fmpq_str(v) for v in self.moments],
             "privacy": self.privacy,
             **self.info,
         }
+        if self.sums is not None:
+            out["sums"] = [fmpq_str(v) for v in self.sums]
+        return out
 
     @classmethod
     def from_json(cls, obj: dict) -> WangSummary:
         try:
-            t, d, n = int(obj["t"]), int(obj["d"]), int(obj["n"])
+            t, d = int(obj["t"]), int(obj["d"])
+            nb = check_neighbours(obj.get("neighbours", "replace"))
+            n = None if nb == "add-remove" else int(obj["n"])
             grid = parse_fmpq_str(obj["grid"], "grid")
             mom = tuple(parse_fmpq_str(v, "moments") for v in obj["moments"])
+            sums = None if nb == "replace" else tuple(parse_fmpq_str(v, "sums")
+                                                      for v in obj["sums"])
             priv = dict(obj["privacy"])
+            info = {k: obj[k] for k in ("float_error", "count") if k in obj}
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidParameterError(f"not a wang-summary file: {exc}") from None
-        if len(mom) != t**d:
+        if len(mom) != t**d or (sums is not None and len(sums) != t**d):
             raise InvalidParameterError("summary: wrong number of moments")
-        return cls(t, d, n, grid, mom, priv)
+        return cls(t, d, n, grid, mom, priv, info, neighbours=nb, sums=sums)
 
 
 def wang_privacy(
-    n: IntLike, t: IntLike, d: IntLike, epsilon: ExactLike, delta: ExactLike | None = None,
-        grid: Any = None
+    n: IntLike | None, t: IntLike, d: IntLike, epsilon: ExactLike,
+    delta: ExactLike | None = None, grid: Any = None, *, neighbours: str = "replace",
+    secure: bool = True, assumptions: Any = (), proven: Any = None,
 ) -> tuple[dict[str, Any], fmpq]:
     """Privacy record and noise scale of the summary (no data needed: only ``n``, ``t``,
-    ``d``): per-moment sensitivity ``2/n + 2g`` (values in [-1, 1], grid rounding and the
-    proven float bound of :func:`summary_grid`), ``t^d - 1`` noisy moments (``b_0 = 1`` is
-    public), calibration by :func:`~dpverify.mechanisms.privacy.calibrate_laplace`,
-    and the printed scales of wang2013 / jin for comparison.  Exact strings."""
-    n = check_int(n, "n", minimum=1)
+    ``d``).
+
+    ``neighbours="replace"`` (the papers' relation, ``n`` public): the ``t^d - 1`` moment
+    means ``b_m`` (``b_0 = 1`` public) with per-coordinate sensitivity ``2/n + g`` (each
+    per-row moment clamped to ``[-1, 1]`` in fixed point, exact sums, the two neighbours'
+    exact means rounded to the grid ``g``).  ``neighbours="add-remove"`` (``n`` private,
+    pass ``n=None``): the ``t^d`` moment *sums* including the count ``S_0 = n``, per
+    coordinate ``1 + g`` (adding or removing a row moves every sum by at most 1, the
+    count by exactly 1: the L1 bound ``t^d (1 + g)`` is attained up to ``g`` by the row
+    ``(1, ..., 1)``).  Calibration by
+    :func:`~dpverify.mechanisms.privacy.calibrate_laplace`; the printed scales of
+    wang2013 / jin are compared under ``replace``.  ``secure``, ``assumptions`` and
+    ``proven`` go into the ``guarantee`` block.  Exact strings."""
+    nb = check_neighbours(neighbours)
     t = check_int(t, "t", minimum=1)
     d = check_int(d, "d", minimum=1, maximum=4)
+    if nb == "replace" or n is not None:
+        n = check_int(n, "n", minimum=1)
     epsilon = check_epsilon(epsilon)
     if delta is not None:
         delta = check_delta(delta)
-    g = summary_grid(n, t, d) if grid is None else to_fmpq(grid, "grid")
+    if t**d > MAX_MOMENTS:
+        raise InvalidParameterError(f"t^d = {t**d} moments exceed {MAX_MOMENTS}")
+    g = DEFAULT_GRID if grid is None else to_fmpq(grid, "grid")
     if g <= 0 or g > fmpq(1, 1024):
         raise InvalidParameterError(f"grid must be in (0, 1/1024], got {fmpq_str(g)}")
-    if g / 2 < 4 * (d * t * t + n) * _U:
-        # the sensitivity 2/n + 2g needs the proven float error (summary_grid) below g/2
-        raise InvalidParameterError(
-            f"grid {fmpq_str(g)} is finer than the proven float-error bound allows: need "
-            f"g/2 >= 4 (d t^2 + n) 2^-53 (largest admissible default: "
-            f"{fmpq_str(summary_grid(n, t, d))})")
-    cnt = t**d - 1
-    per = fmpq(2, n) + 2 * g
-    msens = moment_sensitivity(t, d, n)
-    privacy: dict[str, Any] = {
-        "neighbouring": "same n, one row replaced",
-        "moment_sensitivity": msens,
-        "grid": fmpq_str(g),
-        "per_coordinate": fmpq_str(per),
-        "l1_sensitivity": fmpq_str(cnt * per),
-        "noisy_coordinates": cnt,
-        "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without noise",
-        "paper": paper_scales(t, d, n, epsilon, delta, sensitivity=msens),
-    }
+    privacy: dict[str, Any] = {"neighbouring": _NEIGHBOURING[nb]}
+    if nb == "replace":
+        assert n is not None
+        cnt, per = t**d - 1, fmpq(2, n) + g
+        msens = moment_sensitivity(t, d, n)
+        privacy.update({
+            "moment_sensitivity": msens,
+            "grid": fmpq_str(g),
+            "per_coordinate": fmpq_str(per),
+            "l1_sensitivity": fmpq_str(cnt * per),
+            "noisy_coordinates": cnt,
+            "noise": "discrete Laplace on grid g (exact sampler); b_0 = 1 released without "
+                     "noise",
+            "paper": paper_scales(t, d, n, epsilon, delta, sensitivity=msens),
+        })
+        derivation = ("each per-row moment is clamped to [-1, 1] in fixed point and summed "
+                      "exactly, so one replaced row moves a mean by <= 2/n; rounding the two "
+                      "exact means to the grid adds <= g")
+    else:
+        cnt, per = t**d, 1 + g
+        privacy.update({
+            "moment_sensitivity": {
+                "upper": str(cnt), "lower": str(cnt),
+                "witness": {"added_row": ["1"] * d},
+                "note": "sums S_m = sum_x prod T_{m_i}(x_i) including S_0 = n: an added row "
+                        "moves each by at most 1 (per-row values clamped to [-1, 1]); the row "
+                        "(1, ..., 1) moves every sum by exactly 1"},
+            "grid": fmpq_str(g),
+            "per_coordinate": fmpq_str(per),
+            "l1_sensitivity": fmpq_str(cnt * per),
+            "noisy_coordinates": cnt,
+            "noise": "discrete Laplace on grid g (exact sampler) on every moment sum, the "
+                     "count S_0 = n included; moments = sums / max(noisy count, 1) "
+                     "(post-processing)",
+            "paper": "the papers use replace-one neighbours (n public); not compared",
+        })
+        derivation = ("each per-row moment is clamped to [-1, 1] in fixed point and summed "
+                      "exactly, so an added or removed row moves each sum by <= 1 (the "
+                      "count by 1); rounding to the grid adds <= g")
     scale, fields = calibrate_laplace(per, cnt, epsilon, delta)
     privacy.update(fields)
+    _guarantee(privacy, nb, secure, assumptions, proven if proven is not None else [
+        {"claim": f"per-coordinate sensitivity {fmpq_str(per)}", "how": derivation},
+        {"claim": "the release does not depend on how the rows are split, ordered, encoded "
+                  "or summed (blocks, files, partitions, BLAS)",
+         "how": "per-row values in a fixed order of IEEE operations on that row alone, "
+                "exact integer sums (dpverify.mechanisms.fixed_point)"}])
     return privacy, scale
 
 
-def float_error_record(n: int, t: int, d: int) -> dict[str, Any]:
-    """The proven a-priori float error of the moments (:func:`summary_grid`), as it is
-    published in a release: it holds for any summation order, so for every backend and
-    every reduction tree."""
-    bound = 4 * (d * t * t + n) * _U
+_NEIGHBOURING = {"replace": "same n, one row replaced",
+                 "add-remove": "one row added or removed (n private)"}
+
+
+def _guarantee(privacy: dict[str, Any], nb: str, secure: bool, assumptions: Any,
+               proven: Any, domain: str = "[-1, 1]^d") -> None:
+    """Add the guarantee block and its top-level mirrors to a moments record."""
+    delta = privacy.get("delta") or privacy.get("achieved_delta") or "0"
+    privacy["guarantee"] = guarantee_block(
+        neighbours=nb, domain=domain, epsilon=privacy["achieved_epsilon"],
+        delta=delta, secure=secure, assumptions=list(assumptions), proven=proven)
+    privacy["assumptions"] = list(assumptions)
+    privacy["secure_randomness"] = bool(secure)
+
+
+def float_error_record(t: int, d: int) -> dict[str, Any]:
+    """The a-priori accuracy error of the moments (:func:`~dpverify.mechanisms.moments.
+    moment_error_bound`), as it is published in a release: every released moment is
+    within it of the exact moment of the float64 rows before rounding to the grid and
+    noise.  It is an accuracy statement only (the sums are exact integers over per-row
+    fixed-point values; privacy rests on the clamp, not on this bound)."""
+    bound = moment_error_bound(t, d)
     return {
         "per_moment_bound": fmpq_str(bound),
-        "formula": "4 (d t^2 + n) 2^-53",
-        "holds_for": "any summation order: row chunks, BLAS blocking, and any reduction "
-        "tree of the dask backend (Higham, Accuracy and Stability, 4.2; proof in "
-        "dpverify.mechanisms.wang_summary.summary_grid)",
-        "rounding": "each moment is rounded to the grid g with g/2 >= this bound; two "
-        "computations of the same data differ by at most g after rounding",
+        "formula": "4 d t^2 2^-53 + 2^-36 (per-row Chebyshev recurrence and products, "
+                   "fixed point 2^-36 per factor)",
+        "holds_for": "every backend, chunking, file split and row order: the sums over rows "
+                     "are exact integers (dpverify.mechanisms.fixed_point)",
+        "role": "accuracy only: the privacy accounting does not use it",
     }
 
 
@@ -513,48 +574,75 @@ def release_from_moment_sums(
     progress: Any = None,
     info: dict | None = None,
 ) -> WangSummary:
-    """The noise step of wang2013 Algorithm 1 on already computed moment sums.
+    """The noise step of wang2013 Algorithm 1 on moment sums computed elsewhere.
 
-    ``sums`` must be :func:`moment_sums` of ``n`` rows in ``[-1, 1]^d`` (``d = sums.ndim``),
-    computed in float64 in any order (e.g. reduced over partitions by
-    :func:`dpverify.mechanisms.backend.reduce_rows`); the privacy guarantee rests on that
-    (the proven float bound of :func:`summary_grid` needs it).  Noise is drawn here, once, by
-    the exact sampler, in the order of the row-major multi-indices.
+    ``sums`` (shape ``(t,) * d``, numbers taken exactly: ints, fmpq, floats) must be the
+    moment sums ``sum_x prod_i T_{m_i}(x_i)`` of ``n`` rows in ``[-1, 1]^d``.  dpverify
+    did not compute them, so the privacy record lists that as an **assumption**,
+    verbatim; sums that no ``n`` rows of the domain have (``S_0 != n`` or ``|S_m| > n``)
+    are refused.  (:func:`release_summary` computes the sums itself and has no such
+    assumption.)  Replace-one neighbours; noise drawn once, exactly.
 
     Guarantee
     ---------
-    As :func:`release_summary` (which calls this after computing the sums locally).
+    Given the assumption: as :func:`release_summary` (sensitivity ``2/n + g`` per moment).
     """
-    S = np.asarray(sums, dtype=np.float64)
+    S = np.asarray(sums, dtype=object)
     t = check_int(t, "t", minimum=1)
     n = check_int(n, "n", minimum=1)
     d = S.ndim
     if not 1 <= d <= 4 or S.shape != (t,) * d:
         raise InvalidParameterError(f"sums must have shape (t,)*d with d <= 4, got {S.shape}")
-    if not np.all(np.isfinite(S)):
-        raise InvalidParameterError("sums must be finite")
     eps = check_epsilon(epsilon)
-    privacy, scale = wang_privacy(n, t, d, eps, delta, grid)
-    return _noisy_summary(S, n, t, privacy, scale, insecure_seed, progress, info)
+    vals = [to_fmpq(v, "sums") for v in S.ravel()]
+    if vals[0] != n:
+        raise InvalidParameterError(f"sums[0] must be n = {n} (the sum of T_0 = 1), got "
+                                    f"{fmpq_str(vals[0])}")
+    if any(abs(v) > n for v in vals):
+        raise InvalidParameterError(
+            "sums: a moment sum of n rows in [-1, 1]^d lies in [-n, n]; these sums are not "
+            "the moment sums of rows of the domain")
+    J = np.array([v * (1 << SCALE_BITS) for v in vals], dtype=object).reshape(S.shape)
+    src = RandomSource(insecure_seed)
+    assumption = (f"sums = the moment sums sum_x prod_i T_(m_i)(x_i) of n = {n} rows in "
+                  "[-1, 1]^d (supplied by the caller of release_from_moment_sums; dpverify "
+                  "did not compute them or see the rows)")
+    privacy, scale = wang_privacy(n, t, d, eps, delta, grid, secure=src.secure,
+                                  assumptions=[assumption], proven=[])
+    return _noisy_summary(J, n, t, privacy, scale, src, progress, info, "replace")
 
 
-def _noisy_summary(S: np.ndarray, n: int, t: int, privacy: Any, scale: fmpq,
-                   insecure_seed: Any, progress: Any, info: dict | None) -> WangSummary:
-    """Round the moments ``S / n`` to the grid and add the exact discrete Laplace noise."""
-    d = S.ndim
+def _noisy_summary(J: np.ndarray, n: int | None, t: int, privacy: Any, scale: fmpq,
+                   src: RandomSource, progress: Any, info: dict | None,
+                   neighbours: str) -> WangSummary:
+    """Round the exact values to the grid and add the exact discrete Laplace noise:
+    the means ``J / (n 2^SCALE_BITS)`` (replace) or the sums ``J / 2^SCALE_BITS`` with the
+    count (add-remove)."""
+    d = J.ndim
     g = parse_fmpq_str(privacy["grid"], "grid")
-    mom = (S / n).ravel()
-    rng = random_source(insecure_seed)
-    out = [fmpq(1)]
-    for i, v in enumerate(mom[1:], start=1):
-        out.append(round_to_grid(float(v), g) + sample_discrete_laplace(scale, g, rng))
-        if progress is not None and (i % 4096 == 0 or i == len(mom) - 1):
-            progress("noise", i, len(mom) - 1)
-    extra: dict[str, Any] = {"float_error": float_error_record(n, t, d)}
+    flat = J.ravel()
+    den = (1 << SCALE_BITS) * (n if n is not None and neighbours == "replace" else 1)
+    out = [fmpq(1)] if neighbours == "replace" else []
+    start = len(out)
+    for i in range(start, len(flat)):
+        out.append(round_to_grid(fmpq(int(flat[i]), den), g)
+                   + sample_discrete_laplace(scale, g, src))
+        if progress is not None and (i % 4096 == 0 or i == len(flat) - 1):
+            progress("noise", i, len(flat) - 1)
+    extra: dict[str, Any] = {"float_error": float_error_record(t, d)}
+    sums = None
+    if neighbours == "add-remove":
+        sums = tuple(out)
+        cnt = sums[0]
+        extra["count"] = fmpq_str(cnt)
+        extra["normalised_by"] = "max(noisy count, 1)"
+        c = max(cnt, fmpq(1))
+        out = [fmpq(1)] + [v / c for v in sums[1:]]
     extra.update(info or {})
-    if insecure_seed is not None:
-        extra["insecure_seed"] = int(insecure_seed)
-    return WangSummary(t, d, n, g, tuple(out), privacy, extra)
+    if not src.secure:
+        extra["insecure_seed"] = src.seed
+    return WangSummary(t, d, n, g, tuple(out), privacy, extra, neighbours=neighbours,
+                       sums=sums)
 
 
 def release_summary(
@@ -568,6 +656,8 @@ def release_summary(
     progress: Any = None,
     backend: str = "local",
     scheduler: Any = None,
+    neighbours: str = "replace",
+    snap: IntLike | None = None,
 ) -> WangSummary:
     """wang2013 Algorithm 1 with the derived sensitivity (see the module docstring).
 
@@ -577,34 +667,39 @@ def release_summary(
         Values in ``[-1, 1]``, ``d <= 4``; or a data source -- a CSV/Parquet file, a
         directory of them, a glob, ``-`` (local backend) or a
         :class:`~dpverify.mechanisms.data.DataSource` with its size cap -- read block by
-        block (:mod:`dpverify.mechanisms.data`; with ``"local"`` the release is that of the
-        same rows given as an array with the same BLAS threads, bit for bit).
+        block (:mod:`dpverify.mechanisms.data`).
     t : int
         Moments ``||m||_inf <= t - 1`` (the paper sets ``t = n^{1/(2d+K)}``).
     epsilon : exact number > 0
     delta : exact number in (0, 1), optional
         (epsilon, delta)-DP by advanced composition.
-    grid : exact number > 0, optional
-        The noise grid ``g`` (default :func:`summary_grid`).
+    grid : exact number in (0, 1/1024], optional
+        The noise grid ``g`` (default :data:`DEFAULT_GRID`).
     insecure_seed : int, optional
-        Reproducible noise for tests only (NOT private).
+        Reproducible noise for tests only (NOT private; the record says so).
     progress : callable, optional
         ``(stage, done, total)`` reports (:mod:`dpverify.progress`).
     backend : {"local", "dask"}
-        ``"dask"`` (``data`` a source): the moment sums are reduced over the partitions
-        (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn once, here,
-        exactly as for ``"local"``.
+        ``"dask"`` (``data`` a source): the exact moment sums are reduced over the
+        partitions (:func:`dpverify.mechanisms.backend.reduce_rows`); noise is then drawn
+        once, here, exactly as for ``"local"``.
     scheduler : optional
         Dask only: ``None`` (an embedded ``LocalCluster``), an address or a Client.
+    neighbours : {"replace", "add-remove"}
+        The neighbouring relation accounted for (:func:`wang_privacy`): ``"add-remove"``
+        releases noisy sums and a noisy count (``n`` is not published).
+    snap : int, optional
+        Replace every coordinate by its nearest point of jin's grid ``A_N`` first
+        (:func:`~dpverify.mechanisms.moments.snap`, a per-row map: jin Algorithm 1 step 4).
 
     Guarantee
     ---------
-    epsilon-DP (or (epsilon, delta)-DP), using the proven float-error bound of
-    :func:`summary_grid` (valid for any summation order, hence for the dask reduction tree,
-    and published as ``float_error``); exact noise; the privacy record states sensitivity,
-    scale and achieved epsilon, and compares with the printed scales.  Both backends give
-    the same privacy record; with the same ``insecure_seed`` their released moments differ
-    by at most one grid step ``g``.
+    epsilon-DP (or (epsilon, delta)-DP) for the chosen neighbours, unconditionally on the
+    domain ``[-1, 1]^d``: the moments are exact sums of clamped fixed-point per-row values
+    (:func:`~dpverify.mechanisms.moments.exact_moment_sums`), so the release is the same
+    for every split, order and encoding of the rows, on every backend (bit for bit with
+    the same ``insecure_seed``); exact noise; the record states sensitivity, scale,
+    achieved epsilon and compares with the printed scales.
 
     Examples
     --------
@@ -629,35 +724,44 @@ def release_summary(
     (5/16, -11/32)
     """
     backend = check_backend(backend, scheduler)
+    nb = check_neighbours(neighbours)
     t = check_int(t, "t", minimum=1)
     eps = check_epsilon(epsilon)
     if delta is not None:
         check_delta(delta)
+    src = RandomSource(insecure_seed)
+    N = None if snap is None else check_int(snap, "snap", minimum=1, maximum=10**6)
     if backend == "dask" or isinstance(data, (str, DataSource)):
         red = reduce_moment_sums(data, t, scheduler=scheduler, backend=backend,
-                                 progress=progress)
-        # a source read locally is released exactly as its rows in an array would be
+                                 progress=progress,
+                                 transform=None if N is None else partial(snap_rows, N=N))
         info = {"statistics": red.info()} if backend == "dask" else None
-        return release_from_moment_sums(red.value, red.n, t, eps, delta=delta, grid=grid,
-                                        insecure_seed=insecure_seed, progress=progress,
-                                        info=info)
+        n, d, J = red.n, red.value.ndim, red.value
+        privacy, scale = wang_privacy(n if nb == "replace" else None, t, d, eps, delta,
+                                      grid, neighbours=nb, secure=src.secure)
+        return _noisy_summary(J, n if nb == "replace" else None, t, privacy, scale, src,
+                              progress, info, nb)
     X = check_data(data)
+    if N is not None:
+        X = snap_rows(X, N)
     n, d = X.shape
-    privacy, scale = wang_privacy(n, t, d, eps, delta, grid)  # checked before the data pass
-    S = checked_moment_sums(X, t, None, CHUNK_BYTES, progress)
-    return _noisy_summary(S, n, t, privacy, scale, insecure_seed, progress, None)
+    # checked before the data pass
+    privacy, scale = wang_privacy(n if nb == "replace" else None, t, d, eps, delta, grid,
+                                  neighbours=nb, secure=src.secure)
+    J = checked_moment_sums(X, t, None, CHUNK_BYTES, progress)
+    return _noisy_summary(J, n if nb == "replace" else None, t, privacy, scale, src,
+                          progress, None, nb)
 
 
 def reduce_moment_sums(source: str | DataSource, t: int, *, scheduler: Any = None,
                        transform: Callable[[np.ndarray], np.ndarray] | None = None,
                        backend: str = "dask", progress: Any = None) -> Reduction:
-    """:func:`moment_sums` of the rows of ``source`` (file, directory or glob; ``-`` for
-    the local backend), domain ``[-1, 1]``, d <= 4: reduced on Dask
-    (:func:`dpverify.mechanisms.backend.reduce_rows`), or with ``backend="local"`` read
-    block by block in this process with the sums of one :func:`moment_sums` call on all
-    the rows with the same BLAS threads, bit for bit
-    (:func:`dpverify.mechanisms.moments.source_moment_sums`).
-    ``transform`` (row-wise, picklable) maps the rows first (jin's grid snapping).
+    """:func:`~dpverify.mechanisms.moments.exact_moment_sums` of the rows of ``source``
+    (file, directory or glob; ``-`` for the local backend), domain ``[-1, 1]``, d <= 4:
+    reduced on Dask (:func:`dpverify.mechanisms.backend.reduce_rows`: exact integers,
+    added over the tree), or with ``backend="local"`` read block by block in this process
+    (:func:`dpverify.mechanisms.moments.source_moment_sums`); the same integers either
+    way.  ``transform`` (row-wise, picklable) maps the rows first (jin's grid snapping).
     Returns the :class:`~dpverify.mechanisms.backend.Reduction`."""
     t = check_int(t, "t", minimum=1)
     backend = check_backend(backend, scheduler)
@@ -672,4 +776,4 @@ def reduce_moment_sums(source: str | DataSource, t: int, *, scheduler: Any = Non
 
 
 def _transformed_sums(X: np.ndarray, t: int, transform: Any = None) -> np.ndarray:
-    return moment_sums(X if transform is None else transform(X), t)
+    return exact_moment_sums(X if transform is None else transform(X), t)

@@ -1,6 +1,8 @@
 """Privacy certificates as data: sensitivity -> noise scale -> achieved epsilon (delta).
 
-Neighbouring databases (every paper of the project): same ``n``, one row replaced.
+Neighbouring databases: the papers use "same ``n``, one row replaced"; every release is
+also accounted for add/remove-one neighbours (``n`` private), and every record states which
+(:mod:`.guarantee`: the relation, the assumptions, what was proven, what is not covered).
 
 Generic maps (usable by every mechanism):
 
@@ -41,13 +43,21 @@ or ``exp`` is an ``arb`` enclosure and is reported as a decimal string rounded *
 upper bound on the privacy loss) next to the exact rational upper endpoint.
 
 Modules: :mod:`.laplace` (Laplace scales, advanced composition, ``calibrate_laplace``),
-:mod:`.gaussian`, :mod:`.tuv`, :mod:`.dlist`, :mod:`.records` (rounding and JSON helpers).
+:mod:`.gaussian`, :mod:`.tuv`, :mod:`.dlist`, :mod:`.records` (rounding and JSON helpers),
+:mod:`.guarantee` (the ``guarantee`` block of every release record).
 Samplers live in :mod:`dpverify.noise`; this package only does accounting.
 """
 
 from ...noise import EPSILON_MAX, EPSILON_MIN, check_delta, check_epsilon
 from .dlist import DLIST_ENUM_MAX_L, dlist_privacy, dlist_sensitivity, dlist_term_coefficients
 from .gaussian import gaussian_privacy, gaussian_sigma2, rho_to_epsilon
+from .guarantee import (
+    NEIGHBOURS,
+    check_min_rows,
+    check_neighbours,
+    epsilon_text,
+    guarantee_block,
+)
 from .laplace import (
     ADV_COMP_MAX_EPS0,
     advanced_composition_epsilon,
@@ -83,6 +93,11 @@ from .tuv import (
 __all__ = [
     "EPSILON_MIN",
     "EPSILON_MAX",
+    "NEIGHBOURS",
+    "check_neighbours",
+    "check_min_rows",
+    "guarantee_block",
+    "epsilon_text",
     "check_epsilon",
     "check_delta",
     "laplace_privacy",

@@ -10,6 +10,7 @@ from typing import Any
 
 from flint import fmpq
 
+from ...errors import InvalidParameterError
 from ...noise import check_epsilon
 from ...numbers import ExactLike, IntLike, check_int, check_rational, fmpq_str
 from .laplace import laplace_privacy
@@ -260,13 +261,19 @@ def dlist_sensitivity(h_coeffs: Any, k: IntLike, m: IntLike) -> dict[str, Any]:
 
 
 def dlist_privacy(h_coeffs: Any, k: IntLike, m: IntLike, epsilon: ExactLike, *,
-                  n: IntLike | None = None
+                  n: IntLike | None = None, neighbours: str = "replace",
                   ) -> PrivacyReport:
     """Privacy certificate of the decision-list TUV release (pure epsilon, L1 Laplace).
 
     ``b = S1/(n epsilon)`` with ``S1`` from :func:`dlist_sensitivity`; also what the
     printed thaler2012 Theorem 3.1 box scale ``2T/(epsilon n)`` and Lemma 2.3's
     ``2TK/(epsilon n)`` (``K = C(m + t, t)``) would give, exact.
+
+    ``neighbours="add-remove"`` (``n`` private): the released vector is ``sum_x p_x`` (not
+    divided by ``n``, constants included) plus a count coordinate ``T n``; one list added
+    or removed moves the first by ``||p_x||_1 <= max_x ||p_x||_1`` (exact when the lists
+    are enumerated, else the term bound ``S1_term_bound / 2``) and the count by ``T``:
+    ``S1 = max ||p_x||_1 + T`` (the ``*_times_n`` fields then hold these values).
 
     Guarantee
     ---------
@@ -279,10 +286,21 @@ def dlist_privacy(h_coeffs: Any, k: IntLike, m: IntLike, epsilon: ExactLike, *,
     s1, T, t = sens["S1"], sens["T"], sens["degree"]
     K = sum(comb(sens["m"], s) for s in sens["sizes"])
     Kp = comb(sens["m"] + t, t)
+    head: dict[str, Any] = {}
+    if neighbours == "add-remove":
+        nn = None  # n is not public
+        one = sens["max_l1"] if sens["max_l1"] is not None else sens["S1_term_bound"] / 2
+        s1 = one + T
+        head["count_weight"] = fmpq_str(T)
+    elif neighbours != "replace":
+        raise InvalidParameterError(f"neighbours must be replace or add-remove, got "
+                                    f"{neighbours!r}")
     scale = s1 / eps
     return PrivacyReport(
         mechanism="tuv-dlist",
-        neighbouring="same n, one row (decision list) replaced",
+        neighbouring="same n, one row (decision list) replaced" if neighbours == "replace"
+        else "one decision list added or removed (n private)",
+        head=head,
         epsilon_target=eps,
         delta_target=None,
         sensitivity=frozen_json({
@@ -302,6 +320,8 @@ def dlist_privacy(h_coeffs: Any, k: IntLike, m: IntLike, epsilon: ExactLike, *,
         scale_times_n=scale,
         achieved=laplace_privacy(s1, scale),
         tail=frozen_json({"paper": {
+            "note": "the paper's scales are for replace-one neighbours; not compared"}
+            if neighbours == "add-remove" else {
             "theorem_3_1_box_scale_times_n": fmpq_str(2 * T / eps),
             "theorem_3_1_box_epsilon": fmpq_str(s1 / (2 * T)),
             "theorem_3_1_box_epsilon_decimal": decimal_up(s1 / (2 * T)),

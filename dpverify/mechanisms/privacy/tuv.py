@@ -216,6 +216,9 @@ def tuv_sensitivity(
         "k": k,
         "degree": t,
         "S1": s1,
+        # add/remove-one: one row moves sum_x p_x by its own non-constant part, of L1
+        # norm N(|W|) <= N(d) (N is non-decreasing; every doubled row has weight d)
+        "S1_add_remove": row_l1(d),
         "S1_exact": exact,
         "Sinf": sinf,
         "T": T,
@@ -230,10 +233,18 @@ def tuv_privacy(
     coeffs: Any, d: IntLike, k: IntLike, epsilon: ExactLike, *, n: IntLike | None = None,
         delta: ExactLike | None = None,
     representation: str = "multilinear", universe: str = "monotone", max_support: Any = None,
+    neighbours: str = "replace",
 ) -> PrivacyReport:
     """Privacy certificate of the TUV release (thaler2012 Thm 3.1 / 3.2).
 
     ``max_support``: as in :func:`tuv_sensitivity` (the release's truncation).
+
+    ``neighbours="add-remove"`` (``n`` private): the release is the integer vector
+    ``sum_x p_x`` (not divided by ``n``) plus a count coordinate ``Sinf n``; one row added
+    or removed moves the first by ``N(|W|) <= N(d)`` in L1 (its own non-constant part) and
+    the count by ``Sinf``, so ``S1 = N(d) + Sinf`` on ``K + 1`` coordinates of
+    L-infinity sensitivity ``Sinf`` (the ``*_times_n`` fields then hold these values: there
+    is no ``1/n``).  The papers' printed scales are for replace-one and are not compared.
 
     The mechanism releases ``p_D = (1/n) sum_x p_x + Z`` on the non-constant, not
     identically zero coordinates.  ``epsilon``-DP (``delta=None``): Laplace scale
@@ -258,9 +269,16 @@ def tuv_privacy(
     eps = check_epsilon(epsilon)
     nn = None if n is None else check_int(n, "n", minimum=1)
     de = None if delta is None else check_delta(delta)
+    if neighbours not in ("replace", "add-remove"):
+        raise InvalidParameterError(f"neighbours must be replace or add-remove, got "
+                                    f"{neighbours!r}")
     sens = tuv_sensitivity(coeffs, d, k, representation, universe, max_support)
     s1, sinf, T, K = sens["S1"], sens["Sinf"], sens["T"], sens["n_coordinates"]
     Kp = sens["n_coordinates_paper"]
+    K_noised = K
+    if neighbours == "add-remove":
+        nn = None  # n is not public
+        s1, K_noised = sens["S1_add_remove"] + sinf, K + 1
     l1_scale = s1 / eps
     chosen = {"route": "L1 Laplace (Lemma 2.3 with the exact L1 sensitivity)",
               "scale_times_n": l1_scale}
@@ -268,7 +286,7 @@ def tuv_privacy(
         laplace_privacy(s1, l1_scale) if s1 != 0 else None)
     lemma24: dict[str, Any] | None = None
     if de is not None and sinf != 0:
-        b24 = upper_of(3 * arb(sinf) * (arb(K) * (-arb(de).log())).sqrt() / arb(eps))
+        b24 = upper_of(3 * arb(sinf) * (arb(K_noised) * (-arb(de).log())).sqrt() / arb(eps))
 
         if composition_exceeds(sinf / b24, eps):  # e^(eps0) alone exceeds eps: skip exp
             lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": None,
@@ -276,7 +294,7 @@ def tuv_privacy(
                        "note": "per-coordinate epsilon too large: advanced composition "
                        "gives more than epsilon (decided without exp)"}
         else:
-            ac = laplace_advanced_composition(sinf, b24, K, de)
+            ac = laplace_advanced_composition(sinf, b24, K_noised, de)
             lemma24 = {"scale_times_n": fmpq_str(b24), "advanced_composition": ac,
                        "certifies_epsilon": bool(ac.epsilon <= eps)}
         if lemma24["certifies_epsilon"] and b24 < l1_scale:
@@ -286,10 +304,10 @@ def tuv_privacy(
         # the smallest advanced-composition scale on a bisection (the printed Lemma 2.4
         # constant 3 is not needed); used only if certified at 128 bits and smaller
 
-        bb = delta_scale(sinf, K, eps, de).advanced_composition_scale
+        bb = delta_scale(sinf, K_noised, eps, de).advanced_composition_scale
         if bb is not None:
             with ctx.workprec(128):
-                acb = laplace_advanced_composition(sinf, bb, K, de)
+                acb = laplace_advanced_composition(sinf, bb, K_noised, de)
             if acb.epsilon <= eps and bb < chosen["scale_times_n"]:
                 chosen = {"route": "smallest scale certified by advanced composition "
                           "(bisection; Lemma 2.4's form with a smaller constant)",
@@ -297,7 +315,9 @@ def tuv_privacy(
                 achieved = acb
     # what the printed scales give (pure DP with the exact L1 sensitivity)
     paper: dict[str, Any] = {}
-    if s1 != 0:
+    if neighbours == "add-remove":
+        paper = {"note": "the paper's scales are for replace-one neighbours; not compared"}
+    elif s1 != 0:
         box = 2 * T / eps
         l23 = 2 * T * Kp / eps
         paper = {
@@ -310,10 +330,14 @@ def tuv_privacy(
             "lemma_2_3_epsilon": fmpq_str(s1 / l23),
             "box_is_epsilon_dp": bool(s1 / box <= eps),
         }
+    head: dict[str, Any] = {"representation": representation, "universe": universe}
+    if neighbours == "add-remove":
+        head["count_weight"] = fmpq_str(sinf)
     return PrivacyReport(
         mechanism="tuv",
-        neighbouring="same n, one row replaced",
-        head={"representation": representation, "universe": universe},
+        neighbouring="same n, one row replaced" if neighbours == "replace"
+        else "one row added or removed (n private)",
+        head=head,
         epsilon_target=eps,
         delta_target=de,
         sensitivity=frozen_json({
