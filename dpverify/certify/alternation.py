@@ -17,9 +17,16 @@ Upper bound: ``E_N(f) <= sup |f - p| <= upper`` from the interval certifier
 ``docs/certificates.md``) states ``lower <= E_N(f) <= sup_{[a,b]} |f - p| <= upper``;
 ``dpverify verify`` re-checks both sides.
 
-Least degree for a tolerance ``gamma``: degree ``N`` is enough when ``upper <= gamma``,
-and degree ``N - 1`` is impossible when a de la Vallee Poussin bound for degree ``N - 1``
-(another polynomial ``q``, ``N + 1`` alternation points) exceeds ``gamma``.
+Least degree for a tolerance ``gamma`` (:mod:`.least_degree`): degree ``N`` is enough
+when ``upper <= gamma``, and degree ``N - 1`` is impossible when a de la Vallee Poussin
+bound for degree ``N - 1`` (another polynomial ``q``, ``N + 1`` alternation points)
+exceeds ``gamma``.
+
+Weighted errors and families (:mod:`dpverify.family`, :mod:`.weights`): the error is
+``w (f - p)`` (``w = 1/f`` for the relative error) and the competing polynomials are
+``p_fix + span{x^k : k in free}``; the lower bound is then the dual form of de la Vallee
+Poussin's theorem with annihilating weights (:mod:`.annihilator`), the upper bound the
+weighted graded sup-norm.
 
 The polynomial and the points come from a *search* passed in by the caller (e.g.
 :func:`dpverify.constructions.remez.remez`: certification never builds a construction);
@@ -30,14 +37,11 @@ Guarantee
 Every number in a returned statement is proven: the lower bounds by exact/ball
 evaluation at the listed points, the upper bound by the interval certifier.
 
-Size: about 620 lines, over the usual 600: the bracket of one degree and the least-degree
-search that proves one degree less impossible share its probes, deadlines and messages.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +51,6 @@ from .._version import __version__
 from ..approximation import Approximation
 from ..errors import (
     CertificationFailed,
-    DomainError,
     InvalidParameterError,
     ParameterTypeError,
     PrecisionExhausted,
@@ -73,18 +76,15 @@ from .claims import polynomial_statement
 from .graded_supnorm import sup_error
 from .interval import SupNorm
 from .search_calls import (
-    Probe,
     Search,
     accepts,
     call_search,
-    rtols_for,
-    search_number,
-    side_of_gamma,
 )
 from .weights import prove_sign, weight_expr
 
-__all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax", "approx",
-           "Search", "sup_error", "MAX_DEGREE"]
+__all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax",
+           "Search", "sup_error", "MAX_DEGREE", "weight_statement", "deadline_of",
+           "search_tol", "expr_of", "error_at", "family_keywords"]
 
 
 #: Largest degree accepted here (the search may have a lower limit of its own: the Remez
@@ -103,7 +103,7 @@ class Alternation:
     lower: fmpq
 
 
-def _expr(f: Any) -> Any:
+def expr_of(f: Any) -> Any:
     if isinstance(f, str):
         f = parse(f, variables=("x",), name="f")
     if not isinstance(f, Expr):
@@ -113,7 +113,7 @@ def _expr(f: Any) -> Any:
     return f
 
 
-def _error_at(f: Any, poly: Any, x: fmpq, w: Expr | None = None) -> tuple[int, fmpq]:
+def error_at(f: Any, poly: Any, x: fmpq, w: Expr | None = None) -> tuple[int, fmpq]:
     """``(sign of f(x) - p(x), lower bound of |w(x) (f(x) - p(x))|)``, decided exactly or
     in balls (``poly``: an ``fmpq_poly`` or any exact polynomial); sign 0 when
     undecided."""
@@ -159,7 +159,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     ---------
     ``E_N(f) >= lower`` (exact/ball arithmetic only).
     """
-    f = _expr(f)
+    f = expr_of(f)
     a, b = check_interval(interval)
     if isinstance(poly, (list, tuple)):
         poly = MonomialPoly(poly)
@@ -182,7 +182,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
         if deadline is not None and time.monotonic() > deadline:
             raise TimeLimitExceeded(f"time limit reached in the de la Vallee Poussin lower "
                                     f"bound ({i} of {len(pts)} points)")
-        s, low = _error_at(f, exact_p, x, weight)
+        s, low = error_at(f, exact_p, x, weight)
         if s == 0:
             raise CertificationFailed(f"f - p vanishes (or its sign is undecided) at "
                                       f"x = {fmpq_to_decimal(x, 15)}")
@@ -195,7 +195,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     return Alternation(pts, signs, low)
 
 
-def _deadline(timeout: Any, deadline: float | None) -> float | None:
+def deadline_of(timeout: Any, deadline: float | None) -> float | None:
     if timeout is None:
         return deadline
     t = to_fmpq(timeout, "timeout")
@@ -285,7 +285,7 @@ def certify_minimax(
     t, dom = approx.target, approx.domain
     if t.get("kind") != "expr" or dom.get("kind") != "box" or len(dom["intervals"]) != 1:
         raise InvalidParameterError("approx needs an expr target and a one-interval box domain")
-    f = _expr(t["expr"])
+    f = expr_of(t["expr"])
     a, b = check_interval(dom["intervals"][0])
     pts = approx.extra.get("alternation")
     if not pts:
@@ -303,7 +303,7 @@ def certify_minimax(
     rtol_q = to_fmpq(rtol, "rtol")
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
-    end = _deadline(timeout, deadline)
+    end = deadline_of(timeout, deadline)
     w = weight_expr(f, weight, relative)
     if w is not None:
         prove_sign(f if relative else w, a, b, what="f" if relative else "weight",
@@ -494,7 +494,7 @@ def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "
     ---------
     As :func:`certify_minimax`; the search only affects how tight the bracket is.
     """
-    f = _expr(f)
+    f = expr_of(f)
     n = check_int(degree, "degree", 0, MAX_DEGREE)
     a, b = check_interval(interval)
     fam = None if monomials is None and fix is None else make_family(n, monomials, fix)
@@ -507,21 +507,21 @@ def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "
     rtol_q = to_fmpq(rtol, "rtol")
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
-    end = _deadline(timeout, None)
+    end = deadline_of(timeout, None)
     w = weight_expr(f, weight, relative)
     if w is not None:
         prove_sign(f if relative else w, a, b, what="f" if relative else "weight",
                    positive_only=not relative, deadline=end)
     report(progress, f"search: degree {n}", 0, None)
-    kw = _family_keywords(search, fam, weight if not relative else None, relative)
+    kw = family_keywords(search, fam, weight if not relative else None, relative)
     proposal = call_search(search, f, n, a, b, deadline=end, progress=progress,
-                           tol=_search_tol(rtol_q), **kw)
+                           tol=search_tol(rtol_q), **kw)
     return certify_minimax(proposal, n, rtol=rtol_q, deadline=end, progress=progress,
                            family=fam, weight=weight if not relative else None,
                            relative=relative)
 
 
-def _family_keywords(search: Search, fam: Family | None, weight: Any,
+def family_keywords(search: Search, fam: Family | None, weight: Any,
                      relative: bool) -> dict[str, Any]:
     """The keywords telling ``search`` the family and the weight (refused when it does not
     take them)."""
@@ -539,187 +539,8 @@ def _family_keywords(search: Search, fam: Family | None, weight: Any,
     return kw
 
 
-def _search_tol(rtol: fmpq) -> fmpq:
+def search_tol(rtol: fmpq) -> fmpq:
     """The search's equioscillation tolerance for a bracket goal ``rtol``: 1/20 of it,
     at most ``1e-8`` (the peaks must agree well inside ``rtol`` for the de la Vallee
     Poussin bound and the supremum to meet)."""
     return min(fmpq(1, 10**8), rtol / 20)
-
-
-def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int = 1000,
-           rtol: Any = "1e-6", timeout: Any = None,
-           progress: ProgressCallback | None = None) -> Certificate:
-    """The least degree ``N`` whose best approximation is certified within ``gamma``.
-
-    Degrees are probed with the search (its numbers only choose where to look): at degree
-    ``n`` the levelled error ``|h| <= E_n`` and the largest error found ``max |e|``
-    (about ``E_n`` from above) place ``E_n`` above or below ``gamma``; the search is told
-    ``decide=gamma`` and stops as soon as it knows the side.  Doubling then bisection give
-    the least ``n`` below; that degree is searched to convergence and certified
-    (``sup |f - p| <= gamma``; retried with a tighter ``rtol`` when ``gamma`` is inside the
-    bracket, then the next degree), with, when the de la Vallee Poussin bound of the
-    degree ``N - 1`` proposal exceeds ``gamma``, the proof that no polynomial of degree
-    ``N - 1`` (hence none of lower degree) achieves ``gamma`` (``statement.least_degree``);
-    otherwise only ``max_error`` is proven and ``info.unproven_claims`` says why.
-
-    ``max_degree`` (default 1000) caps the degrees tried; ``timeout`` (seconds) bounds the
-    whole call.  ``progress`` (a :mod:`dpverify.progress` callback) is told of each probe
-    (stage ``search: degree n``) and of the certifier's pieces; counts only.
-
-    Raises
-    ------
-    CertificationFailed
-        If no degree ``<= max_degree`` is certified.  The message names the degrees the
-        search could not decide; it says that no degree ``<= max_degree`` reaches ``gamma``
-        only when the search put ``E_{max_degree}`` above ``gamma``, and whether that is
-        proven.
-    TimeLimitExceeded
-        When the time runs out (the message names the degree).
-
-    Guarantee
-    ---------
-    As :func:`certify_minimax`: ``max_error = gamma`` is proven for the returned
-    polynomial; ``least_degree`` only when present in the statement.
-    """
-    f = _expr(f)
-    a, b = check_interval(interval)
-    g = to_fmpq(gamma, "gamma")
-    if not g > 0:
-        raise InvalidParameterError(f"gamma must be > 0, got {gamma}")
-    top = check_int(max_degree, "max_degree", 0, MAX_DEGREE)
-    rtol_q = to_fmpq(rtol, "rtol")
-    if not rtol_q > 0:
-        raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
-    end = _deadline(timeout, None)
-    tol = _search_tol(rtol_q)
-    probes: dict[int, Probe] = {}
-    P = as_polynomial(f)
-    exact_at = None if P is None else max(P.degree(), 0)
-    if exact_at is not None and exact_at <= top:
-        # degree d = deg f represents f exactly (E_d = 0): search below it only
-        if exact_at == 0:
-            raise InvalidParameterError("f is a constant: degree 0 represents it exactly")
-        top = exact_at - 1
-
-    def search_at(n: int, decide: fmpq | None) -> Approximation:
-        try:
-            return call_search(search, f, n, a, b, deadline=end, decide=decide, tol=tol)
-        except TimeLimitExceeded as exc:
-            raise TimeLimitExceeded(f"{exc} (least-degree search, degree {n})") from None
-
-    def probe(n: int) -> Probe:
-        if n not in probes:
-            report(progress, f"search: degree {n}", len(probes), None)
-            ap = search_at(n, g)
-            side, why = side_of_gamma(ap, g)
-            probes[n] = Probe(n, side, ap, why)
-        return probes[n]
-
-    # doubling: lo is the largest degree seen above gamma, hi the first one not above
-    lo, hi = -1, 0
-    while probe(hi).side == "above":
-        lo = hi
-        if hi == top:
-            exact = exact_at is not None and exact_at == top + 1
-            why, late = _none_reaches(f, probes[top], a, b, g, top, end,
-                                      exact_at if exact else None)
-            raise (TimeLimitExceeded if late else CertificationFailed)(why)
-        hi = min(max(1, 2 * hi), top)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if probe(mid).side == "above":
-            lo = mid
-        else:
-            hi = mid
-    failed = {n: p for n, p in probes.items() if p.side == "failed" and n <= hi}
-    n = hi
-    while n <= top:
-        p = probe(n)
-        if p.side == "above":
-            n += 1
-            continue
-        full = p.proposal if p.proposal.extra.get("stop") in ("converged", "exact") \
-            else search_at(n, None)
-        below = _below_proposal(f, n, a, b, g, probes, search_at)
-        for r in rtols_for(rtol_q, full, g):
-            try:
-                cert = certify_minimax(full, n, max_error=g, least_degree=below, rtol=r,
-                                       deadline=end, progress=progress)
-            except CertificationFailed as exc:
-                if isinstance(exc, TimeLimitExceeded):
-                    raise
-                continue
-            if failed:
-                cert.info["undecided_degrees"] = {str(k): v.why for k, v in failed.items()}
-            return cert
-        n += 1
-    if exact_at is not None and exact_at == top + 1:
-        raise CertificationFailed(
-            f"no degree <= {top} was certified within gamma; f is a polynomial of degree "
-            f"{exact_at}, which represents it exactly (E_{exact_at} = 0)")
-    if failed:
-        raise CertificationFailed(
-            f"no degree <= {top} was certified within gamma, and the search could not "
-            f"decide degree(s) {', '.join(str(k) for k in sorted(failed))}: "
-            f"{next(iter(failed.values())).why}")
-    raise CertificationFailed(f"no degree in {hi}..{top} was certified within gamma "
-                              "(the bracket of sup |f - p| did not reach gamma)")
-
-
-def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, g: fmpq, probes: dict[int, Probe],
-                    search_at: Callable[[int, fmpq | None], Approximation]) -> Approximation:
-    """The proposal of degree ``n - 1`` for the least-degree proof (the zero polynomial
-    and one point for ``n = 0``)."""
-    if n == 0:
-        return _zero_proposal(f, a, b)
-    p = probes.get(n - 1)
-    if p is not None and p.side == "above":
-        h = search_number(p.proposal.extra.get("levelled_error"))
-        # a probe stopped as soon as |h| > gamma: its alternation is good enough unless
-        # |h| is within 1% of gamma (then the rounding of its points could lose the proof)
-        if p.proposal.extra.get("stop") != "decided" or (h is not None and h > g * 101 / 100):
-            return p.proposal
-    return search_at(n - 1, None)
-
-
-def _none_reaches(f: Expr, p: Probe, a: fmpq, b: fmpq, g: fmpq, top: int,
-                  deadline: float | None, exact_at: int | None = None) -> tuple[str, bool]:
-    """The message when the search puts ``E_top`` above gamma, saying whether that is
-    proven (de la Vallee Poussin at the search's points), and whether the time ran out
-    during the proof; ``exact_at``: the degree of a polynomial ``f`` (``top + 1``), which
-    then is the least degree."""
-    late = False
-    try:
-        alt = alternation_lower_bound(f, p.proposal.poly, p.proposal.extra["alternation"],
-                                      (a, b), top, deadline=deadline)
-    except TimeLimitExceeded:
-        alt, late = None, True
-    except (CertificationFailed, InvalidParameterError, KeyError):
-        alt = None
-    proven = alt is not None and alt.lower > g
-    head = (f"E_{top}(f) >= {fmpq_to_decimal(alt.lower, 6, 'down')} > gamma (proven, de la "
-            "Vallee Poussin)" if proven and alt is not None else
-            f"the search puts E_{top}(f) above gamma (levelled error "
-            f"{p.proposal.extra.get('levelled_error')}; not proven"
-            f"{': time limit reached' if late else ''})")
-    if exact_at is not None:
-        return (f"{head}: the least degree is {exact_at}, f itself (a polynomial of degree "
-                f"{exact_at}, error 0; no minimax certificate is needed for it)"), late
-    return f"no degree <= {top} reaches gamma: {head}; raise max_degree", late
-
-
-def _zero_proposal(f: Any, a: fmpq, b: fmpq) -> Approximation:
-    """Degree -1 (only the zero polynomial): ``E_{-1}(f) = sup |f| >= |f(x)|`` at the
-    point of largest ``|f|`` among the ends and the midpoint (one alternation point)."""
-    best, arg = fmpq(-1), a
-    for x in (a, (a + b) / 2, b):
-        try:
-            _, low = _error_at(f, MonomialPoly([0]), x)
-        except DomainError:
-            continue
-        if low > best:
-            best, arg = low, x
-    return Approximation(construction="zero", params={}, poly=MonomialPoly([0]),
-                         target={"kind": "expr", "expr": f.canonical, "variables": ["x"]},
-                         domain={"kind": "box", "intervals": [[fmpq_str(a), fmpq_str(b)]]},
-                         extra={"alternation": [fmpq_str(arg)]})

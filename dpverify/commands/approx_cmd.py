@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..certify.alternation import approx
+from ..certify.least_degree import approx
 from ..constructions.remez import MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
