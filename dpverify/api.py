@@ -15,7 +15,7 @@ from flint import arb, fmpq
 
 from .approximation import Approximation
 from .budget import limits
-from .certify.alternation import approx as _approx
+from .certify.least_degree import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
 from .certify.claims import certify
