@@ -544,3 +544,13 @@ def search_tol(rtol: fmpq) -> fmpq:
     at most ``1e-8`` (the peaks must agree well inside ``rtol`` for the de la Vallee
     Poussin bound and the supremum to meet)."""
     return min(fmpq(1, 10**8), rtol / 20)
+
+
+def __getattr__(name: str) -> Any:
+    """``approx`` lives in :mod:`.least_degree` (it imports this module); it is still
+    reachable here, its former home."""
+    if name == "approx":
+        # deferred: least_degree imports this module (a cycle at import time otherwise)
+        from .least_degree import approx
+        return approx
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
