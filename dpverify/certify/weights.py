@@ -32,7 +32,7 @@ from ..errors import (
 )
 from ..expr import Expr, parse
 from ..expr.breakpoints import breakpoints
-from ..numbers import fmpq_to_decimal
+from ..numbers import fmpq_str, fmpq_to_decimal
 
 __all__ = ["weight_expr", "prove_sign", "MAX_SIGN_PIECES"]
 
@@ -118,10 +118,10 @@ def prove_sign(g: Expr, a: fmpq, b: fmpq, *, what: str, positive_only: bool,
     ...
     dpverify.errors.InvalidParameterError: f vanishes at x = 0 in [-1, 1]
     """
-    where = f"in [{fmpq_to_decimal(a, 12)}, {fmpq_to_decimal(b, 12)}]"
+    def show(x: fmpq) -> str:  # short fractions exactly (1/2), others as decimals
+        return fmpq_str(x) if x.q < 10**4 else fmpq_to_decimal(x, 15)
 
-    def show(x: fmpq) -> str:
-        return fmpq_to_decimal(x, 15)
+    where = f"in [{show(a)}, {show(b)}]"
 
     # exact points first: the ends, 0, the breakpoints of g and the middle
     cand = {a, b, (a + b) / 2} | ({fmpq(0)} if a < 0 < b else set())
