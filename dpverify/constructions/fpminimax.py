@@ -307,18 +307,14 @@ def _lattice(target: list[arb], W: list[list[arb]], quanta: list[fmpq], scale_ex
 
 
 def _cvp_pstar(pts: list[fmpq], wts: list[float], cstar: list[fmpq], free: list[int],
-               quanta: list[fmpq]) -> list[list[int]]:
+               quanta: list[fmpq], scale_exp: int) -> list[list[int]]:
     """Candidates closest to ``p*`` itself at the points (weights ``wts``): the lattice of
     the ``w(x_i) q_k x_i^k`` and the exact target ``w(x_i) sum_k c*_k x_i^k``, entries
-    scaled to about 2^60 for the largest and rounded; Kannan's embedding as
-    :func:`_lattice`."""
+    scaled by ``2^scale_exp`` and rounded (as :func:`_lattice`: the smallest columns keep
+    their digits); Kannan's embedding as :func:`_lattice`."""
     wq = [_dyadic(w) for w in wts]
     cols = [[wi * q * x ** k for x, wi in zip(pts, wq)] for k, q in zip(free, quanta)]
-    top = max(abs(v) for c in cols for v in c)
-    if top == 0:
-        return []
-    e = int(top.p).bit_length() - int(top.q).bit_length()
-    S = fmpq(2) ** (60 - e) if e <= 60 else fmpq(1, 2 ** (e - 60))
+    S = fmpq(2) ** scale_exp if scale_exp >= 0 else fmpq(1, 2 ** (-scale_exp))
     rows = [[_round_int(v * S) for v in c] + [0] for c in cols]
     trow = [_round_int(wi * sum((c * x ** k for c, k in zip(cstar, free)), fmpq(0)) * S)
             for x, wi in zip(pts, wq)]
@@ -515,7 +511,7 @@ def machine_search(f: Expr, interval: tuple[fmpq, fmpq], real: Approximation,
             ms += _lattice([data[x][0] for x in zeros], [data[x][1] for x in zeros], quanta,
                            scale_exp, _dyadic(E))
         for pts, wts in star_sets:
-            ms += _cvp_pstar(pts, wts, cstar, free, quanta)
+            ms += _cvp_pstar(pts, wts, cstar, free, quanta, scale_exp)
         round_best: tuple[float, list[int]] | None = None
         limits = [2 ** fm.precision for fm in formats]
         for mv in ms:
