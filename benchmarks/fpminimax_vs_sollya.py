@@ -30,7 +30,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -163,8 +162,8 @@ def table(cases: list[tuple], res: dict) -> tuple[str, dict]:
         rows.append(f"| {name} | [{a}, {b}] | {pw} | {fmt} | {err} | "
                     f"{so:.6g} | {ours:.6g} | {ratio:.5f} | {float(r['real_lower']):.6g} | "
                     f"{r['seconds']:.2f} |" if so else
-                    f"| {name} | [{a}, {b}] | {pw} | {fmt} | {err} | (Sollya failed) | {ours:.6g} | - | "
-                    f"{float(r['real_lower']):.6g} | {r['seconds']:.2f} |")
+                    f"| {name} | [{a}, {b}] | {pw} | {fmt} | {err} | (Sollya failed) | "
+                    f"{ours:.6g} | - | {float(r['real_lower']):.6g} | {r['seconds']:.2f} |")
     good = [x for x in ratios if x == x]
     summary = {"cases": len(cases), "compared": len(good),
                "worst": max(good) if good else float("nan"),

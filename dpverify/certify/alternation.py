@@ -399,8 +399,9 @@ def certify_minimax(
 def _monomial(poly: Any) -> fmpq_poly:
     if isinstance(poly, (list, tuple)):
         poly = MonomialPoly(poly)
-    return poly.as_fmpq_poly() if poly.basis == "monomial" else \
+    out: fmpq_poly = poly.as_fmpq_poly() if poly.basis == "monomial" else \
         poly.to_monomial().as_fmpq_poly()
+    return out
 
 
 def weight_statement(relative: bool, w: Expr | None) -> dict[str, Any] | None:

@@ -84,8 +84,8 @@ def annihilator(points: list[fmpq], powers: list[int]) -> list[fmpz]:
         den = math.lcm(den, int(v.q))
     ints = [int(v.p) * (den // int(v.q)) for v in lam]
     g = 0
-    for v in ints:
-        g = math.gcd(g, v)
+    for iv in ints:
+        g = math.gcd(g, iv)
     if g == 0:
         raise CertificationFailed("the annihilating weights vanish")
     return [fmpz(v // g) for v in ints]
@@ -126,6 +126,12 @@ def _solve_weights(points: list[fmpq], powers: list[int]) -> list[fmpq]:
     return [fmpq(sol[i, 0]) for i in range(m)] + [fmpq(1)]
 
 
+def _ball(v: object) -> arb:
+    if not isinstance(v, arb):
+        raise DomainError("expected a ball value")
+    return v
+
+
 def weighted_error_at(f: Expr, w: Expr | None, p: fmpq_poly, x: fmpq) -> tuple[int, fmpq]:
     """``(sign of f(x) - p(x), lower bound of |w(x) (f(x) - p(x))|)`` decided exactly or in
     balls at 64 .. 16384 bits; sign 0 when undecided (or zero).
@@ -148,16 +154,17 @@ def weighted_error_at(f: Expr, w: Expr | None, p: fmpq_poly, x: fmpq) -> tuple[i
     prec = 64
     while prec <= _MAX_PREC:
         with ctx.workprec(prec):
-            fb = arb(fx) if fx is not None else f.eval_arb(arb(x))
-            e = fb - arb(px)
-            wb = arb(1) if w is None else (arb(wx) if wx is not None else w.eval_arb(arb(x)))
-            we = abs(wb * e)
-        if not (isinstance(e, arb) and e.is_finite() and we.is_finite()):
+            fb = _ball(arb(fx) if fx is not None else f.eval_arb(arb(x)))
+            eb: arb = fb - arb(px)
+            wb = arb(1) if w is None else (arb(wx) if wx is not None else
+                                           _ball(w.eval_arb(arb(x))))
+            we: arb = abs(wb * eb)
+        if not (eb.is_finite() and we.is_finite()):
             raise DomainError(f"f or the weight is not finite at x = {fmpq_to_decimal(x, 15)}")
-        if e > 0 or e < 0:
+        if eb > 0 or eb < 0:
             lo, hi = arb_to_fmpq_bounds(we)
             if lo > 0 and ((hi - lo) <= lo / 2**40 or prec * 2 > _MAX_PREC):
-                return (1 if e > 0 else -1), lo
+                return (1 if eb > 0 else -1), lo
         prec *= 2
     return 0, fmpq(0)
 

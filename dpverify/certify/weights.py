@@ -157,12 +157,11 @@ def prove_sign(g: Expr, a: fmpq, b: fmpq, *, what: str, positive_only: bool,
             raise TimeLimitExceeded(f"time limit reached while proving the sign of {what}")
         with ctx.workprec(64 + 4 * depth):
             try:
-                v = g.eval_arb(arb(lo).union(arb(hi)), clip_to_domain=True)
+                piece = g.eval_arb(arb(lo).union(arb(hi)), clip_to_domain=True)
             except DomainError:
-                v = arb("nan")
-        ok = isinstance(v, arb) and v.is_finite() and (v > 0 or v < 0)
-        if ok:
-            signs.add(1 if v > 0 else -1)
+                piece = arb("nan")
+        if isinstance(piece, arb) and piece.is_finite() and (piece > 0 or piece < 0):
+            signs.add(1 if piece > 0 else -1)
             if len(signs) > 1:
                 raise InvalidParameterError(f"{what} changes sign {where}: it vanishes "
                                             f"near x = {show((lo + hi) / 2)}")

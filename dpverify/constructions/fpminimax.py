@@ -198,12 +198,15 @@ class _Errors:
             xb = arb(x)
             fx = self.f.eval_arb(xb)
             wx = arb(1) if self.w is None else self.w.eval_arb(xb)
-            out: arb = wx * (fx - arb(pfix(x)))
-            return out
+            if not isinstance(fx, arb) or not isinstance(wx, arb):
+                raise DomainError("f or the weight has no value")
+            return wx * (fx - arb(pfix(x)))
 
     def weight(self, x: fmpq) -> arb:
         with ctx.workprec(self.prec):
-            out: arb = arb(1) if self.w is None else self.w.eval_arb(arb(x))
+            out = arb(1) if self.w is None else self.w.eval_arb(arb(x))
+            if not isinstance(out, arb):
+                raise DomainError("the weight has no value")
             return out
 
 
@@ -331,7 +334,7 @@ def _embedded(rows: list[list[int]], trow: list[int], embs: list[int]) -> list[l
     for emb in embs:
         B = fmpz_mat(rows + [trow + [emb]])
         try:
-            _, T = B.lll(transform=True)
+            _, T = B.lll(True)
         except (ValueError, ZeroDivisionError):
             continue
         Ti = [[int(T[r, c]) for c in range(m + 1)] for r in range(m + 1)]
@@ -358,7 +361,7 @@ def _directions(W: np.ndarray, quanta: list[fmpq]) -> list[list[int]]:
     sc = 2.0**60 / mx
     rows = [[int(round(v * sc)) for v in c] for c in cols]
     try:
-        _, T = fmpz_mat(rows).lll(transform=True)
+        _, T = fmpz_mat(rows).lll(True)
     except (ValueError, ZeroDivisionError):
         return []
     n = len(quanta)
@@ -539,9 +542,9 @@ def machine_search(f: Expr, interval: tuple[fmpq, fmpq], real: Approximation,
         if not fm.contains(c):
             raise InvalidParameterError(f"the coefficient of x^{k} ({fmpq_to_decimal(c, 6)}) is "
                                         f"not a {fm.name} number (beyond its range?)")
-    full = [fmpq(0)] * (family.degree + 1)
-    for k, v in family.fixed:
-        full[k] = v
+    full: list[fmpq] = [fmpq(0)] * (family.degree + 1)
+    for k, fv in family.fixed:
+        full[k] = fv
     for k, c in zip(free, coeffs):
         full[k] = c
     poly = MonomialPoly(full)
