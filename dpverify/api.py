@@ -15,7 +15,6 @@ from flint import arb, fmpq
 
 from .approximation import Approximation
 from .budget import limits
-from .certify.least_degree import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
 from .certify.claims import certify
@@ -24,6 +23,7 @@ from .certify.evalbound import evalbound as _evalbound
 from .certify.evalbound import float_error_bound as _float_error_bound
 from .certify.interval import SupNorm
 from .certify.interval import supnorm as _interval_supnorm
+from .certify.least_degree import approx as _approx
 from .constructions import chebyshev as _chebyshev  # module: its builders are looked up
 from .constructions.chebyshev_series import ChebyshevSeries
 from .constructions.chebyshev_series import chebyshev_coefficients as _cheb_coefficients
