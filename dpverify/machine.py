@@ -33,7 +33,7 @@ from typing import Any
 from flint import fmpq
 
 from ._version import __version__
-from .certify.alternation import certify_minimax, search_tol, weight_statement
+from .certify.alternation import certify_minimax, expr_of, search_tol, weight_statement
 from .certify.certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .certify.claims import polynomial_statement
 from .certify.graded_supnorm import sup_error
@@ -43,10 +43,9 @@ from .constructions.remez import remez
 from .errors import (
     CertificationFailed,
     InvalidParameterError,
-    ParameterTypeError,
     PrecisionExhausted,
 )
-from .expr import Expr, parse
+from .expr import Expr
 from .family import Family, make_family
 from .numbers import check_int, check_interval, fmpq_str, fmpq_to_decimal, to_fmpq
 from .progress import ProgressCallback, report
@@ -113,16 +112,6 @@ class FPMinimaxResult:
         return (f"FPMinimaxResult(degree={self.family.degree}, error <= "
                 f"{fmpq_to_decimal(self.error, 6, 'up')}, best real >= "
                 f"{fmpq_to_decimal(self.real_lower, 6, 'down')}, coefficients={self.hex})")
-
-
-def _expr(f: Any) -> Expr:
-    if isinstance(f, str):
-        f = parse(f, variables=("x",), name="f")
-    if not isinstance(f, Expr):
-        raise ParameterTypeError(f"f must be an expression string or Expr, got {type(f).__name__}")
-    if len(f.variables) > 1:
-        raise InvalidParameterError(f"f must be a function of one variable, got {f.variables}")
-    return f
 
 
 def machine_certificate(f: Expr, poly: Any, interval: tuple[fmpq, fmpq], *,
@@ -232,7 +221,7 @@ def fpminimax(f: Any, degree: Any, interval: Any, *, format: Any = "binary64",
     (True, 'holds', 'holds')
     """
     t0 = time.monotonic()
-    fx = _expr(f)
+    fx = expr_of(f)
     n = check_int(degree, "degree", 0, None)
     a, b = check_interval(interval)
     fam = make_family(n, monomials, fix)

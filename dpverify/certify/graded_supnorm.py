@@ -225,14 +225,7 @@ def check_piece(prob: GradedProblem, lo: fmpq, hi: fmpq, target: fmpq) -> PieceC
             var += K * abs(rem)
         var += sum((j * abs(q[j]) for j in range(K + 1, len(q))), arb(0)) + loc.slope_tail
     if _low_abs(slope0) > (arb_upper(var) or fmpq(10) ** 100):
-        ends = [prob.e_at(lo), prob.e_at(hi)]
-        mono = max((arb_upper(abs(v)) for v in ends), key=lambda v: v if v is not None
-                   else fmpq(10) ** 100)
-        lows = [(_low_abs(v), x) for v, x in zip(ends, (lo, hi))]
-        best = max(lows + [(lower, m)], key=lambda t: t[0])
-        if mono is not None and (up is None or mono < up):
-            return PieceCheck(mono, best[0], best[1], K, "monotone")
-        return PieceCheck(up, best[0], best[1], K, "taylor")
+        return _monotone(prob, lo, hi, m, lower, up, K)
     # a wide piece on which f's Taylor coefficients are huge (sin(x) over 10^300) may still
     # have a small range: the interval form, order 0, is the better bound there
     iv = _interval_piece(prob, lo, hi, m, q, loc.tail)
@@ -328,15 +321,22 @@ def _check_weighted(prob: GradedProblem, lo: fmpq, hi: fmpq, target: fmpq) -> Pi
             slope0, var = EK, arb(0)
         var += tail_slope
     if _low_abs(slope0) > (arb_upper(var) or fmpq(10) ** 100):
-        ends = [prob.e_at(lo), prob.e_at(hi)]
-        mono = max((arb_upper(abs(v)) for v in ends), key=lambda v: v if v is not None
-                   else fmpq(10) ** 100)
-        lows = [(_low_abs(v), x) for v, x in zip(ends, (lo, hi))]
-        best = max(lows + [(lower, m)], key=lambda t: t[0])
-        if mono is not None and (up is None or mono < up):
-            return PieceCheck(mono, best[0], best[1], K, "monotone")
-        return PieceCheck(up, best[0], best[1], K, "taylor")
+        return _monotone(prob, lo, hi, m, lower, up, K)
     return PieceCheck(up, lower, m, K, "taylor")
+
+
+def _monotone(prob: GradedProblem, lo: fmpq, hi: fmpq, m: fmpq, lower: fmpq,
+              up: fmpq | None, K: int) -> PieceCheck:
+    """A piece on which the error is monotone: its supremum is at an end (the better of
+    that and the Taylor bound ``up``)."""
+    ends = [prob.e_at(lo), prob.e_at(hi)]
+    mono = max((arb_upper(abs(v)) for v in ends), key=lambda v: v if v is not None
+               else fmpq(10) ** 100)
+    lows = [(_low_abs(v), x) for v, x in zip(ends, (lo, hi))]
+    best = max(lows + [(lower, m)], key=lambda t: t[0])
+    if mono is not None and (up is None or mono < up):
+        return PieceCheck(mono, best[0], best[1], K, "monotone")
+    return PieceCheck(up, best[0], best[1], K, "taylor")
 
 
 def _interval_piece(prob: GradedProblem, lo: fmpq, hi: fmpq, m: fmpq, q: list[arb],

@@ -7,8 +7,6 @@ import json
 from typing import Any
 
 from ..atomic import write_text
-from ..errors import InvalidParameterError
-from ..expr import parse
 from ..machine import fpminimax
 from ..numbers import fmpq_str, fmpq_to_decimal
 from ._cert import read_timeout, timeout_flag
@@ -20,7 +18,7 @@ from ._common import (
     make_progress,
     progress_flags,
 )
-from .minimax_cmd import family_flags, read_degree, read_family_flags, read_interval
+from .minimax_cmd import family_flags, read_family_flags, read_problem
 
 __all__ = ["register"]
 
@@ -58,12 +56,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: Any) -> CommandResult:
-    f = parse(args.f, variables=("x",), name="--f")
-    n = read_degree(args.degree)
-    a, b = read_interval(args)
-    rtol = exact(args.rtol, "--rtol")
-    if rtol <= 0:
-        raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
+    f, n, a, b, rtol = read_problem(args)
     kw = read_family_flags(args)
     with make_progress(args, "dpverify fpminimax") as bar:
         res = fpminimax(f, n, (a, b), format=args.format, formats=args.formats, rtol=rtol,

@@ -21,7 +21,7 @@ from ._common import (
 )
 
 __all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome", "family_flags",
-           "read_family_flags", "family_rows", "error_words"]
+           "read_family_flags", "family_rows", "error_words", "read_problem"]
 
 
 def register(sub: Any) -> None:
@@ -163,13 +163,19 @@ def bracket_rows(cert: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def run(args: Any) -> CommandResult:
+def read_problem(args: Any) -> tuple[Any, int, Any, Any, Any]:
+    """``(f, degree, a, b, rtol)`` from --f, --degree, --interval and --rtol."""
     f = parse(args.f, variables=("x",), name="--f")
     n = read_degree(args.degree)
     a, b = read_interval(args)
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
+    return f, n, a, b, rtol
+
+
+def run(args: Any) -> CommandResult:
+    f, n, a, b, rtol = read_problem(args)
     kw = read_family_flags(args)
     with make_progress(args, "dpverify minimax") as bar:
         cert = minimax(f, n, (a, b), search=remez, rtol=rtol,

@@ -179,14 +179,20 @@ class _Errors:
     def __init__(self, f: Expr, w: Expr | None, pstar: fmpq_poly, prec: int) -> None:
         self.f, self.w, self.pstar, self.prec = f, w, pstar, prec
 
-    def at(self, x: fmpq) -> tuple[float, float]:
-        """``(w(x) (f - p*)(x), w(x))`` as floats (midpoints of balls)."""
+    def balls(self, x: fmpq) -> tuple[arb, arb]:
+        """``(f(x), w(x))`` as balls at the working precision."""
         with ctx.workprec(self.prec):
             xb = arb(x)
             fx = self.f.eval_arb(xb)
             wx = arb(1) if self.w is None else self.w.eval_arb(xb)
-            if not isinstance(fx, arb) or not isinstance(wx, arb):
-                raise DomainError("f or the weight has no value")
+        if not isinstance(fx, arb) or not isinstance(wx, arb):
+            raise DomainError("f or the weight has no value")
+        return fx, wx
+
+    def at(self, x: fmpq) -> tuple[float, float]:
+        """``(w(x) (f - p*)(x), w(x))`` as floats (midpoints of balls)."""
+        fx, wx = self.balls(x)
+        with ctx.workprec(self.prec):
             e = wx * (fx - arb(self.pstar(x)))
         if not (e.is_finite() and wx.is_finite()):
             raise DomainError(f"f or the weight is not finite at x = {fmpq_to_decimal(x, 15)}")
@@ -194,20 +200,13 @@ class _Errors:
 
     def target(self, x: fmpq, pfix: fmpq_poly) -> arb:
         """``w(x) (f - p_fix)(x)`` as a ball."""
+        fx, wx = self.balls(x)
         with ctx.workprec(self.prec):
-            xb = arb(x)
-            fx = self.f.eval_arb(xb)
-            wx = arb(1) if self.w is None else self.w.eval_arb(xb)
-            if not isinstance(fx, arb) or not isinstance(wx, arb):
-                raise DomainError("f or the weight has no value")
-            return wx * (fx - arb(pfix(x)))
+            out: arb = wx * (fx - arb(pfix(x)))
+        return out
 
     def weight(self, x: fmpq) -> arb:
-        with ctx.workprec(self.prec):
-            out = arb(1) if self.w is None else self.w.eval_arb(arb(x))
-            if not isinstance(out, arb):
-                raise DomainError("the weight has no value")
-            return out
+        return self.balls(x)[1]
 
 
 def _dyadic(v: float) -> fmpq:

@@ -17,7 +17,7 @@ polynomial of degree ``< N`` is within ``max_error``.
 
 from __future__ import annotations
 
-from flint import arb, fmpq, fmpq_poly
+from flint import fmpq, fmpq_poly
 
 from .box import MAX_ORDER, check_cover, check_pieces
 from .expr import (
@@ -25,13 +25,7 @@ from .expr import (
     FUNCTIONS,
     IDENT,
     Code,
-    Indeterminate,
-    Iv,
-    IvAlg,
-    Undefined,
     parse,
-    point,
-    run,
 )
 from .numbers import (
     MAX_PREC,
@@ -43,7 +37,6 @@ from .numbers import (
     read_list,
     show,
     shown,
-    working,
 )
 from .poly import (
     MAX_UNIVARIATE,
@@ -90,60 +83,12 @@ def _points(v: object, where: str, n: int) -> list[fmpq]:
     return [read_exact(x, where) for x in read_list(v, where, n, n)]
 
 
-def _sign_at(code: Code, mono: fmpq_poly, x: fmpq,
-             bound: fmpq) -> tuple[int | None, bool | None]:
-    """(sign of f(x) - p(x), whether |f(x) - p(x)| >= bound); None where undecided."""
-    px = mono(x)
-    prec = 64
-    while prec <= MAX_PREC:
-        with working(prec):
-            f: Iv | None
-            try:
-                f = run(code, IvAlg(), [point(x)])
-            except Indeterminate:
-                f = None
-            fx = None if f is None else f.value
-            if fx is not None:
-                e = fx - px
-                return (1 if e > 0 else -1 if e < 0 else 0), abs(e) >= bound
-            if f is not None:
-                eb = f.b - arb(px)
-                s = 1 if eb > 0 else -1 if eb < 0 else None
-                ae, b = abs(eb), arb(bound)
-                ge = True if ae >= b else False if ae < b else None
-                if s is not None and ge is not None:
-                    return s, ge
-        prec *= 2
-    return None, None
-
-
 def check_alternation(code: Code, mono: fmpq_poly, pts: list[fmpq],
                       ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks,
                       name: str = "p") -> tuple[bool | None, str]:
     """Does ``f - name`` (``mono``: the polynomial called ``name`` in the messages) take
     alternating signs at ``pts`` with ``|f - name| >= lower``?"""
-    a, b = ab
-    if not all(a <= x <= b for x in pts):
-        return False, "an alternation point is outside the interval"
-    if any(x >= y for x, y in zip(pts, pts[1:])):
-        return False, "alternation points are not strictly increasing"
-    signs = []
-    for x in pts:
-        ck.tick()
-        try:
-            s, ge = _sign_at(code, mono, x, lower)
-        except Undefined:
-            return False, f"target undefined at x = {show(x)}"
-        if s == 0:
-            return False, f"f - {name} vanishes at x = {show(x)}"
-        if ge is False:
-            return False, f"|f - {name}| < lower at x = {show(x)}"
-        if s is None:
-            return None, f"sign undecided at 65536 bits at x = {show(x)}"
-        signs.append(s)
-    if any(s == t for s, t in zip(signs, signs[1:])):
-        return False, f"the signs of f - {name} do not alternate"
-    return True, f"f - {name} alternates at {len(pts)} points with |f - {name}| >= {show(lower)}"
+    return check_weighted_alternation(code, None, mono, pts, ab, lower, ck, name)
 
 
 def _evidence_poly(obj: object, where: str) -> fmpq_poly:

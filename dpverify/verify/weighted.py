@@ -300,31 +300,43 @@ def _points_ok(pts: list[fmpq], ab: tuple[fmpq, fmpq]) -> str | None:
     return None
 
 
-def check_weighted_alternation(code: Code, w: Code | None, mono: fmpq_poly, pts: list[fmpq],
-                               ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks,
-                               name: str = "p") -> tuple[bool | None, str]:
-    """Do the signs of ``f - name`` alternate at ``pts`` with ``|w (f - name)| >= lower``?"""
-    bad = _points_ok(pts, ab)
-    if bad is not None:
-        return False, bad
+def _point_checks(code: Code, w: Code | None, mono: fmpq_poly, pts: list[fmpq],
+                  lower: fmpq, ck: Checks, name: str) -> tuple[list[int] | None, str]:
+    """The sign of ``f - name`` at each point with ``|w (f - name)| >= lower`` there, or
+    (None, why not)."""
+    err = f"f - {name}" if w is None else f"w (f - {name})"
     signs = []
     for x in pts:
         ck.tick()
         try:
             s, ge = sign_at(code, w, mono, x, lower)
         except Undefined:
-            return False, f"target or weight undefined at x = {show(x)}"
+            return None, f"target or weight undefined at x = {show(x)}"
         if s == 0:
-            return False, f"f - {name} vanishes at x = {show(x)}"
+            return None, f"f - {name} vanishes at x = {show(x)}"
         if ge is False:
-            return False, f"|w (f - {name})| < lower at x = {show(x)}"
+            return None, f"|{err}| < lower at x = {show(x)}"
         if s is None:
             return None, f"sign undecided at 65536 bits at x = {show(x)}"
         signs.append(s)
+    return signs, ""
+
+
+def check_weighted_alternation(code: Code, w: Code | None, mono: fmpq_poly, pts: list[fmpq],
+                               ab: tuple[fmpq, fmpq], lower: fmpq, ck: Checks,
+                               name: str = "p") -> tuple[bool | None, str]:
+    """Do the signs of ``f - name`` alternate at ``pts`` with ``|w (f - name)| >= lower``
+    (``w`` None: 1)?"""
+    bad = _points_ok(pts, ab)
+    if bad is not None:
+        return False, bad
+    signs, why = _point_checks(code, w, mono, pts, lower, ck, name)
+    if signs is None:
+        return (None if why.startswith("sign undecided") else False), why
     if any(s == t for s, t in zip(signs, signs[1:])):
         return False, f"the signs of f - {name} do not alternate"
-    return True, (f"f - {name} alternates at {len(pts)} points with |w (f - {name})| >= "
-                  f"{show(lower)}")
+    err = f"f - {name}" if w is None else f"w (f - {name})"
+    return True, f"f - {name} alternates at {len(pts)} points with |{err}| >= {show(lower)}"
 
 
 def check_annihilator(code: Code, w: Code | None, mono: fmpq_poly, pts: list[fmpq],
@@ -347,25 +359,13 @@ def check_annihilator(code: Code, w: Code | None, mono: fmpq_poly, pts: list[fmp
             k += 1
         if sum((v * u for v, u in zip(lam, powers)), fmpq(0)) != 0:
             return False, f"the weights do not annihilate x^{target} at the points"
-    sign = 0
-    for x, v in zip(pts, lam):
-        if v == 0:
-            continue
-        ck.tick()
-        try:
-            s, ge = sign_at(code, w, mono, x, lower)
-        except Undefined:
-            return False, f"target or weight undefined at x = {show(x)}"
-        if s == 0:
-            return False, f"f - {name} vanishes at x = {show(x)}"
-        if ge is False:
-            return False, f"|w (f - {name})| < lower at x = {show(x)}"
-        if s is None:
-            return None, f"sign undecided at 65536 bits at x = {show(x)}"
-        t = s if v > 0 else -s
-        if sign == 0:
-            sign = t
-        elif t != sign:
-            return False, f"lam_i (f - {name})(x_i) changes sign (at x = {show(x)})"
+    used = [(x, v) for x, v in zip(pts, lam) if v != 0]
+    signs, why = _point_checks(code, w, mono, [x for x, _ in used], lower, ck, name)
+    if signs is None:
+        return (None if why.startswith("sign undecided") else False), why
+    ts = [s if v > 0 else -s for s, (_, v) in zip(signs, used)]
+    if any(t != ts[0] for t in ts):
+        bad_x = next(x for t, (x, _) in zip(ts, used) if t != ts[0])
+        return False, f"lam_i (f - {name})(x_i) changes sign (at x = {show(bad_x)})"
     return True, (f"{len(pts)} points, weights annihilating {len(free)} powers, "
                   f"|w (f - {name})| >= {show(lower)} where lam_i != 0")
