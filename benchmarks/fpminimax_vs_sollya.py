@@ -191,7 +191,7 @@ def main() -> None:
     lines = [
         f"- error: dpverify's certified error <= 1.05 x Sollya's on {s['within_1.05']} of "
         f"the {s['compared']} cases where Sollya's fpminimax returned a polynomial (of {n}; "
-        f"worst ratio {s['worst']:.5f}); equal or better (<= 1.0001 x) on "
+        f"worst ratio {s['worst']:.6f}); equal or better (<= 1.0001 x) on "
         f"{s['equal_or_better']}, strictly better (< 0.9999 x) on {s['better']}.",
         f"- time, whole processes in this run: Sollya {res['t_sollya']:.2f} s (fpminimax + "
         f"supnorm, {n} cases), dpverify {res['t_dp']:.2f} s (search, real bracket and "
