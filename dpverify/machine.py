@@ -50,9 +50,13 @@ from .family import Family, make_family
 from .numbers import check_int, check_interval, fmpq_str, fmpq_to_decimal, to_fmpq
 from .progress import ProgressCallback, report
 
-__all__ = ["FPMinimaxResult", "fpminimax", "machine_certificate"]
+__all__ = ["FPMinimaxResult", "fpminimax", "machine_certificate", "MAX_FPMINIMAX_DEGREE"]
 
 _DIGITS = 20
+#: Largest degree of fpminimax: the lattices have one dimension per free coefficient (LLL
+#: costs about the cube of that times the bits of the entries) and the descent tries the
+#: pairs of directions
+MAX_FPMINIMAX_DEGREE = 100
 
 
 @dataclass
@@ -222,7 +226,7 @@ def fpminimax(f: Any, degree: Any, interval: Any, *, format: Any = "binary64",
     """
     t0 = time.monotonic()
     fx = expr_of(f)
-    n = check_int(degree, "degree", 0, None)
+    n = check_int(degree, "degree", 0, MAX_FPMINIMAX_DEGREE)
     a, b = check_interval(interval)
     fam = make_family(n, monomials, fix)
     main = parse_formats(format, None, 1)[0]

@@ -68,6 +68,11 @@ GRID_PER_GAP = 24
 _EXPONENT_ROUNDS = 6
 #: rounds of the coordinate descent
 _DESCENT_ROUNDS = 40
+#: the lattices resolve the error of rounding each coefficient times this (or the real
+#: error, when larger)
+_EFF_RATIO = 2.0**-24
+#: directions whose pairs the descent tries (half coefficients, half reduced directions)
+_PAIR_BASE = 32
 
 
 @dataclass(frozen=True)
@@ -308,17 +313,19 @@ def _lattice(target: list[arb], W: list[list[arb]], quanta: list[fmpq], scale_ex
     return _embedded(rows, trow, [max(1, _round_int(residual * S)), big * M])
 
 
-def _cvp_pstar(pts: list[fmpq], wts: list[float], cstar: list[fmpq], free: list[int],
-               quanta: list[fmpq], scale_exp: int) -> list[list[int]]:
+def _cvp_pstar(pts: list[fmpq], wts: list[float], target: list[tuple[int, fmpq]],
+               basis: list[tuple[int, fmpq]], scale_exp: int) -> list[list[int]]:
     """Candidates closest to ``p*`` itself at the points (weights ``wts``): the lattice of
-    the ``w(x_i) q_k x_i^k`` and the exact target ``w(x_i) sum_k c*_k x_i^k``, entries
-    scaled by ``2^scale_exp`` and rounded (as :func:`_lattice`: the smallest columns keep
-    their digits); Kannan's embedding as :func:`_lattice`."""
+    the ``w(x_i) q_k x_i^k`` (``basis``: ``(k, q_k)``) and the exact target ``w(x_i)
+    sum c_k x_i^k`` (``target``: ``(k, c_k)``, the real coefficients less any part kept
+    out of the lattice), entries scaled by ``2^scale_exp`` and rounded (as
+    :func:`_lattice`: the smallest columns keep their digits); Kannan's embedding as
+    :func:`_lattice`."""
     wq = [_dyadic(w) for w in wts]
-    cols = [[wi * q * x ** k for x, wi in zip(pts, wq)] for k, q in zip(free, quanta)]
+    cols = [[wi * q * x ** k for x, wi in zip(pts, wq)] for k, q in basis]
     S = fmpq(2) ** scale_exp if scale_exp >= 0 else fmpq(1, 2 ** (-scale_exp))
     rows = [[_round_int(v * S) for v in c] + [0] for c in cols]
-    trow = [_round_int(wi * sum((c * x ** k for c, k in zip(cstar, free)), fmpq(0)) * S)
+    trow = [_round_int(wi * sum((c * x ** k for k, c in target), fmpq(0)) * S)
             for x, wi in zip(pts, wq)]
     big = max([abs(v) for r in rows for v in r] + [1])
     return _embedded(rows, trow, [1, big * len(pts)])
@@ -367,6 +374,11 @@ def _directions(W: np.ndarray, quanta: list[fmpq]) -> list[list[int]]:
     return [[int(T[r, c]) for c in range(n)] for r in range(n)]
 
 
+def _check_time(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeLimitExceeded("time limit reached in the lattice search of fpminimax")
+
+
 def _descent(cand: _Candidates, m: list[int], limits: list[int], deadline: float | None,
              dirs: list[list[int]]) -> list[int]:
     """Descent on the integers: steps +-1, +-2 along each coefficient and each reduced
@@ -380,16 +392,20 @@ def _descent(cand: _Candidates, m: list[int], limits: list[int], deadline: float
     units = [[1 if i == j else 0 for j in range(n)] for i in range(n)]
     base = [d for d in units + dirs if any(d)]
     moves = [[s * v for v in d] for d in base for s in (1, -1, 2, -2)]
-    pairs = [[s * u + t * v for u, v in zip(base[i], base[j])]
-             for i, j in itertools.combinations(range(len(base)), 2)
+    # pairs among the first _PAIR_BASE / 2 coefficients and reduced directions only (their
+    # number grows as the square of the directions taken)
+    near = units[:_PAIR_BASE // 2] + [d for d in dirs if any(d)][:_PAIR_BASE // 2]
+    pairs = [[s * u + t * v for u, v in zip(near[i], near[j])]
+             for i, j in itertools.combinations(range(len(near)), 2)
              for s in (1, -1) for t in (1, -1)]
+    _check_time(deadline)
     vec = {id(d): cols @ np.array(d, dtype=float) for d in moves + pairs}
     for _ in range(_DESCENT_ROUNDS):
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeLimitExceeded("time limit reached in the descent of fpminimax")
         improved = False
         for group in (moves, pairs):
-            for d in group:
+            for i, d in enumerate(group):
+                if i % 256 == 0:
+                    _check_time(deadline)
                 if any(abs(mk + dk) > lim for mk, dk, lim in zip(m, d, limits)):
                     continue
                 trial = cur - vec[id(d)]
@@ -488,7 +504,9 @@ def machine_search(f: Expr, interval: tuple[fmpq, fmpq], real: Approximation,
     zeros = _zeros(err, alt) if len(alt) >= 2 else []
     side = [_q(x) for x in real.extra.get("search_interval", [a, b])]
     star_sets = []
-    for count in (len(free), 2 * len(free), 4 * len(free)):
+    # more points keep p - p* small between them; 4m only for small m (the lattice's cost)
+    m = len(free)
+    for count in (m,) + ((2 * m,) if m <= 24 else ()) + ((4 * m,) if m <= 16 else ()):
         pts = sorted({_dyadic(float((side[0] + side[1]) / 2) - float((side[1] - side[0]) / 2)
                               * math.cos(math.pi * (2 * i + 1) / (2 * count)))
                       for i in range(count)})
@@ -497,27 +515,50 @@ def machine_search(f: Expr, interval: tuple[fmpq, fmpq], real: Approximation,
     tried = 0
     best: tuple[float, list[fmpq], list[int]] | None = None
     for _ in range(_EXPONENT_ROUNDS):
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeLimitExceeded("time limit reached in the lattice search of fpminimax")
+        _check_time(deadline)
         quanta = [fmpq(2) ** e if e >= 0 else fmpq(1, 2 ** (-e)) for e in exps]
         cand = _Candidates(estar, W, cstar, quanta)
-        ms: list[list[int]] = [[_round_int(c / q) for c, q in zip(cstar, quanta)]]
+        rnd = [_round_int(c / q) for c, q in zip(cstar, quanta)]
+        ms: list[list[int]] = [rnd]
+        # the lattices aim at the error the formats allow, not far below what rounding
+        # each coefficient gives (E of degree 60 is 1e-102: integers of 367 bits and
+        # seconds per reduction); a coefficient whose quantum moves the error by less than
+        # the lattice resolves moves in steps of 2^j quanta there (its large moves still
+        # count: binary32 coefficients of high degree move far from p*'s), and the descent
+        # then works quantum by quantum
+        e_eff = max(E, cand.sup([fmpq(u) * q for u, q in zip(rnd, quanta)]) * _EFF_RATIO)
         # integer entries: their rounding (at most 1/2 each, times |m_k| < 2^t) must stay
         # 2^-20 below the error sought
         tmax = max(fm.precision for fm in formats)
-        scale_exp = tmax + 20 + math.ceil(math.log2(len(free) + 1)) - math.floor(math.log2(E))
+        scale_exp = tmax + 20 + math.ceil(math.log2(len(free) + 1)) - \
+            math.floor(math.log2(e_eff))
+        unit = e_eff * 2.0 ** -(scale_exp - math.floor(math.log2(e_eff)))
+        steps = []
+        for i, q in enumerate(quanta):
+            eff = float(q) * float(np.max(np.abs(W[:, i])))
+            j = 0 if eff <= 0 else max(0, math.ceil(math.log2(2.0**10 * unit / eff)))
+            steps.append(q * 2**j)
+
+        def expand(sub: list[int], steps: list[fmpq] = steps,
+                   quanta: list[fmpq] = quanta) -> list[int]:
+            return [_round_int(fmpq(v) * st / q) for v, st, q in zip(sub, steps, quanta)]
         if len(zeros) >= len(free):
             for x in zeros:
                 if x not in data:
                     data[x] = (err.target(x, pfix), [err.weight(x) * arb(x) ** k for k in free])
-            ms += _lattice([data[x][0] for x in zeros], [data[x][1] for x in zeros], quanta,
-                           scale_exp, _dyadic(E))
+            ms += [expand(v) for v in _lattice([data[x][0] for x in zeros],
+                                               [data[x][1] for x in zeros], steps, scale_exp,
+                                               _dyadic(e_eff))]
         for pts, wts in star_sets:
-            ms += _cvp_pstar(pts, wts, cstar, free, quanta, scale_exp)
+            _check_time(deadline)
+            ms += [expand(v) for v in _cvp_pstar(pts, wts, list(zip(free, cstar)),
+                                                 list(zip(free, steps)), scale_exp)]
         round_best: tuple[float, list[int]] | None = None
         limits = [2 ** fm.precision for fm in formats]
         for mv in ms:
             tried += 1
+            if tried % 64 == 0:
+                _check_time(deadline)
             if any(abs(u) > lim for u, lim in zip(mv, limits)):
                 # beyond the binade of its exponent: rounded to the format instead
                 mv = [u if abs(u) <= lim else _round_int(fm.round(fmpq(u) * q) / q)

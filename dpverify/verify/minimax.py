@@ -248,6 +248,7 @@ def _weights(ev: dict[str, object], fam: Family | None, n: int,
 
 
 def _family_text(fam: Family) -> str:
-    fixed = "".join(f" + {show(v)} x^{k}" for k, v in sorted(fam.fixed.items()))
+    fixed = "".join(f" + {show(v)}" + (f" x^{k}" if k else "")
+                    for k, v in sorted(fam.fixed.items()))
     powers = ", ".join(str(k) for k in fam.free[:12]) + (", ..." if len(fam.free) > 12 else "")
     return f"{fixed[3:] + ' + ' if fixed else ''}span{{x^k : k in {powers}}}"
