@@ -20,16 +20,22 @@ that ``float``/``double`` operations are not evaluated in a wider format, and th
 non-fma schemes need, ``-ffp-contract=off``), and an exact emulation (:func:`emulate`:
 rationals, each operation rounded by :meth:`~dpverify.constructions.fpminimax.Format.round`).
 
-numpy has no fused multiply-add.  binary32 ``fmaf`` is emulated exactly: the product of
-two binary32 numbers is exact in binary64 (48 bits), the sum is computed in binary64 with
-*rounding to odd* (the rounded sum, its exact error by TwoSum, and the last bit forced to 1
-when inexact) and then rounded to binary32: rounding to odd at ``p + 2`` or more bits
-followed by rounding to nearest is the correct rounding (Boldo and Melquiond, *Emulation of
-FMA and correctly rounded sums: proved algorithms using rounding to odd*, IEEE Trans.
-Computers 57 (2008), Theorem 1; the binary64 sum neither overflows nor underflows for
-binary32 operands).  A binary64 fused multiply-add would need a wider format, which numpy
-does not have: :func:`python_source` refuses it and :func:`emit` then writes the C file
-only (``python=False``).
+numpy has no fused multiply-add; both are emulated exactly.  binary32 ``fmaf``: the
+product of two binary32 numbers is exact in binary64 (48 bits), the sum is computed in
+binary64 with *rounding to odd* (the rounded sum, its exact error by TwoSum, and the last
+bit forced to 1 when inexact) and then rounded to binary32: rounding to odd at ``p + 2``
+or more bits followed by rounding to nearest is the correct rounding (Boldo and Melquiond,
+*Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd*,
+IEEE Trans. Computers 57 (2008), Theorem 1; the binary64 sum neither overflows nor
+underflows for binary32 operands).  binary64 ``fma`` without a wider format: the exact
+product ``ph + pl`` (Dekker's TwoProd with Veltkamp's split), the exact sum ``s2 + e2 +
+e1`` (two TwoSums), the candidate ``r = fl(s2 + fl(e2 + e1))`` and the exact residual
+``s - r = rho + tau`` (two more TwoSums: every step is an error-free transformation), then
+``r`` or a neighbour of ``r`` by exact comparisons of the residual with half the distances
+to the neighbours (ties to even; ``r`` is within one spacing of ``s``); an exact zero takes
+the sign IEEE 754 gives ``ph + c``.  Lanes where TwoProd or a split could underflow or
+overflow (``|a b| < 2^-960``, an operand beyond ``2^995``) are computed one by one with
+exact rationals.
 
 Guarantee
 ---------
@@ -226,16 +232,82 @@ def _fma32(a, b, c):
     return bits.view(np.float64).astype(np.float32)
 '''
 
+_FMA64 = '''
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a):
+    c = 134217729.0 * a  # 2^27 + 1 (Veltkamp)
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _fma64_exact(a, b, c):
+    """One binary64 a * b + c by exact rationals (lanes outside the error-free range)."""
+    from fractions import Fraction  # only for the rare lanes near underflow or overflow
+
+    v = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    if v == 0:
+        return float(a) * float(b) + float(c)  # the sign of an exact zero, as IEEE 754
+    try:
+        return float(v)  # correctly rounded (int / int division is), subnormals included
+    except OverflowError:
+        return float("inf") if v > 0 else float("-inf")
+
+
+def _fma64(a, b, c):
+    """Correctly rounded binary64 a * b + c without a wider format: the exact product as
+    ph + pl (Dekker's TwoProd), the exact sum as s2 + e2 + e1 (TwoSum), the candidate
+    r = fl(s2 + fl(e2 + e1)) and its exact residual s - r = d + t as two doubles
+    (TwoSum), compared exactly with half the distances to the neighbours of r (ties to
+    even).  Lanes where TwoProd or TwoSum could underflow or overflow are computed by
+    exact rationals."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    a, b, c = np.broadcast_arrays(a, b, c)
+    with np.errstate(all="ignore"):
+        ph = a * b
+        ah, al = _split(a)
+        bh, bl = _split(b)
+        pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
+        s1, e1 = _two_sum(pl, c)
+        s2, e2 = _two_sum(ph, s1)
+        t, dt = _two_sum(e2, e1)
+        r, d = _two_sum(s2, t)
+        rho, tau = _two_sum(d, dt)  # s - r = rho + tau exactly, rho = fl(s - r)
+        up = np.nextafter(r, np.inf)
+        dn = np.nextafter(r, -np.inf)
+        hu = (up - r) / 2  # exact: half a spacing (a power of two, or subnormal quantum)
+        hd = (r - dn) / 2
+        above = (rho > hu) | ((rho == hu) & (tau > 0))
+        below = (rho < -hd) | ((rho == -hd) & (tau < 0))
+        tie_up = (rho == hu) & (tau == 0)
+        tie_dn = (rho == -hd) & (tau == 0)
+        odd = (r.view(np.int64) & 1) == 1
+        out = np.where(above | (tie_up & odd), up, np.where(below | (tie_dn & odd), dn, r))
+        out = np.where(out == 0, ph + c, out)  # an exact zero takes IEEE's sign
+        big = 2.0**995
+        safe = (np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & (np.abs(a) < big)
+                & (np.abs(b) < big) & (np.abs(c) < big)
+                & ((ph == 0) & ((a == 0) | (b == 0)) | (np.abs(ph) >= 2.0**-960)))
+    if not np.all(safe):
+        out = np.array(out, dtype=np.float64)
+        for i in zip(*np.nonzero(~safe)):
+            if not (np.isfinite(a[i]) and np.isfinite(b[i]) and np.isfinite(c[i])):
+                out[i] = a[i] * b[i] + c[i]  # infinities and NaN: as the operations give
+            else:
+                out[i] = _fma64_exact(a[i], b[i], c[i])
+    return out
+'''
+
 
 def python_source(coefficients: Sequence[Any], fmt: Any, scheme: str,
                   parity: str | None = None, name: str = "p") -> str:
     """A Python module with one public numpy function ``name(x)`` evaluating the program in
     the format's dtype (module docstring).
-
-    Raises
-    ------
-    InvalidParameterError
-        For a binary64 fused multiply-add (numpy cannot emulate it exactly).
 
     Examples
     --------
@@ -246,11 +318,6 @@ def python_source(coefficients: Sequence[Any], fmt: Any, scheme: str,
     name = _check_name(name)
     pr = program(coefficients, fmt, scheme, parity)
     f = pr.fmt
-    if scheme.endswith("-fma") and f.name == "binary64":
-        raise InvalidParameterError(
-            "numpy has no fused multiply-add and cannot emulate a binary64 one exactly (it "
-            "would need a wider format): emit the C file only (python=False), or use horner "
-            "or estrin")
     dt = "np.float32" if f.name == "binary32" else "np.float64"
     poly = _poly_text(pr)
     lines = [
@@ -272,7 +339,7 @@ def python_source(coefficients: Sequence[Any], fmt: Any, scheme: str,
         lines.append(f'_{cname} = {dt}(float.fromhex("{hex_literal(v, f)}"))  # {fmpq_str(v)}')
     src = "\n".join(lines) + "\n"
     if scheme.endswith("-fma"):
-        src += _FMA32
+        src += _FMA32 if f.name == "binary32" else _FMA64
     body = [f"    x = np.asarray(x, dtype={dt})"]
     for op in pr.ops:
         a, b = _py_arg(op.a), _py_arg(op.b)
@@ -281,7 +348,8 @@ def python_source(coefficients: Sequence[Any], fmt: Any, scheme: str,
         elif op.kind == "add":
             body.append(f"    {op.dest} = {a} + {b}")
         else:
-            body.append(f"    {op.dest} = _fma32({a}, {b}, {_py_arg(op.c or '')})")
+            fn = "_fma32" if f.name == "binary32" else "_fma64"
+            body.append(f"    {op.dest} = {fn}({a}, {b}, {_py_arg(op.c or '')})")
     res = _py_arg(pr.result)
     body.append(f"    return np.array(np.broadcast_to(np.asarray({res}, dtype={dt}), "
                 "np.shape(x)))")
@@ -410,7 +478,7 @@ def emulate(coefficients: Sequence[Any], fmt: Any, scheme: str, parity: str | No
 
 @dataclass(frozen=True)
 class Emitted:
-    """The files written by :func:`emit` (``python`` is None for a binary64 fma scheme)."""
+    """The files written by :func:`emit` (``python`` is None with ``python=False``)."""
 
     python: Path | None
     c: Path
@@ -418,12 +486,9 @@ class Emitted:
 
 
 def emit(coefficients: Sequence[Any], fmt: Any, scheme: str, parity: str | None = None,
-         name: str = "p", dir: Any = ".", *, python: bool | None = None) -> Emitted:
+         name: str = "p", dir: Any = ".", *, python: bool = True) -> Emitted:
     """Write ``<dir>/<name>.py`` (one public numpy function ``name``) and ``<dir>/<name>.c``
-    (module docstring).
-
-    ``python=None``: the Python module unless the scheme is a binary64 fused multiply-add
-    (which numpy cannot emulate exactly); ``True`` insists (and raises for that case).
+    (module docstring); ``python=False``: the C file only.
 
     Examples
     --------
@@ -436,11 +501,8 @@ def emit(coefficients: Sequence[Any], fmt: Any, scheme: str, parity: str | None 
     program(coefficients, fmt, scheme, parity)  # validates everything first
     d = Path(dir)
     d.mkdir(parents=True, exist_ok=True)
-    fm = FORMATS[fmt] if isinstance(fmt, str) else fmt
-    want_py = python if python is not None else not (scheme.endswith("-fma")
-                                                      and fm.name == "binary64")
     py_path = None
-    if want_py:
+    if python:
         py_path = d / f"{name}.py"
         py_path.write_text(python_source(coefficients, fmt, scheme, parity, name))
     c_path = d / f"{name}.c"
