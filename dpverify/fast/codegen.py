@@ -56,7 +56,7 @@ from typing import Any
 
 from flint import fmpq
 
-from ..constructions.fpminimax import FORMATS, Format
+from ..constructions.float_formats import FORMATS, Format
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import fmpq_str, to_fmpq
 
