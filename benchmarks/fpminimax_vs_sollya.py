@@ -212,7 +212,11 @@ def main() -> None:
         "own machine polynomial's error certified, kind `supnorm-box`; the best real "
         "error's bracket, kind `minimax`). Relative error is only asked where `f` does "
         "not vanish on the interval (dpverify refuses it there). Ratio = dpverify / "
-        "Sollya.", "", machine_line(), "", *lines, "", tab, ""])
+        "Sollya. \"Sollya failed\": Sollya's `fpminimax` printed `Error in Remez: the "
+        "algorithm does not converge` after `degenerated system in a non Haar context` "
+        "(odd or even powers on an interval symmetric about 0, where those powers are "
+        "not a Haar space; dpverify reduces such a family to a dense one in `x^2`, "
+        "docs/minimax.md).", "", machine_line(), "", *lines, "", tab, ""])
     write_section(SECTION, text)
 
 
