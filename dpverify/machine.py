@@ -218,9 +218,12 @@ def fpminimax(f: Any, degree: Any, interval: Any, *, format: Any = "binary64",
     --------
     ``exp`` on ``[-1/4, 1/4]``, relative error, degree 5 with binary32 coefficients:
 
+    >>> import numpy as np
     >>> r = fpminimax("exp(x)", 5, ("-1/4", "1/4"), format="binary32", relative=True)
-    >>> all(float(c) == float(__import__("numpy").float32(float(c))) for c in r.coefficients)
+    >>> all(float(c) == float(np.float32(float(c))) for c in r.coefficients)
     True
+    >>> r.hex[0], r.formats[0]
+    ('0x1.0000000000000p+0', 'binary32')
     >>> r.real_lower <= r.error, r.certificate.check().status, r.minimax.check().status
     (True, 'holds', 'holds')
     """
