@@ -19,6 +19,7 @@ python3 benchmarks/limits.py
 python3 benchmarks/verify_constructions.py
 python3 benchmarks/evalbound_tightness.py
 python3 benchmarks/minimax_reach.py
+python3 benchmarks/fpminimax_vs_sollya.py
 # every degree of |x| to 512 and sqrt(x) to 256, each verified (about 30-40 minutes)
 python3 benchmarks/minimax_sweep.py
 python3 benchmarks/check_scale.py

@@ -20,6 +20,7 @@ __all__ = [
     "chebyshev_coefficients",
     "minimax",
     "approx",
+    "fpminimax",
     "evalbound",
     "float_error_bound",
     "as_poly",
@@ -40,6 +41,7 @@ __all__ = [
 
 _LAZY = {"Approximation": "approximation", "supnorm": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
+         "fpminimax": "machine",
          "evalbound": "api", "float_error_bound": "api", "as_poly": "exact",
          "Certificate": "certify.certificate"}
 _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)

@@ -15,7 +15,6 @@ from flint import arb, fmpq
 
 from .approximation import Approximation
 from .budget import limits
-from .certify.alternation import approx as _approx
 from .certify.alternation import minimax as _minimax
 from .certify.certificate import Certificate
 from .certify.claims import certify
@@ -24,6 +23,7 @@ from .certify.evalbound import evalbound as _evalbound
 from .certify.evalbound import float_error_bound as _float_error_bound
 from .certify.interval import SupNorm
 from .certify.interval import supnorm as _interval_supnorm
+from .certify.least_degree import approx as _approx
 from .constructions import chebyshev as _chebyshev  # module: its builders are looked up
 from .constructions.chebyshev_series import ChebyshevSeries
 from .constructions.chebyshev_series import chebyshev_coefficients as _cheb_coefficients
@@ -179,7 +179,10 @@ def minimax(f: Any, degree: Any, interval: Any, **options: Any) -> Certificate:
     interval : (a, b)
         Exact numbers, ``a < b``.
     **options
-        ``rtol`` (bracket goal, default ``1e-6``), ``timeout``, ``progress``, ``search``.
+        ``rtol`` (bracket goal, default ``1e-6``), ``timeout``, ``progress``, ``search``;
+        ``relative=True`` (error ``(f - p)/f``), ``weight`` (error ``w (f - p)``),
+        ``monomials`` (free powers: ``[1, 3, 5, 7]``, ``"odd"``, ``"even"``) and ``fix``
+        (fixed coefficients, ``{0: 1}``): docs/minimax.md.
 
     Returns
     -------
@@ -211,7 +214,7 @@ def approx(f: Any, interval: Any, gamma: Any, **options: Any) -> Certificate:
     """The least degree whose best approximation is certified within ``gamma`` (and, when
     provable, that one degree less is impossible); ``max_degree`` defaults to 1000 and is
     at most ``MAX_REMEZ_DEGREE`` with the default search; ``timeout=`` (seconds) bounds
-    the whole call.  See :func:`dpverify.certify.alternation.approx`.
+    the whole call.  See :func:`dpverify.certify.least_degree.approx`.
 
     Parameters
     ----------
@@ -222,7 +225,9 @@ def approx(f: Any, interval: Any, gamma: Any, **options: Any) -> Certificate:
     gamma : exact number > 0
         The uniform error to reach.
     **options
-        ``max_degree``, ``rtol`` (default ``1e-6``), ``timeout``, ``progress``, ``search``.
+        ``max_degree``, ``rtol`` (default ``1e-6``), ``timeout``, ``progress``, ``search``;
+        ``relative``, ``weight``, ``monomials`` (``"odd"`` or ``"even"``), ``fix``: as
+        :func:`minimax`.
 
     Returns
     -------

@@ -76,6 +76,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                   "certified bound on |fl(p(x)) - p(x)| for binary64 Horner / Clenshaw"),
     "minimax": ("minimax_cmd",
                 "best uniform approximation of degree N with a certified bracket of E_N(f)"),
+    "fpminimax": ("fpminimax_cmd", "machine-number coefficients (lattice reduction) with the "
+                  "certified error of that polynomial"),
     "and": ("or_cmd", "certified AND polynomial on integer counts (thaler2012 Fact 4.2)"),
     "answer": ("mechanism_cmd",
                "answer from a release summary (bernstein: --at; wang-summary: --query)"),

@@ -191,27 +191,38 @@ def _error_curve(fig: Figure, doc: dict[str, Any], points: int, log: bool | None
             f"plot draws boxes of one or two variables, this one has {len(ivals)}")
     a, b = _q(ivals[0][0], "domain"), _q(ivals[0][1], "domain")
     xs = _grid(a, b, points)
-    ys = [_diff(f(x), poly(x)) for x in xs]
+    # a weighted statement (relative error, or a weight) bounds w (f - p): draw that
+    wt = st.get("weight")
+    wf = None if not wt else _target(
+        {"target": {"kind": "expr", "expr": f"1/({st['target']['expr']})" if wt["kind"] ==
+                    "relative" else wt["expr"], "variables": st["target"]["variables"]}})
+    label = "f(x) − p(x)" if not wt else \
+        "(f(x) − p(x))/f(x)" if wt["kind"] == "relative" else "w(x) (f(x) − p(x))"
+
+    def err(x: fmpq) -> float:
+        d = _diff(f(x), poly(x))
+        return d if wf is None else d * float(wf(x))
+    ys = [err(x) for x in xs]
     ax = fig.add_subplot(1, 1, 1)
-    ax.plot([_f(x) for x in xs], ys, color=_C_CURVE, lw=1.5, label="f(x) − p(x) (sampled)")
+    ax.plot([_f(x) for x in xs], ys, color=_C_CURVE, lw=1.5, label=f"{label} (sampled)")
     _band(ax, lower, upper)
     if doc["kind"] == "minimax":
         alt = [_q(x, "alternation point") for x in ev.get("alternation", [])]
         if alt:
-            ax.plot([_f(x) for x in alt], [_diff(f(x), poly(x)) for x in alt], "o",
+            ax.plot([_f(x) for x in alt], [err(x) for x in alt], "o",
                     color=_C_POINTS, ms=7, zorder=5,
                     label=f"alternation points ({len(alt)}): "
                           f"E_{st.get('degree')}(f) ≥ {_dec(lower)}")
     wit = ev.get("witness")
     if isinstance(wit, list) and wit:
         w = _q(wit[0], "witness")
-        ax.plot([_f(w)], [_diff(f(w), poly(w))], "D", color=_C_WITNESS, ms=6, zorder=6,
+        ax.plot([_f(w)], [err(w)], "D", color=_C_WITNESS, ms=6, zorder=6,
                 label=f"witness x = {_dec(w)}")
     ax.set_xlabel("x")
-    ax.set_ylabel("f(x) − p(x)")
+    ax.set_ylabel(label)
     ax.set_title(_title(doc), fontsize=10)
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
-    _log_scale(ax, ys, log, "f(x) − p(x)")
+    _log_scale(ax, ys, log, label)
     ax.grid(alpha=0.3)
     _legend_below(fig, ax)
 

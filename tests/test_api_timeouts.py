@@ -129,6 +129,9 @@ CASES = {
                          None),
     "dpverify.approx": (lambda t, _: dpverify.approx("exp(x)", (0, 1), "1e-300", timeout=t),
                         None),
+    # degree 100: a Remez search, a bracket, lattices of 101 dimensions, a certificate
+    "dpverify.fpminimax": (lambda t, _: dpverify.fpminimax("exp(x)", 100, (-1, 1), timeout=t),
+                           None),
     "dpverify.evalbound": (
         lambda t, _: dpverify.evalbound(_DEG300, (0, 1), pieces=65536, timeout=t),
         lambda r: r.stats["stop"] == "timeout" or pytest.fail(r.stats["stop"])),

@@ -160,8 +160,8 @@ def test_cli_writes_certificates_verify_checks_them(tmp_path, capsys):
 
 #: commands whose JSON is a certificate; every other command writes a data document
 CERTIFICATE_COMMANDS = {"or", "and", "rofk", "dlist", "supnorm", "minimax", "approx",
-                        "bernstein", "bernstein-approx", "jackson", "jackson-approx",
-                        "evalbound"}
+                        "fpminimax", "bernstein", "bernstein-approx", "jackson",
+                        "jackson-approx", "evalbound"}
 
 
 def test_every_data_command_says_how_to_verify():

@@ -16,7 +16,7 @@ import pytest
 
 import dpverify
 from dpverify import cli
-from dpverify.certify import alternation
+from dpverify.certify import alternation, least_degree
 from dpverify.constructions import remez as remez_module
 from dpverify.constructions.remez import remez
 from dpverify.errors import CertificationFailed, InvalidParameterError, TimeLimitExceeded
@@ -47,7 +47,7 @@ def test_time_limit_in_certification_ends_approx(monkeypatch: pytest.MonkeyPatch
         tried.append(n)
         raise TimeLimitExceeded("time limit reached while bounding sup |f - p|")
 
-    monkeypatch.setattr(alternation, "certify_minimax", certify)
+    monkeypatch.setattr(least_degree, "certify_minimax", certify)
     with pytest.raises(TimeLimitExceeded):
         dpverify.approx("exp(x)", (-1, 1), "1e-6")
     assert len(tried) == 1  # not moved on to another rtol or degree
@@ -55,7 +55,7 @@ def test_time_limit_in_certification_ends_approx(monkeypatch: pytest.MonkeyPatch
 
 def test_other_failure_in_certification_moves_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The contrast: a failure that is not a time limit is answered by the next degree."""
-    real = alternation.certify_minimax
+    real = least_degree.certify_minimax
     tried: list[int] = []
 
     def certify(full: Any, n: int, **kw: Any) -> Any:
@@ -64,7 +64,7 @@ def test_other_failure_in_certification_moves_on(monkeypatch: pytest.MonkeyPatch
             raise CertificationFailed("not certified (injected)")
         return real(full, n, **kw)
 
-    monkeypatch.setattr(alternation, "certify_minimax", certify)
+    monkeypatch.setattr(least_degree, "certify_minimax", certify)
     cert = dpverify.approx("exp(x)", (-1, 1), "1e-6")
     assert len(tried) >= 2 and cert.statement["degree"] >= tried[0]
 
@@ -76,7 +76,7 @@ def test_time_limit_in_the_impossibility_proof_is_a_time_limit(
     def late(*args: Any, **kw: Any) -> Any:
         raise TimeLimitExceeded("time limit reached (injected)")
 
-    monkeypatch.setattr(alternation, "alternation_lower_bound", late)
+    monkeypatch.setattr(least_degree, "alternation_lower_bound", late)
     with pytest.raises(TimeLimitExceeded, match="not proven: time limit"):
         dpverify.approx("exp(x)", (-1, 1), "1e-12", max_degree=3)
 
@@ -127,7 +127,7 @@ def test_values_beyond_the_number_range_name_the_interval(
 
 def test_certifier_names_the_interval_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """The certifier's own guard, for a search that does not check the range."""
-    monkeypatch.setattr(remez_module, "_check_range", lambda *args: None)
+    monkeypatch.setattr(remez_module, "check_range", lambda *args: None)
     with pytest.raises(InvalidParameterError, match=r"interval .* is too wide for f = "
                        r"exp\(x\): f - p takes values beyond 2\^131072"):
         dpverify.minimax("exp(x)", 10, (-10**6, 10**6))

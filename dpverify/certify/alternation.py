@@ -17,9 +17,16 @@ Upper bound: ``E_N(f) <= sup |f - p| <= upper`` from the interval certifier
 ``docs/certificates.md``) states ``lower <= E_N(f) <= sup_{[a,b]} |f - p| <= upper``;
 ``dpverify verify`` re-checks both sides.
 
-Least degree for a tolerance ``gamma``: degree ``N`` is enough when ``upper <= gamma``,
-and degree ``N - 1`` is impossible when a de la Vallee Poussin bound for degree ``N - 1``
-(another polynomial ``q``, ``N + 1`` alternation points) exceeds ``gamma``.
+Least degree for a tolerance ``gamma`` (:mod:`.least_degree`): degree ``N`` is enough
+when ``upper <= gamma``, and degree ``N - 1`` is impossible when a de la Vallee Poussin
+bound for degree ``N - 1`` (another polynomial ``q``, ``N + 1`` alternation points)
+exceeds ``gamma``.
+
+Weighted errors and families (:mod:`dpverify.family`, :mod:`.weights`): the error is
+``w (f - p)`` (``w = 1/f`` for the relative error) and the competing polynomials are
+``p_fix + span{x^k : k in free}``; the lower bound is then the dual form of de la Vallee
+Poussin's theorem with annihilating weights (:mod:`.annihilator`), the upper bound the
+weighted graded sup-norm.
 
 The polynomial and the points come from a *search* passed in by the caller (e.g.
 :func:`dpverify.constructions.remez.remez`: certification never builds a construction);
@@ -30,24 +37,20 @@ Guarantee
 Every number in a returned statement is proven: the lower bounds by exact/ball
 evaluation at the listed points, the upper bound by the interval certifier.
 
-Size: about 620 lines, over the usual 600: the bracket of one degree and the least-degree
-search that proves one degree less impossible share its probes, deadlines and messages.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flint import arb, ctx, fmpq
+from flint import fmpq, fmpq_poly
 
 from .._version import __version__
 from ..approximation import Approximation
 from ..errors import (
     CertificationFailed,
-    DomainError,
     InvalidParameterError,
     ParameterTypeError,
     PrecisionExhausted,
@@ -56,10 +59,10 @@ from ..errors import (
 from ..exact import MonomialPoly
 from ..expr import Expr, parse
 from ..expr.breakpoints import as_polynomial
+from ..family import Family, make_family
 from ..numbers import (
     EXPONENT_CAP,
     BallTooLarge,
-    arb_to_fmpq_bounds,
     check_int,
     check_interval,
     fmpq_str,
@@ -67,14 +70,21 @@ from ..numbers import (
     to_fmpq,
 )
 from ..progress import ProgressCallback, report
+from .annihilator import family_lower_bound, weighted_error_at
 from .certificate import CERT_FORMAT, SCHEMA_VERSION, Certificate
 from .claims import polynomial_statement
 from .graded_supnorm import sup_error
 from .interval import SupNorm
-from .search_calls import Probe, Search, call_search, rtols_for, search_number, side_of_gamma
+from .search_calls import (
+    Search,
+    accepts,
+    call_search,
+)
+from .weights import prove_sign, weight_expr
 
-__all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax", "approx",
-           "Search", "sup_error", "MAX_DEGREE"]
+__all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax",
+           "Search", "sup_error", "MAX_DEGREE", "weight_statement", "deadline_of",
+           "search_tol", "expr_of", "error_at", "family_keywords"]
 
 
 #: Largest degree accepted here (the search may have a lower limit of its own: the Remez
@@ -82,7 +92,6 @@ __all__ = ["Alternation", "alternation_lower_bound", "certify_minimax", "minimax
 MAX_DEGREE = 200_000
 
 _DIGITS = 20
-_MAX_PREC = 1 << 14
 
 
 @dataclass
@@ -94,7 +103,7 @@ class Alternation:
     lower: fmpq
 
 
-def _expr(f: Any) -> Any:
+def expr_of(f: Any) -> Any:
     if isinstance(f, str):
         f = parse(f, variables=("x",), name="f")
     if not isinstance(f, Expr):
@@ -104,36 +113,21 @@ def _expr(f: Any) -> Any:
     return f
 
 
-def _error_at(f: Any, poly: Any, x: fmpq) -> tuple[int, fmpq]:
-    """``(sign, lower bound of |f(x) - p(x)|)``, decided exactly or in balls (``poly``:
-    anything that evaluates exactly at a rational, e.g. an ``fmpq_poly``)."""
-    px = fmpq(poly(x))
-    try:
-        fx = f.eval_exact(x)
-    except DomainError:
-        raise DomainError(f"f is not defined at x = {fmpq_to_decimal(x, 15)}") from None
-    if fx is not None:
-        e = fx - px
-        return (1 if e > 0 else -1 if e < 0 else 0), abs(e)
-    prec = 64
-    while prec <= _MAX_PREC:
-        with ctx.workprec(prec):
-            v = f.eval_arb(arb(x)) - arb(px)
-        if not v.is_finite():
-            raise DomainError(f"f is not finite at x = {fmpq_to_decimal(x, 15)}")
-        lo, hi = arb_to_fmpq_bounds(v)
-        if lo > 0 or hi < 0:
-            low = lo if lo > 0 else -hi
-            # accurate to 2^-40 relative: enough for a useful bound
-            if (hi - lo) <= low / 2**40 or prec * 2 > _MAX_PREC:
-                return (1 if lo > 0 else -1), low
-        prec *= 2
-    return 0, fmpq(0)
+def error_at(f: Any, poly: Any, x: fmpq, w: Expr | None = None) -> tuple[int, fmpq]:
+    """``(sign of f(x) - p(x), lower bound of |w(x) (f(x) - p(x))|)``, decided exactly or
+    in balls (``poly``: an ``fmpq_poly`` or any exact polynomial); sign 0 when
+    undecided."""
+    p = poly if isinstance(poly, fmpq_poly) else (
+        poly.as_fmpq_poly() if poly.basis == "monomial" else poly.to_monomial().as_fmpq_poly())
+    return weighted_error_at(f, w, p, x)
 
 
 def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
-                            degree: Any = None, *, deadline: float | None = None) -> Alternation:
-    """De la Vallee Poussin lower bound of ``E_N(f)`` at given points (module docstring).
+                            degree: Any = None, *, deadline: float | None = None,
+                            weight: Expr | None = None) -> Alternation:
+    """De la Vallee Poussin lower bound of ``E_N(f)`` at given points (module docstring);
+    with ``weight``, of ``E_N(f; w) = min max |w (f - q)|`` (the signs of ``f - p``
+    alternate and ``|w (f - p)| >= lower`` at the points: :mod:`.annihilator`).
 
     Parameters
     ----------
@@ -165,7 +159,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     ---------
     ``E_N(f) >= lower`` (exact/ball arithmetic only).
     """
-    f = _expr(f)
+    f = expr_of(f)
     a, b = check_interval(interval)
     if isinstance(poly, (list, tuple)):
         poly = MonomialPoly(poly)
@@ -188,7 +182,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
         if deadline is not None and time.monotonic() > deadline:
             raise TimeLimitExceeded(f"time limit reached in the de la Vallee Poussin lower "
                                     f"bound ({i} of {len(pts)} points)")
-        s, low = _error_at(f, exact_p, x)
+        s, low = error_at(f, exact_p, x, weight)
         if s == 0:
             raise CertificationFailed(f"f - p vanishes (or its sign is undecided) at "
                                       f"x = {fmpq_to_decimal(x, 15)}")
@@ -201,7 +195,7 @@ def alternation_lower_bound(f: Any, poly: Any, points: Any, interval: Any,
     return Alternation(pts, signs, low)
 
 
-def _deadline(timeout: Any, deadline: float | None) -> float | None:
+def deadline_of(timeout: Any, deadline: float | None) -> float | None:
     if timeout is None:
         return deadline
     t = to_fmpq(timeout, "timeout")
@@ -232,6 +226,9 @@ def certify_minimax(
     deadline: float | None = None,
     max_pieces: int = 500_000,
     progress: ProgressCallback | None = None,
+    family: Family | None = None,
+    weight: Any = None,
+    relative: bool = False,
 ) -> Certificate:
     """A ``minimax`` certificate for a proposed best approximation.
 
@@ -241,20 +238,29 @@ def certify_minimax(
         ``poly`` (degree ``<= N``), an ``expr`` target of ``x``, a box domain with one
         interval, and ``extra["alternation"]``: ``N + 2`` points where ``f - p`` alternates
         (what :func:`dpverify.constructions.remez.remez` returns; its
-        ``extra["extrema"]`` are used as hints for the upper bound).
+        ``extra["extrema"]`` are used as hints for the upper bound); for a family,
+        ``|free| + 1`` points (:func:`dpverify.constructions.remez_family.remez_family`).
     degree : int, optional
-        ``N`` (default ``len(alternation) - 2``).
+        ``N`` (default ``len(alternation) - 2``, or the family's degree).
     max_error : exact number, optional
         ``gamma``: also prove ``upper <= gamma``.
     least_degree : Approximation, optional
-        A proposal of degree ``N - 1`` with its ``N + 1`` alternation points: prove
-        ``E_{N-1}(f) > gamma`` (needs ``max_error``).  Left out of the statement (and
-        listed in ``info.unproven_claims``) when it does not exceed ``gamma``.
+        A proposal of degree ``N - 1`` (for a family: from ``family.lower()``) with its
+        alternation points: prove ``E_{N-1}(f) > gamma`` (needs ``max_error``).  Left out
+        of the statement (and listed in ``info.unproven_claims``) when it does not exceed
+        ``gamma``.
     rtol : exact number
         The bracket's goal ``upper <= lower (1 + rtol)``.
     timeout, deadline, max_pieces, progress
         Limits of the upper bound (seconds, or a ``time.monotonic()`` instant; pieces) and
         a :mod:`dpverify.progress` callback (counts of pieces).
+    family : Family, optional
+        The polynomials competing (:mod:`dpverify.family`; default: every polynomial of
+        degree ``<= N``); ``poly`` must belong to it.  The lower bound then uses
+        annihilating weights (:mod:`.annihilator`).
+    weight, relative
+        The error ``w (f - p)``: a weight expression proven ``> 0`` on the interval, or
+        ``relative=True`` for ``w = 1/f`` (``f`` proven ``!= 0``) (:mod:`.weights`).
 
     Returns
     -------
@@ -271,28 +277,52 @@ def certify_minimax(
 
     Guarantee
     ---------
-    ``lower <= E_N(f) <= sup |f - p| <= upper`` and every claim in the statement proven.
+    ``lower <= E <= sup |w (f - p)| <= upper`` and every claim in the statement proven,
+    where ``E`` is the least ``max |w (f - q)|`` over the family.
     """
     if not isinstance(approx, Approximation):
         raise ParameterTypeError(f"approx must be an Approximation, got {type(approx).__name__}")
     t, dom = approx.target, approx.domain
     if t.get("kind") != "expr" or dom.get("kind") != "box" or len(dom["intervals"]) != 1:
         raise InvalidParameterError("approx needs an expr target and a one-interval box domain")
-    f = _expr(t["expr"])
+    f = expr_of(t["expr"])
     a, b = check_interval(dom["intervals"][0])
     pts = approx.extra.get("alternation")
     if not pts:
         raise InvalidParameterError("approx.extra['alternation'] must list the alternation points")
-    n = len(pts) - 2 if degree is None else check_int(degree, "degree", 0, MAX_DEGREE)
+    if family is not None and not isinstance(family, Family):
+        raise ParameterTypeError(f"family must be a Family, got {type(family).__name__}")
+    fam = None if family is None or family.dense else family
+    if fam is not None:
+        n = fam.degree if degree is None else check_int(degree, "degree", 0, MAX_DEGREE)
+        if n != fam.degree:
+            raise InvalidParameterError(f"degree must be the family's degree {fam.degree}, "
+                                        f"got {n}")
+    else:
+        n = len(pts) - 2 if degree is None else check_int(degree, "degree", 0, MAX_DEGREE)
     rtol_q = to_fmpq(rtol, "rtol")
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
-    end = _deadline(timeout, deadline)
+    end = deadline_of(timeout, deadline)
+    w = weight_expr(f, weight, relative)
+    if w is not None:
+        prove_sign(f if relative else w, a, b, what="f" if relative else "weight",
+                   positive_only=not relative, deadline=end)
+    mono = _monomial(approx.poly)
+    if fam is not None:
+        why = fam.mismatch([fmpq(c) for c in mono.coeffs()])
+        if why is not None:
+            raise InvalidParameterError(f"approx.poly is not in the family ({why})")
     try:
-        alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end)
+        if fam is not None:
+            fb = family_lower_bound(f, w, mono, list(pts), fam, (a, b), deadline=end)
+            alt = Alternation(fb.points, [], fb.lower)
+        else:
+            alt = alternation_lower_bound(f, approx.poly, pts, (a, b), n, deadline=end,
+                                          weight=w)
         res = sup_error(f, approx.poly, (a, b), lower=alt.lower, rtol=rtol_q,
                         hints=approx.extra.get("extrema"), deadline=end,
-                        max_pieces=max_pieces, progress=progress)
+                        max_pieces=max_pieces, progress=progress, weight=w)
     except PrecisionExhausted as exc:
         raise CertificationFailed(f"not certified: {exc}") from None
     except BallTooLarge:
@@ -313,10 +343,17 @@ def certify_minimax(
         "degree": n,
         "error": {"lower": fmpq_str(alt.lower), "upper": fmpq_str(upper)},
     }
+    ws = weight_statement(relative, w)
+    if ws is not None:
+        statement["weight"] = ws
+    if fam is not None:
+        statement.update(fam.statement())
     evidence: dict[str, Any] = {
         "alternation": [fmpq_str(x) for x in alt.points],
         "pieces": [p.to_json() for p in res.pieces],
     }
+    if fam is not None:
+        evidence["annihilator"] = fb.evidence()["annihilator"]
     unproven: dict[str, Any] = {}
     if max_error is not None:
         gamma = to_fmpq(max_error, "max_error")
@@ -326,14 +363,14 @@ def certify_minimax(
                 f"{fmpq_to_decimal(upper, 6, 'up')} only")
         statement["max_error"] = fmpq_str(gamma)
         if least_degree is not None:
-            ok, why, alt2 = _least_degree(f, least_degree, a, b, n, gamma, end)
+            ok, why, alt2, ev2 = _least_degree(f, least_degree, a, b, n, gamma, end, w, fam)
             if ok and alt2 is not None:
                 statement["least_degree"] = {"lower": fmpq_str(alt2.lower)}
                 qj = least_degree.poly.to_json()
                 evidence["least_degree"] = {
                     "polynomial": {"basis": qj["basis"], "domain": qj.get("domain"),
                                    "coefficients": qj["coefficients"]},
-                    "alternation": [fmpq_str(x) for x in alt2.points]}
+                    "alternation": [fmpq_str(x) for x in alt2.points], **ev2}
             else:
                 unproven["least_degree"] = {"status": "undecided", "reason": why}
     elif least_degree is not None:
@@ -351,7 +388,7 @@ def certify_minimax(
         "dpverify_version": __version__,
     }
     if not met:
-        info["why_not_met"] = _why_not_met(search, res)
+        info["why_not_met"] = _why_not_met(search, res, fam, a, b)
     if unproven:
         info["unproven_claims"] = unproven
     return Certificate({"schema_version": SCHEMA_VERSION, "format": CERT_FORMAT,
@@ -359,7 +396,26 @@ def certify_minimax(
                         "info": info})
 
 
-def _why_not_met(search: dict[str, Any], res: SupNorm) -> str:
+def _monomial(poly: Any) -> fmpq_poly:
+    if isinstance(poly, (list, tuple)):
+        poly = MonomialPoly(poly)
+    out: fmpq_poly = poly.as_fmpq_poly() if poly.basis == "monomial" else \
+        poly.to_monomial().as_fmpq_poly()
+    return out
+
+
+def weight_statement(relative: bool, w: Expr | None) -> dict[str, Any] | None:
+    """The statement's ``weight`` field: ``{"kind": "relative"}`` (``w = 1/f``),
+    ``{"kind": "expr", "expr": ..., "variables": ["x"]}``, or None (absolute error)."""
+    if relative:
+        return {"kind": "relative"}
+    if w is None:
+        return None
+    return {"kind": "expr", "expr": w.canonical, "variables": ["x"]}
+
+
+def _why_not_met(search: dict[str, Any], res: SupNorm, fam: Family | None = None,
+                 a: fmpq | None = None, b: fmpq | None = None) -> str:
     """Why a bracket is wider than ``rtol``: how the search and the upper bound ended."""
     parts = []
     stop = search.get("stop")
@@ -369,6 +425,12 @@ def _why_not_met(search: dict[str, Any], res: SupNorm) -> str:
                      f"{search.get('spread')})")
     if not res.converged:
         parts.append(f"the upper bound stopped early ({res.status})")
+    side = search.get("search_interval")
+    if fam is not None and side is not None and a is not None and b is not None and \
+            [fmpq_str(a), fmpq_str(b)] != side:
+        parts.append(f"the family was searched on [{side[0]}, {side[1]}] only (its powers "
+                     "have one parity: the problem is symmetric when |w (f - p)| is even, "
+                     "which it is not here)")
     if not parts:
         parts.append("the polynomial is not close enough to the best one (its error's "
                      "peaks differ by more than rtol)")
@@ -376,23 +438,41 @@ def _why_not_met(search: dict[str, Any], res: SupNorm) -> str:
 
 
 def _least_degree(f: Expr, q: Approximation, a: fmpq, b: fmpq, n: int, gamma: fmpq,
-                  deadline: float | None) -> tuple[bool, str, Alternation | None]:
+                  deadline: float | None, w: Expr | None = None, fam: Family | None = None,
+                  ) -> tuple[bool, str, Alternation | None, dict[str, Any]]:
+    """Prove ``E_{N-1} > gamma`` with the proposal ``q`` (for a family: ``q`` in
+    ``fam.lower()``, annihilating weights in the extra evidence returned)."""
     qpts = q.extra.get("alternation") or []
+    extra: dict[str, Any] = {}
     try:
-        alt2 = alternation_lower_bound(f, q.poly, qpts, (a, b), n - 1, deadline=deadline)
+        if fam is not None:
+            low = fam.lower()
+            mono = _monomial(q.poly)
+            why = low.mismatch([fmpq(c) for c in mono.coeffs()])
+            if why is not None:
+                return False, f"the lower-degree proposal is not in the family ({why})", \
+                    None, extra
+            fb = family_lower_bound(f, w, mono, list(qpts), low, (a, b), deadline=deadline)
+            alt2 = Alternation(fb.points, [], fb.lower)
+            extra = {"annihilator": fb.evidence()["annihilator"]}
+        else:
+            alt2 = alternation_lower_bound(f, q.poly, qpts, (a, b), n - 1, deadline=deadline,
+                                           weight=w)
     except TimeLimitExceeded as exc:
         # max_error is proven already: keep it, and say the optimality proof ran out of time
-        return False, f"time limit reached ({exc})", None
+        return False, f"time limit reached ({exc})", None, extra
     except (CertificationFailed, InvalidParameterError) as exc:
-        return False, str(exc), None
+        return False, str(exc), None, extra
     if alt2.lower > gamma:
-        return True, "", alt2
+        return True, "", alt2, extra
     return False, (f"E_{n - 1}(f) >= {fmpq_to_decimal(alt2.lower, 6, 'down')} only, "
-                   "not > max_error"), None
+                   "not > max_error"), None, extra
 
 
 def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "1e-6",
-            timeout: Any = None, progress: ProgressCallback | None = None) -> Certificate:
+            timeout: Any = None, progress: ProgressCallback | None = None,
+            relative: bool = False, weight: Any = None, monomials: Any = None,
+            fix: Any = None) -> Certificate:
     """Search (``search``, e.g. :func:`dpverify.constructions.remez.remez`) and certify
     the best approximation of degree ``<= degree``: a ``minimax`` certificate with
     ``lower <= E_N(f) <= upper`` (see :func:`certify_minimax`).
@@ -404,209 +484,74 @@ def minimax(f: Any, degree: Any, interval: Any, *, search: Search, rtol: Any = "
     ``info["bracket_met"]`` (``Certificate.converged``), with ``info["search"]`` (how the
     search ended) and ``info["why_not_met"]``.
 
+    ``relative=True`` (error ``(f - p)/f``; ``f`` proven ``!= 0`` on the interval, else
+    the message names where it vanishes), ``weight`` (error ``w (f - p)``, ``w`` proven
+    ``> 0``), ``monomials`` (the free powers: ``[1, 3, 5, 7]``, ``"odd"``, ``"even"``) and
+    ``fix`` (fixed coefficients ``{power: value}``) choose the error and the family
+    (:mod:`dpverify.family`); the search is then told ``family``, ``weight`` and
+    ``relative``.
+
     Guarantee
     ---------
     As :func:`certify_minimax`; the search only affects how tight the bracket is.
     """
-    f = _expr(f)
+    f = expr_of(f)
     n = check_int(degree, "degree", 0, MAX_DEGREE)
     a, b = check_interval(interval)
+    fam = None if monomials is None and fix is None else make_family(n, monomials, fix)
     P = as_polynomial(f)
-    if P is not None and P.degree() <= n:
+    if P is not None and P.degree() <= n and (fam is None or fam.mismatch(
+            [fmpq(c) for c in P.coeffs()]) is None):
         raise InvalidParameterError(
             f"f is a polynomial of degree {max(P.degree(), 0)} <= {n}: E_{n}(f) = 0 and the "
             "best approximation is f itself (nothing to certify)")
     rtol_q = to_fmpq(rtol, "rtol")
     if not rtol_q > 0:
         raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
-    end = _deadline(timeout, None)
+    end = deadline_of(timeout, None)
+    w = weight_expr(f, weight, relative)
+    if w is not None:
+        prove_sign(f if relative else w, a, b, what="f" if relative else "weight",
+                   positive_only=not relative, deadline=end)
     report(progress, f"search: degree {n}", 0, None)
+    kw = family_keywords(search, fam, weight if not relative else None, relative)
     proposal = call_search(search, f, n, a, b, deadline=end, progress=progress,
-                            tol=_search_tol(rtol_q))
-    return certify_minimax(proposal, n, rtol=rtol_q, deadline=end, progress=progress)
+                           tol=search_tol(rtol_q), **kw)
+    return certify_minimax(proposal, n, rtol=rtol_q, deadline=end, progress=progress,
+                           family=fam, weight=weight if not relative else None,
+                           relative=relative)
 
 
-def _search_tol(rtol: fmpq) -> fmpq:
+def family_keywords(search: Search, fam: Family | None, weight: Any,
+                     relative: bool) -> dict[str, Any]:
+    """The keywords telling ``search`` the family and the weight (refused when it does not
+    take them)."""
+    kw: dict[str, Any] = {}
+    if fam is not None and not fam.dense:
+        kw["family"] = fam
+    if weight is not None:
+        kw["weight"] = weight
+    if relative:
+        kw["relative"] = True
+    missing = sorted(set(kw) - accepts(search))
+    if missing:
+        raise InvalidParameterError(f"the search does not take {', '.join(missing)} (pass a "
+                                    "search that does, e.g. the default Remez search)")
+    return kw
+
+
+def search_tol(rtol: fmpq) -> fmpq:
     """The search's equioscillation tolerance for a bracket goal ``rtol``: 1/20 of it,
     at most ``1e-8`` (the peaks must agree well inside ``rtol`` for the de la Vallee
     Poussin bound and the supremum to meet)."""
     return min(fmpq(1, 10**8), rtol / 20)
 
 
-def approx(f: Any, interval: Any, gamma: Any, *, search: Search, max_degree: int = 1000,
-           rtol: Any = "1e-6", timeout: Any = None,
-           progress: ProgressCallback | None = None) -> Certificate:
-    """The least degree ``N`` whose best approximation is certified within ``gamma``.
-
-    Degrees are probed with the search (its numbers only choose where to look): at degree
-    ``n`` the levelled error ``|h| <= E_n`` and the largest error found ``max |e|``
-    (about ``E_n`` from above) place ``E_n`` above or below ``gamma``; the search is told
-    ``decide=gamma`` and stops as soon as it knows the side.  Doubling then bisection give
-    the least ``n`` below; that degree is searched to convergence and certified
-    (``sup |f - p| <= gamma``; retried with a tighter ``rtol`` when ``gamma`` is inside the
-    bracket, then the next degree), with, when the de la Vallee Poussin bound of the
-    degree ``N - 1`` proposal exceeds ``gamma``, the proof that no polynomial of degree
-    ``N - 1`` (hence none of lower degree) achieves ``gamma`` (``statement.least_degree``);
-    otherwise only ``max_error`` is proven and ``info.unproven_claims`` says why.
-
-    ``max_degree`` (default 1000) caps the degrees tried; ``timeout`` (seconds) bounds the
-    whole call.  ``progress`` (a :mod:`dpverify.progress` callback) is told of each probe
-    (stage ``search: degree n``) and of the certifier's pieces; counts only.
-
-    Raises
-    ------
-    CertificationFailed
-        If no degree ``<= max_degree`` is certified.  The message names the degrees the
-        search could not decide; it says that no degree ``<= max_degree`` reaches ``gamma``
-        only when the search put ``E_{max_degree}`` above ``gamma``, and whether that is
-        proven.
-    TimeLimitExceeded
-        When the time runs out (the message names the degree).
-
-    Guarantee
-    ---------
-    As :func:`certify_minimax`: ``max_error = gamma`` is proven for the returned
-    polynomial; ``least_degree`` only when present in the statement.
-    """
-    f = _expr(f)
-    a, b = check_interval(interval)
-    g = to_fmpq(gamma, "gamma")
-    if not g > 0:
-        raise InvalidParameterError(f"gamma must be > 0, got {gamma}")
-    top = check_int(max_degree, "max_degree", 0, MAX_DEGREE)
-    rtol_q = to_fmpq(rtol, "rtol")
-    if not rtol_q > 0:
-        raise InvalidParameterError(f"rtol must be > 0, got {rtol}")
-    end = _deadline(timeout, None)
-    tol = _search_tol(rtol_q)
-    probes: dict[int, Probe] = {}
-    P = as_polynomial(f)
-    exact_at = None if P is None else max(P.degree(), 0)
-    if exact_at is not None and exact_at <= top:
-        # degree d = deg f represents f exactly (E_d = 0): search below it only
-        if exact_at == 0:
-            raise InvalidParameterError("f is a constant: degree 0 represents it exactly")
-        top = exact_at - 1
-
-    def search_at(n: int, decide: fmpq | None) -> Approximation:
-        try:
-            return call_search(search, f, n, a, b, deadline=end, decide=decide, tol=tol)
-        except TimeLimitExceeded as exc:
-            raise TimeLimitExceeded(f"{exc} (least-degree search, degree {n})") from None
-
-    def probe(n: int) -> Probe:
-        if n not in probes:
-            report(progress, f"search: degree {n}", len(probes), None)
-            ap = search_at(n, g)
-            side, why = side_of_gamma(ap, g)
-            probes[n] = Probe(n, side, ap, why)
-        return probes[n]
-
-    # doubling: lo is the largest degree seen above gamma, hi the first one not above
-    lo, hi = -1, 0
-    while probe(hi).side == "above":
-        lo = hi
-        if hi == top:
-            exact = exact_at is not None and exact_at == top + 1
-            why, late = _none_reaches(f, probes[top], a, b, g, top, end,
-                                      exact_at if exact else None)
-            raise (TimeLimitExceeded if late else CertificationFailed)(why)
-        hi = min(max(1, 2 * hi), top)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if probe(mid).side == "above":
-            lo = mid
-        else:
-            hi = mid
-    failed = {n: p for n, p in probes.items() if p.side == "failed" and n <= hi}
-    n = hi
-    while n <= top:
-        p = probe(n)
-        if p.side == "above":
-            n += 1
-            continue
-        full = p.proposal if p.proposal.extra.get("stop") in ("converged", "exact") \
-            else search_at(n, None)
-        below = _below_proposal(f, n, a, b, g, probes, search_at)
-        for r in rtols_for(rtol_q, full, g):
-            try:
-                cert = certify_minimax(full, n, max_error=g, least_degree=below, rtol=r,
-                                       deadline=end, progress=progress)
-            except CertificationFailed as exc:
-                if isinstance(exc, TimeLimitExceeded):
-                    raise
-                continue
-            if failed:
-                cert.info["undecided_degrees"] = {str(k): v.why for k, v in failed.items()}
-            return cert
-        n += 1
-    if exact_at is not None and exact_at == top + 1:
-        raise CertificationFailed(
-            f"no degree <= {top} was certified within gamma; f is a polynomial of degree "
-            f"{exact_at}, which represents it exactly (E_{exact_at} = 0)")
-    if failed:
-        raise CertificationFailed(
-            f"no degree <= {top} was certified within gamma, and the search could not "
-            f"decide degree(s) {', '.join(str(k) for k in sorted(failed))}: "
-            f"{next(iter(failed.values())).why}")
-    raise CertificationFailed(f"no degree in {hi}..{top} was certified within gamma "
-                              "(the bracket of sup |f - p| did not reach gamma)")
-
-
-def _below_proposal(f: Expr, n: int, a: fmpq, b: fmpq, g: fmpq, probes: dict[int, Probe],
-                    search_at: Callable[[int, fmpq | None], Approximation]) -> Approximation:
-    """The proposal of degree ``n - 1`` for the least-degree proof (the zero polynomial
-    and one point for ``n = 0``)."""
-    if n == 0:
-        return _zero_proposal(f, a, b)
-    p = probes.get(n - 1)
-    if p is not None and p.side == "above":
-        h = search_number(p.proposal.extra.get("levelled_error"))
-        # a probe stopped as soon as |h| > gamma: its alternation is good enough unless
-        # |h| is within 1% of gamma (then the rounding of its points could lose the proof)
-        if p.proposal.extra.get("stop") != "decided" or (h is not None and h > g * 101 / 100):
-            return p.proposal
-    return search_at(n - 1, None)
-
-
-def _none_reaches(f: Expr, p: Probe, a: fmpq, b: fmpq, g: fmpq, top: int,
-                  deadline: float | None, exact_at: int | None = None) -> tuple[str, bool]:
-    """The message when the search puts ``E_top`` above gamma, saying whether that is
-    proven (de la Vallee Poussin at the search's points), and whether the time ran out
-    during the proof; ``exact_at``: the degree of a polynomial ``f`` (``top + 1``), which
-    then is the least degree."""
-    late = False
-    try:
-        alt = alternation_lower_bound(f, p.proposal.poly, p.proposal.extra["alternation"],
-                                      (a, b), top, deadline=deadline)
-    except TimeLimitExceeded:
-        alt, late = None, True
-    except (CertificationFailed, InvalidParameterError, KeyError):
-        alt = None
-    proven = alt is not None and alt.lower > g
-    head = (f"E_{top}(f) >= {fmpq_to_decimal(alt.lower, 6, 'down')} > gamma (proven, de la "
-            "Vallee Poussin)" if proven and alt is not None else
-            f"the search puts E_{top}(f) above gamma (levelled error "
-            f"{p.proposal.extra.get('levelled_error')}; not proven"
-            f"{': time limit reached' if late else ''})")
-    if exact_at is not None:
-        return (f"{head}: the least degree is {exact_at}, f itself (a polynomial of degree "
-                f"{exact_at}, error 0; no minimax certificate is needed for it)"), late
-    return f"no degree <= {top} reaches gamma: {head}; raise max_degree", late
-
-
-def _zero_proposal(f: Any, a: fmpq, b: fmpq) -> Approximation:
-    """Degree -1 (only the zero polynomial): ``E_{-1}(f) = sup |f| >= |f(x)|`` at the
-    point of largest ``|f|`` among the ends and the midpoint (one alternation point)."""
-    best, arg = fmpq(-1), a
-    for x in (a, (a + b) / 2, b):
-        try:
-            _, low = _error_at(f, MonomialPoly([0]), x)
-        except DomainError:
-            continue
-        if low > best:
-            best, arg = low, x
-    return Approximation(construction="zero", params={}, poly=MonomialPoly([0]),
-                         target={"kind": "expr", "expr": f.canonical, "variables": ["x"]},
-                         domain={"kind": "box", "intervals": [[fmpq_str(a), fmpq_str(b)]]},
-                         extra={"alternation": [fmpq_str(arg)]})
+def __getattr__(name: str) -> Any:
+    """``approx`` lives in :mod:`.least_degree` (it imports this module); it is still
+    reachable here, its former home."""
+    if name == "approx":
+        # deferred: least_degree imports this module (a cycle at import time otherwise)
+        from .least_degree import approx
+        return approx
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -48,6 +48,10 @@ Guarantee
 fmpq arithmetic only); a bad hint costs pieces, never soundness.  The evidence lists the
 pieces with the Taylor order and precision used, for :func:`dpverify.verify` (kind
 ``minimax``, ``supnorm``).
+
+Size: about 630 lines, over the usual 600: the plain and the weighted piece checks share
+the partition, the series helpers and the bisection loop (one concept, the graded
+sup-norm of a near-best error).
 """
 
 from __future__ import annotations
@@ -105,8 +109,9 @@ class GradedProblem:
     tolerances shared by the piece checks."""
 
     def __init__(self, f: Expr, coeffs: list[fmpq], a: fmpq, b: fmpq, prec: int,
-                 rtol: fmpq) -> None:
+                 rtol: fmpq, weight: Expr | None = None) -> None:
         self.f = f
+        self.w = weight
         self.p = ChebyshevLocal(coeffs, a, b)
         self.a, self.b = a, b
         self.prec = prec
@@ -129,6 +134,8 @@ class GradedProblem:
                 fx = None
             fv = arb(fx) if fx is not None else _ball(self.f.eval_arb(arb(x)))
             out: arb = fv - px
+            if self.w is not None:
+                out = _ball(self.w.eval_arb(arb(x))) * out
             return out
 
 
@@ -158,13 +165,14 @@ def _series(f: Expr, c: arb, r: fmpq, n: int) -> list[arb]:
     return out
 
 
-def _choose_order(prob: GradedProblem, ball: arb, r: fmpq, tau: arb) -> tuple[int, list[arb]]:
-    """The least ``K >= 1`` with ``|F_K(I)| <= tau`` (else the smallest term found) and the
-    scaled coefficients over the piece (length ``K + 1``)."""
+def _choose_order(prob: GradedProblem, ball: arb, r: fmpq, tau: arb,
+                  g: Expr | None = None) -> tuple[int, list[arb]]:
+    """The least ``K >= 1`` with ``|G_K(I)| <= tau`` (else the smallest term found) and the
+    scaled coefficients over the piece (length ``K + 1``) of ``g`` (default ``f``)."""
     n = 16
     while True:
         n = min(n, prob.max_order + 1)
-        FI = _series(prob.f, ball, r, n)
+        FI = _series(prob.f if g is None else g, ball, r, n)
         for k in range(1, n):
             if FI[k].abs_upper() <= tau:
                 return k, FI[:k + 1]
@@ -177,6 +185,8 @@ def _choose_order(prob: GradedProblem, ball: arb, r: fmpq, tau: arb) -> tuple[in
 def check_piece(prob: GradedProblem, lo: fmpq, hi: fmpq, target: fmpq) -> PieceCheck:
     """Bound ``|f - p|`` on ``[lo, hi]`` (module docstring); ``target`` decides whether the
     monotonicity test is worth running."""
+    if prob.w is not None:
+        return _check_weighted(prob, lo, hi, target)
     m, r = (lo + hi) / 2, (hi - lo) / 2
     P = prob.prec
     tau_q = target * prob.rtol / 64
@@ -215,20 +225,118 @@ def check_piece(prob: GradedProblem, lo: fmpq, hi: fmpq, target: fmpq) -> PieceC
             var += K * abs(rem)
         var += sum((j * abs(q[j]) for j in range(K + 1, len(q))), arb(0)) + loc.slope_tail
     if _low_abs(slope0) > (arb_upper(var) or fmpq(10) ** 100):
-        ends = [prob.e_at(lo), prob.e_at(hi)]
-        mono = max((arb_upper(abs(v)) for v in ends), key=lambda v: v if v is not None
-                   else fmpq(10) ** 100)
-        lows = [(_low_abs(v), x) for v, x in zip(ends, (lo, hi))]
-        best = max(lows + [(lower, m)], key=lambda t: t[0])
-        if mono is not None and (up is None or mono < up):
-            return PieceCheck(mono, best[0], best[1], K, "monotone")
-        return PieceCheck(up, best[0], best[1], K, "taylor")
+        return _monotone(prob, lo, hi, m, lower, up, K)
     # a wide piece on which f's Taylor coefficients are huge (sin(x) over 10^300) may still
     # have a small range: the interval form, order 0, is the better bound there
     iv = _interval_piece(prob, lo, hi, m, q, loc.tail)
     if iv.upper is not None and (up is None or iv.upper < up):
         return PieceCheck(iv.upper, max(lower, iv.lower), m, 0, "interval")
     return PieceCheck(up, lower, m, K, "taylor")
+
+
+def _local(prob: GradedProblem, m: fmpq, r: fmpq, J: int, tau: arb) -> Any:
+    """The local expansion of ``p`` at ``m`` with a head of at least ``J`` terms, doubled
+    while its tail is above ``tau``."""
+    with ctx.workprec(prob.prec + prob.clenshaw_bits(m)):
+        while True:
+            loc = prob.p.taylor(m, r, J)
+            if loc.tail <= tau or len(loc.head) > prob.p.degree:
+                return loc
+            J = min(2 * J, prob.p.degree + 1)
+
+
+def _at_ball(q: list[arb], n: int) -> list[arb]:
+    """The first ``n`` Taylor coefficients of ``Q(u + s)`` in ``s``, enclosed for every
+    ``u`` in ``[-1, 1]`` (``Q = sum q_j t^j``): Horner on series at the ball ``[-1, 1]``."""
+    with series_cap(n + 2):
+        s = arb_series([arb(0, 1), arb(1)], prec=n)
+        acc = arb_series([arb(0)], prec=n)
+        for c in reversed(q):
+            acc = acc * s + c
+        return series_coeffs(acc, n)
+
+
+def _check_weighted(prob: GradedProblem, lo: fmpq, hi: fmpq, target: fmpq) -> PieceCheck:
+    """:func:`check_piece` for ``e = w (f - p)``: Taylor forms of the product.
+
+    With ``t`` in ``[-1, 1]`` (``x = m + r t``), ``D = f - Q_head`` (``Q_head`` the head of
+    the local expansion of ``p``) has Taylor coefficients ``F_j - q_j`` at ``m`` and
+    ``F_k(I) - Q_k(I)`` over the piece (``Q_k(I)``: the coefficients of ``Q_head(u + s)``
+    enclosed for ``u`` in ``[-1, 1]``); ``e = w D - w Q_tail``.  The Taylor form of order
+    ``K`` with Lagrange remainder of ``w D``: coefficients ``E_j = sum_i W_i D_(j - i)`` at
+    ``m`` (``j < K``) and ``E_K(I)`` from the coefficients over the piece, so
+    ``sup |e| <= sum_(j<K) |E_j| + |E_K(I)| + |w(I)| tail``.  Monotone: ``e'`` lies in
+    ``E_1 +- (sum_(2<=j<K) j |E_j| + K |E_K(I)| + |w'(I)| tail + |w(I)| slope_tail)``
+    (units of ``t``), and when that excludes 0 the supremum is at an end."""
+    w = prob.w
+    assert w is not None
+    m, r = (lo + hi) / 2, (hi - lo) / 2
+    P = prob.prec
+    tau_q = target * prob.rtol / 64
+    with ctx.workprec(P):
+        tau = arb(tau_q)
+        ball = arb(lo).union(arb(hi))
+        try:
+            Kf, _ = _choose_order(prob, ball, r, tau)
+            Kw, _ = _choose_order(prob, ball, r, tau, w)
+            K = max(Kf, Kw)
+            FI = _series(prob.f, ball, r, K + 1)
+            WI = _series(w, ball, r, K + 1)
+            F0 = _series(prob.f, arb(m), r, K)
+            W0 = _series(w, arb(m), r, K)
+        except (NotAnalytic, DomainError):
+            K = 0
+    loc = _local(prob, m, r, max(K + 2, 16), tau)
+    q = loc.head
+    with ctx.workprec(P):
+        if K == 0:
+            base = _interval_piece(prob, lo, hi, m, q, loc.tail)
+            try:
+                wI = _ball(w.eval_arb(ball, clip_to_domain=True))
+            except DomainError:
+                wI = arb("nan")
+            up = None if base.upper is None or not wI.is_finite() else \
+                arb_upper(abs(wI) * arb(base.upper))
+            try:
+                low = _low_abs(prob.e_at(m))
+            except DomainError:
+                low = fmpq(0)
+            return PieceCheck(up, low, m, 0, "interval")
+        QI = _at_ball(q, K + 1)
+        D0 = [F0[j] - (q[j] if j < len(q) else 0) for j in range(K)]
+        DI = [FI[k] - QI[k] for k in range(K + 1)]
+        E0 = [sum((W0[i] * D0[j - i] for i in range(j + 1)), arb(0)) for j in range(K)]
+        EK = sum((WI[i] * DI[K - i] for i in range(K + 1)), arb(0))
+        wt = abs(WI[0]) * loc.tail
+        total = sum((abs(v) for v in E0), arb(0)) + abs(EK) + wt
+        lower = _low_abs(E0[0])
+        up = arb_upper(total)
+        if up is not None and up <= target:
+            return PieceCheck(up, lower, m, K, "taylor")
+        tail_slope = abs(WI[1]) * loc.tail + abs(WI[0]) * loc.slope_tail
+        if K >= 2:
+            slope0 = E0[1]
+            var = sum((j * abs(E0[j]) for j in range(2, K)), arb(0)) + K * abs(EK)
+        else:
+            slope0, var = EK, arb(0)
+        var += tail_slope
+    if _low_abs(slope0) > (arb_upper(var) or fmpq(10) ** 100):
+        return _monotone(prob, lo, hi, m, lower, up, K)
+    return PieceCheck(up, lower, m, K, "taylor")
+
+
+def _monotone(prob: GradedProblem, lo: fmpq, hi: fmpq, m: fmpq, lower: fmpq,
+              up: fmpq | None, K: int) -> PieceCheck:
+    """A piece on which the error is monotone: its supremum is at an end (the better of
+    that and the Taylor bound ``up``)."""
+    ends = [prob.e_at(lo), prob.e_at(hi)]
+    mono = max((arb_upper(abs(v)) for v in ends), key=lambda v: v if v is not None
+               else fmpq(10) ** 100)
+    lows = [(_low_abs(v), x) for v, x in zip(ends, (lo, hi))]
+    best = max(lows + [(lower, m)], key=lambda t: t[0])
+    if mono is not None and (up is None or mono < up):
+        return PieceCheck(mono, best[0], best[1], K, "monotone")
+    return PieceCheck(up, best[0], best[1], K, "taylor")
 
 
 def _interval_piece(prob: GradedProblem, lo: fmpq, hi: fmpq, m: fmpq, q: list[arb],
@@ -303,9 +411,10 @@ def graded_supnorm(f: Expr, coeffs: list[fmpq], a: fmpq, b: fmpq, *, target: fmp
                    rtol: fmpq, prec: int, hints: list[fmpq] | None = None,
                    cuts: list[fmpq] | None = None, singular: list[fmpq] | None = None,
                    max_pieces: int = 500_000, deadline: float | None = None,
-                   progress: ProgressCallback | None = None) -> SupNorm:
+                   progress: ProgressCallback | None = None,
+                   weight: Expr | None = None) -> SupNorm:
     """Certified ``[lower, upper]`` of ``sup_{[a, b]} |f - p|``, ``p = sum c_k T_k`` on
-    ``[a, b]`` (module docstring).
+    ``[a, b]`` (module docstring), or of ``sup |w (f - p)|`` with ``weight``.
 
     ``target``: pieces whose bound is below it are done; ``hints``: extrema of ``f - p``
     (found by :func:`float_extrema` when None); ``cuts``: exact breakpoints;
@@ -314,9 +423,9 @@ def graded_supnorm(f: Expr, coeffs: list[fmpq], a: fmpq, b: fmpq, *, target: fmp
     :class:`~dpverify.errors.PrecisionExhausted` when a piece has no finite bound at any
     width."""
     t0 = time.monotonic()
-    prob = GradedProblem(f, coeffs, a, b, prec, rtol)
+    prob = GradedProblem(f, coeffs, a, b, prec, rtol, weight)
     if hints is None:
-        hints = float_extrema(f, coeffs, a, b)
+        hints = float_extrema(f, coeffs, a, b, weight)
     sing = sorted(set(singular or []))
     todo = graded_partition(a, b, hints, cuts or [], rtol)
     done: list[tuple[fmpq, fmpq, PieceCheck]] = []
@@ -408,19 +517,22 @@ def _split_point(lo: fmpq, hi: fmpq, singular: list[fmpq]) -> fmpq:
     return (lo + hi) / 2
 
 
-def float_extrema(f: Expr, coeffs: list[fmpq], a: fmpq, b: fmpq) -> list[fmpq]:
-    """Local extrema of ``|f - p|`` located in float64 (a search for the partition's
-    hints when the caller has none): samples at Chebyshev-distributed points, 16 per
-    degree, refined by parabolic interpolation."""
+def float_extrema(f: Expr, coeffs: list[fmpq], a: fmpq, b: fmpq,
+                  weight: Expr | None = None) -> list[fmpq]:
+    """Local extrema of ``|f - p|`` (``|w (f - p)|`` with ``weight``) located in float64 (a
+    search for the partition's hints when the caller has none): samples at
+    Chebyshev-distributed points, 16 per degree, refined by parabolic interpolation."""
     n = max(len(coeffs) - 1, 1)
     M = 16 * (n + 2)
     A, B = float(a), float(b)
     c = np.array([float(x) for x in coeffs])
     g = f.to_numpy()
+    wf = None if weight is None else weight.to_numpy()
 
     def err(x: np.ndarray) -> np.ndarray:
         u = (2 * x - A - B) / (B - A)
-        return np.asarray(g(x) - np.polynomial.chebyshev.chebval(u, c))
+        e = np.asarray(g(x) - np.polynomial.chebyshev.chebval(u, c))
+        return e if wf is None else np.asarray(wf(x) * e)
 
     x = (A + B) / 2 - (B - A) / 2 * np.cos(np.pi * np.arange(M + 1) / M)
     with np.errstate(all="ignore"):
@@ -452,20 +564,39 @@ def _chebyshev_coeffs(poly: Any, a: fmpq, b: fmpq) -> list[fmpq]:
     return list(poly.to_chebyshev(domain=(a, b)).coeffs)
 
 
-def _working_bits(coeffs: list[fmpq], lower: fmpq, rtol: fmpq) -> int:
-    """Bits for the piece bounds: ``sum |c_k| / (lower rtol)`` resolved, plus room for
-    the sums of ``N`` terms."""
-    scale = sum((abs(c) for c in coeffs), fmpq(0)) + 1
+def _working_bits(coeffs: list[fmpq], lower: fmpq, rtol: fmpq,
+                  wmax: fmpq | int = 1) -> int:
+    """Bits for the piece bounds: ``wmax sum |c_k| / (lower rtol)`` resolved (``wmax``
+    about the largest weight), plus room for the sums of ``N`` terms."""
+    scale = (sum((abs(c) for c in coeffs), fmpq(0)) + 1) * wmax
     ratio = scale / (lower * rtol)
     bits = int(ratio.p).bit_length() - int(ratio.q).bit_length()
     return max(64, bits + 2 * max(len(coeffs), 2).bit_length() + 24)
 
 
+def _weight_scale(weight: Expr | None, a: fmpq, b: fmpq) -> fmpq:
+    """About the largest ``|w|`` (at the ends and the middle; it only sets a precision)."""
+    if weight is None:
+        return fmpq(1)
+    best = fmpq(1)
+    for x in (a, (a + b) / 2, b):
+        try:
+            with ctx.workprec(64):
+                v = weight.eval_arb(arb(x))
+            up = arb_upper(abs(_ball(v)))
+        except (DomainError, TypeError):
+            continue
+        if up is not None and up > best:
+            best = up
+    return best
+
+
 def sup_error(f: Any, poly: Any, interval: Any, *, lower: Any, rtol: Any = "1e-6",
               hints: Any = None, deadline: float | None = None, max_pieces: int = 500_000,
-              progress: ProgressCallback | None = None) -> SupNorm:
-    """Certified enclosure of ``sup |f - p|`` on the interval for a near-best ``p``
-    (:mod:`.graded_supnorm`), cut at the breakpoints of ``f``.
+              progress: ProgressCallback | None = None, weight: Expr | None = None) -> SupNorm:
+    """Certified enclosure of ``sup |f - p|`` (``sup |w (f - p)|`` with ``weight``) on the
+    interval for a near-best ``p`` (:mod:`.graded_supnorm`), cut at the breakpoints of
+    ``f`` and of ``w``.
 
     ``lower`` (e.g. a de la Vallee Poussin bound, or any positive guess of the supremum)
     sets the goal ``lower (1 + rtol/2)`` for the pieces and the working precision;
@@ -486,13 +617,14 @@ def sup_error(f: Any, poly: Any, interval: Any, *, lower: Any, rtol: Any = "1e-6
     if not low > 0 or not rtol_q > 0:
         raise InvalidParameterError("lower and rtol must be > 0")
     coeffs = _chebyshev_coeffs(poly, a, b)
-    bps = breakpoints(f, a, b)
-    cuts = [bp.x for bp in bps if bp.exact and a < bp.x < b]
+    bps = breakpoints(f, a, b) + ([] if weight is None else breakpoints(weight, a, b))
+    cuts = sorted({bp.x for bp in bps if bp.exact and a < bp.x < b})
     singular = [bp.x for bp in bps if bp.exact and bp.kind != "kink"]
     hint_pts = None if hints is None else [to_fmpq(x, "hints") for x in hints]
     if hint_pts is not None:
         hint_pts += [bp.x for bp in bps if not bp.exact]
     return graded_supnorm(f, coeffs, a, b, target=low * (1 + rtol_q / 2), rtol=rtol_q,
-                          prec=_working_bits(coeffs, low, rtol_q), hints=hint_pts,
-                          cuts=cuts, singular=singular, max_pieces=max_pieces,
+                          prec=_working_bits(coeffs, low, rtol_q, _weight_scale(weight, a, b)),
+                          hints=hint_pts, cuts=cuts, singular=singular,
+                          max_pieces=max_pieces, weight=weight,
                           deadline=deadline, progress=progress)

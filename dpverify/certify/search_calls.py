@@ -5,7 +5,9 @@ A search is called ``search(f, n, (a, b), **keywords)`` and returns an
 :class:`~dpverify.Approximation` with ``extra["alternation"]``; it is passed only the
 optional keywords it declares among :data:`KEYWORDS` (``deadline``: a ``time.monotonic()``
 instant; ``decide``: a number to place ``E_n`` against; ``progress``; ``tol``: its
-equioscillation tolerance), so any callable of three arguments is a search.  What it
+equioscillation tolerance; ``family``, ``weight``, ``relative``: the polynomials and the
+error weight, :mod:`dpverify.family`), so any callable of three arguments is a search
+(the certifiers refuse a family or a weight for a search that does not declare them).  What it
 reports (``levelled_error``, ``max_error_estimate``, ``stop`` in ``extra``) is read as
 search numbers: they choose which degrees to certify, never what is certified.
 """
@@ -30,11 +32,11 @@ __all__ = ["KEYWORDS", "Search", "Probe", "accepts", "call_search", "search_numb
 #: ``extra["alternation"]`` (and optionally ``extra["extrema"]``, hints for the upper bound).
 Search = Callable[..., Approximation]
 
-KEYWORDS = ("deadline", "decide", "progress", "tol")
+KEYWORDS = ("deadline", "decide", "progress", "tol", "family", "weight", "relative")
 
 
 def accepts(search: Callable[..., Any]) -> set[str]:
-    """The optional keywords (deadline, decide, progress, tol) that ``search`` takes."""
+    """The optional keywords (:data:`KEYWORDS`) that ``search`` takes."""
     try:
         params = inspect.signature(search).parameters
     except (TypeError, ValueError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..certify.alternation import approx
+from ..certify.least_degree import approx
 from ..constructions.remez import MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
@@ -18,7 +18,14 @@ from ._common import (
     make_progress,
     progress_flags,
 )
-from .minimax_cmd import bracket_rows, read_degree, read_interval
+from .minimax_cmd import (
+    bracket_rows,
+    family_flags,
+    family_rows,
+    read_degree,
+    read_family_flags,
+    read_interval,
+)
 
 __all__ = ["register"]
 
@@ -42,6 +49,7 @@ def register(sub: Any) -> None:
                    f"(default 1000, at most {MAX_REMEZ_DEGREE})")
     p.add_argument("--rtol", default="1e-6",
                    help="goal for the bracket: upper <= lower (1 + rtol) (default 1e-6)")
+    family_flags(p, lists=False)
     timeout_flag(p)
     progress_flags(p)
     add_json_flag(p)
@@ -58,18 +66,28 @@ def run(args: Any) -> CommandResult:
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
+    kw = read_family_flags(args)
     with make_progress(args, "dpverify approx") as bar:
         cert = approx(f, (a, b), gamma, search=remez, max_degree=max_degree, rtol=rtol,
-                      timeout=0.9 * read_timeout(args.timeout), progress=bar)
+                      timeout=0.9 * read_timeout(args.timeout), progress=bar, **kw)
     st = cert.statement
     n = st["degree"]
     rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
-            ("gamma", fmpq_str(gamma)), ("degree N", str(n))] + bracket_rows(cert)
+            ("gamma", fmpq_str(gamma)), ("degree N", str(n))] + family_rows(cert) + \
+        bracket_rows(cert)
     rows.append(("degree N suffices", "proven: sup |f - p| <= gamma"))
     if "least_degree" in st:
         lo = parse_exact(st["least_degree"]["lower"])
-        rows.append((f"degree {n - 1} impossible", f"proven: E_{n - 1}(f) >= "
-                     f"{fmpq_to_decimal(lo, 12, 'down')} > gamma, so N is the least degree"))
+        mons = st.get("monomials")
+        if mons is None:
+            rows.append((f"degree {n - 1} impossible", f"proven: E_{n - 1}(f) >= "
+                         f"{fmpq_to_decimal(lo, 12, 'down')} > gamma, so N is the least "
+                         "degree"))
+        else:
+            rows.append((f"without x^{mons[-1]}", f"impossible, proven: the best error with "
+                         f"powers {', '.join(map(str, mons[:-1])) or 'none'} is >= "
+                         f"{fmpq_to_decimal(lo, 12, 'down')} > gamma, so N is the least "
+                         "degree of the family"))
     else:
         why = cert.info.get("unproven_claims", {}).get("least_degree", {}).get("reason", "")
         rows.append(("least degree", f"NOT proven ({why}); N may not be the least degree"))

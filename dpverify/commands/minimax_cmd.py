@@ -20,7 +20,8 @@ from ._common import (
     progress_flags,
 )
 
-__all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome"]
+__all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome", "family_flags",
+           "read_family_flags", "family_rows", "error_words", "read_problem"]
 
 
 def register(sub: Any) -> None:
@@ -43,10 +44,58 @@ def register(sub: Any) -> None:
                    "e.g. -1 1)")
     p.add_argument("--rtol", default="1e-6",
                    help="goal for the bracket: upper <= lower (1 + rtol) (default 1e-6)")
+    family_flags(p, lists=True)
     timeout_flag(p)
     progress_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
+
+
+def family_flags(p: Any, lists: bool) -> None:
+    """--relative, --weight, --monomials, --fix (``lists``: --monomials takes a list of
+    powers too, not only odd/even)."""
+    p.add_argument("--relative", action="store_true",
+                   help="relative error (f - p)/f (refused where f vanishes on the interval)")
+    p.add_argument("--weight", metavar="EXPR",
+                   help="weighted error w(x) (f(x) - p(x)) with w > 0 on the interval "
+                   "(proven), e.g. \"1/(1 + x^2)\"")
+    p.add_argument("--monomials", metavar="POWERS",
+                   help=("the free powers: comma-separated (1,3,5,7), or odd / even" if lists
+                         else "odd or even: the powers of one parity"))
+    p.add_argument("--fix", metavar="K=V,...",
+                   help="fixed coefficients, e.g. 0=1 for p(0) = 1 (exact values)")
+
+
+def read_family_flags(args: Any) -> dict[str, Any]:
+    """The keywords of the family flags (only those given)."""
+    if args.relative and args.weight is not None:
+        raise InvalidParameterError("--relative and --weight exclude each other (relative is "
+                                    "the weight 1/f)")
+    kw: dict[str, Any] = {}
+    if args.relative:
+        kw["relative"] = True
+    if args.weight is not None:
+        kw["weight"] = parse(args.weight, variables=("x",), name="--weight")
+    if args.monomials is not None:
+        kw["monomials"] = args.monomials
+    if args.fix is not None:
+        kw["fix"] = args.fix
+    return kw
+
+
+def family_rows(cert: Any) -> list[tuple[str, str]]:
+    """The error and the family of a certificate, when not the plain ones."""
+    st = cert.statement
+    rows = []
+    w = st.get("weight")
+    if w is not None:
+        rows.append(("error", "relative: (f - p)/f" if w["kind"] == "relative"
+                     else f"weighted: w (f - p), w = {w['expr']} (proven > 0)"))
+    if st.get("monomials") is not None:
+        fixed = ", ".join(f"x^{d['power']}: {d['value']}" for d in st.get("fixed") or [])
+        rows.append(("family", "powers " + ", ".join(map(str, st["monomials"]))
+                     + (f"; fixed {fixed}" if fixed else "")))
+    return rows
 
 
 def read_interval(args: Any) -> tuple[Any, Any]:
@@ -82,19 +131,29 @@ def bracket_outcome(cert: Any) -> tuple[str, int]:
             f"1 + rtol = 1 + {rtol} ({why}); the bracket written is proven, only wider"), 1
 
 
+def error_words(st: dict[str, Any], name: str = "p") -> str:
+    """``f - p``, ``(f - p)/f`` or ``w (f - p)``: the error a minimax statement bounds."""
+    w = st.get("weight")
+    if w is None:
+        return f"f - {name}"
+    return f"(f - {name})/f" if w["kind"] == "relative" else f"w (f - {name})"
+
+
 def bracket_rows(cert: Any) -> list[tuple[str, str]]:
     """The proven facts of a ``minimax`` certificate, one row each."""
     st = cert.statement
     n = st["degree"]
     lo, up = parse_exact(st["error"]["lower"]), parse_exact(st["error"]["upper"])
     poly = st["polynomial"]
+    on = "" if poly["domain"] is None else f" on [{', '.join(poly['domain'])}]"
+    npts = len(cert.evidence.get("alternation", [])) or n + 2
+    how = "annihilating weights" if "annihilator" in cert.evidence else "alternation"
     rows = [
-        ("polynomial", f"{poly['basis']} basis on [{', '.join(poly['domain'] or [])}], "
-                       f"degree {poly['degree']}"),
+        ("polynomial", f"{poly['basis']} basis{on}, degree {poly['degree']}"),
         (f"E_{n}(f) >=", fmpq_to_decimal(lo, 12, "down") + "  (proven: de la Vallee Poussin, "
-         f"{n + 2} alternation points)"),
-        (f"E_{n}(f) <= sup |f - p| <=", fmpq_to_decimal(up, 12, "up") + "  (proven: Taylor "
-         "forms and monotonicity, piece by piece)"),
+         f"{npts} points, {how})"),
+        (f"E_{n}(f) <= sup |{error_words(st)}| <=", fmpq_to_decimal(up, 12, "up") +
+         "  (proven: Taylor forms and monotonicity, piece by piece)"),
         ("upper / lower", cert.info.get("ratio_upper_lower") or "-"),
     ]
     search = cert.info.get("search", {})
@@ -104,18 +163,25 @@ def bracket_rows(cert: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def run(args: Any) -> CommandResult:
+def read_problem(args: Any) -> tuple[Any, int, Any, Any, Any]:
+    """``(f, degree, a, b, rtol)`` from --f, --degree, --interval and --rtol."""
     f = parse(args.f, variables=("x",), name="--f")
     n = read_degree(args.degree)
     a, b = read_interval(args)
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
+    return f, n, a, b, rtol
+
+
+def run(args: Any) -> CommandResult:
+    f, n, a, b, rtol = read_problem(args)
+    kw = read_family_flags(args)
     with make_progress(args, "dpverify minimax") as bar:
         cert = minimax(f, n, (a, b), search=remez, rtol=rtol,
-                       timeout=0.9 * read_timeout(args.timeout), progress=bar)
+                       timeout=0.9 * read_timeout(args.timeout), progress=bar, **kw)
     rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
-            ("degree N", str(n))] + bracket_rows(cert)
+            ("degree N", str(n))] + family_rows(cert) + bracket_rows(cert)
     line, code = bracket_outcome(cert)
     rows.append(("result", line))
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)

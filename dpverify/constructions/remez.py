@@ -78,7 +78,8 @@ from .barycentric import (
 from .remez_exchange import ExchangeResult, exchange_search
 
 __all__ = ["remez", "MAX_REMEZ_DEGREE", "DEGREE_LIMIT_REASON", "working_precision",
-           "step_seconds", "exact_poly"]
+           "step_seconds", "exact_poly", "chebyshev_tail", "search_log2", "round_to_grid",
+           "short_points", "check_range", "precision_context", "FLOAT_OK", "MAX_BITS"]
 
 #: Largest degree the search accepts.  What limits it is time: one exchange step costs
 #: O(N^2) barycentric evaluations (about a minute per step at this degree in float64),
@@ -88,9 +89,9 @@ MAX_REMEZ_DEGREE = 20_000
 DEGREE_LIMIT_REASON = ("the Remez search costs O(degree^2) work per exchange step, about a "
                        "minute per step at degree 20000 in float64")
 #: largest working precision of the search (bits)
-_MAX_BITS = 66_000
-#: float64 is enough when E_N / max|f| >= _FLOAT_OK / tol
-_FLOAT_OK = 64 * 2.0**-52
+MAX_BITS = 66_000
+#: float64 is enough when E_N / max|f| >= FLOAT_OK / tol
+FLOAT_OK = 64 * 2.0**-52
 
 
 def _read(f: Any, degree: Any, interval: Any) -> tuple[Expr, int, fmpq, fmpq]:
@@ -117,7 +118,7 @@ def step_seconds(n: int, bits: int | None) -> float:
     return terms * 2e-7 * (1 + bits / 1000)
 
 
-def _log2(v: Any, ar: Arith) -> float:
+def search_log2(v: Any, ar: Arith) -> float:
     """``log2 |v|`` of a search number (``-inf`` at 0; no float underflow in ``arf``)."""
     if ar.is_float:
         return math.log2(abs(float(v))) if v != 0 else -math.inf
@@ -127,14 +128,14 @@ def _log2(v: Any, ar: Arith) -> float:
         int(exp) + m.bit_length()
 
 
-def _tail(vals: np.ndarray, n: int, ar: Arith) -> tuple[float, float]:
+def chebyshev_tail(vals: np.ndarray, n: int, ar: Arith) -> tuple[float, float]:
     """``(log2 max |f|`` on the samples, ``log2`` of an estimate of ``E_N``): the
     Chebyshev tail ``sum_{k > N} |c_k|`` (an upper bound of ``E_N`` up to aliasing, within
     a small factor of it for analytic ``f``, and of the right order ``1/N`` for ``|x|``
     where ``|c_{N+1}|`` is ``1/N^2``); in ``arf`` the largest of the first four terms,
     times four."""
     M = len(vals)
-    scale = max(_log2(v, ar) for v in vals)
+    scale = max(search_log2(v, ar) for v in vals)
     if ar.is_float:
         c = chebyshev_coefficients_from_values(vals, ar)
         t = float(sum(abs(v) for v in c[n + 1:]))
@@ -146,7 +147,7 @@ def _tail(vals: np.ndarray, n: int, ar: Arith) -> tuple[float, float]:
         acc = ar.num(0)
         for j in range(M):
             acc += vals[j] * ar.cos_pi(fmpq(k * (2 * j + 1), 2 * M))
-        out = max(out, _log2(2 * acc / M, ar) + 2)
+        out = max(out, search_log2(2 * acc / M, ar) + 2)
     return scale, out
 
 
@@ -159,7 +160,7 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
     mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
     x = chebyshev_points_first_kind(M, mid, rad, ar)
     try:
-        scale, tail = _tail(ar.evaluator(f)(x), n, ar)
+        scale, tail = chebyshev_tail(ar.evaluator(f)(x), n, ar)
     except DomainError:
         # a value beyond the float64 range (exp(1000 x)) is not an undefined point: the
         # binary floating point below has no such limit, and raises if f is undefined
@@ -167,7 +168,7 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
     else:
         if scale == -math.inf:
             scale = 0.0
-        if tail >= scale + math.log2(_FLOAT_OK / tol):
+        if tail >= scale + math.log2(FLOAT_OK / tol):
             return None, scale, tail
     bits = 128
     spent = 0.0
@@ -182,21 +183,21 @@ def working_precision(f: Expr, n: int, a: fmpq, b: fmpq, tol: float,
         with ctx.workprec(bits):
             am = Arith(bits)
             xm = chebyshev_points_first_kind(M, am.num((a + b) / 2), am.num((b - a) / 2), am)
-            s_m, t_m = _tail(am.evaluator(f)(xm), n, am)
+            s_m, t_m = chebyshev_tail(am.evaluator(f)(xm), n, am)
         spent = time.monotonic() - now
         if s_m > -math.inf:
             scale = s_m
-        if t_m > scale - bits + 24 or bits >= _MAX_BITS:
+        if t_m > scale - bits + 24 or bits >= MAX_BITS:
             tail = t_m
             break
-        bits = min(2 * bits, _MAX_BITS)
+        bits = min(2 * bits, MAX_BITS)
     if tail == -math.inf:  # below every precision tried: f is (nearly) a polynomial
         return bits, scale, tail
     need = scale - tail + math.log2(1 / tol) + math.log2(n + 2) + 27
-    return max(64, min(_MAX_BITS, math.ceil(need))), scale, tail
+    return max(64, min(MAX_BITS, math.ceil(need))), scale, tail
 
 
-def _check_range(f: Expr, a: fmpq, b: fmpq, scale: float) -> None:
+def check_range(f: Expr, a: fmpq, b: fmpq, scale: float) -> None:
     """Refuse an ``f`` whose values on ``[a, b]`` (``log2 max |f|`` about ``scale`` at the
     sample points) are beyond the range of the certified numbers (``2^EXPONENT_CAP``):
     neither the search's numbers nor the certificate could hold its error."""
@@ -219,14 +220,14 @@ def exact_poly(f: Expr, n: int) -> None:
             "checks a given polynomial exactly)")
 
 
-def _round_to_grid(q: fmpq, k: int) -> fmpq:
+def round_to_grid(q: fmpq, k: int) -> fmpq:
     """The multiple of ``2^-k`` nearest ``q``."""
     s = q * fmpz(2) ** k if k >= 0 else q / fmpz(2) ** (-k)
     m = (s.p * 2 + s.q) // (2 * s.q)  # round half up
     return fmpq(m) / fmpz(2) ** k if k >= 0 else fmpq(m * fmpz(2) ** (-k))
 
 
-def _short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int,
+def short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int,
                   keep: set[fmpq]) -> list[fmpq]:
     """Dyadics near ``xs`` (sorted), about ``extra_bits`` bits finer than the gap to the
     neighbours, strictly increasing and inside ``[a, b]`` (``a``, ``b`` and the points of
@@ -241,7 +242,7 @@ def _short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int,
                 if y != x]
         gap = min(gaps) if gaps else b - a
         k = max(0, int(gap.q).bit_length() - int(gap.p).bit_length()) + extra_bits
-        y = _round_to_grid(x, k)
+        y = round_to_grid(x, k)
         y = min(max(y, a), b)
         if out and y <= out[-1]:
             y = x  # keep the exact value rather than collide
@@ -251,8 +252,14 @@ def _short_points(xs: list[fmpq], a: fmpq, b: fmpq, extra_bits: int,
 
 def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: int = 60,
           dps: int | None = None, timeout: Any = None, deadline: float | None = None,
-          decide: Any = None, progress: ProgressCallback | None = None) -> Approximation:
+          decide: Any = None, progress: ProgressCallback | None = None,
+          family: Any = None, weight: Any = None, relative: bool = False) -> Approximation:
     """Search for the best uniform approximation of degree ``<= degree`` (no guarantee).
+
+    With ``family`` (:class:`dpverify.family.Family`: free powers and fixed coefficients),
+    ``weight`` or ``relative=True`` the search is
+    :func:`dpverify.constructions.remez_family.remez_family` (a weighted exchange on the
+    reduced dense problem), which returns a monomial ``poly`` in the family.
 
     Parameters
     ----------
@@ -296,6 +303,15 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     None: this is a search.  Certify with
     :func:`dpverify.certify.alternation.certify_minimax`.
     """
+    if family is not None or weight is not None or relative:
+        if dps is not None:
+            raise InvalidParameterError("dps is not taken with family, weight or relative "
+                                        "(the precision is chosen from the target)")
+        # deferred: remez_family builds on this module's helpers
+        from .remez_family import remez_family
+        return remez_family(f, degree, interval, family=family, weight=weight,
+                            relative=relative, tol=tol, max_iter=max_iter, timeout=timeout,
+                            deadline=deadline, decide=decide, progress=progress)
     fx, n, a, b = _read(f, degree, interval)
     exact_poly(fx, n)
     tol_q = to_fmpq(tol, "tol")
@@ -303,7 +319,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
         raise InvalidParameterError(f"tol must be in (0, 1), got {tol}")
     check_int(max_iter, "max_iter", 1, 1000)
     if dps is not None:
-        check_int(dps, "dps", 15, _MAX_BITS * 3 // 10)
+        check_int(dps, "dps", 15, MAX_BITS * 3 // 10)
     t0 = time.monotonic()
     if timeout is not None:
         tq = to_fmpq(timeout, "timeout")
@@ -315,7 +331,7 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     stage = f"remez degree {n}"
     if dps is None:
         bits, scale, tail = working_precision(fx, n, a, b, ftol, deadline)
-        _check_range(fx, a, b, scale)
+        check_range(fx, a, b, scale)
     else:
         bits, scale, tail = math.ceil(dps * 3.33), 0.0, -math.inf
     if deadline is not None and time.monotonic() + step_seconds(n, bits) > deadline:
@@ -333,10 +349,10 @@ def remez(f: Any, degree: Any, interval: Any, *, tol: Any = "1e-8", max_iter: in
     res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide, progress, stage)
     # a levelled error near the rounding level of the arithmetic: redo with more bits
     if res.h != 0:
-        need = scale - _log2(res.h, ar) + math.log2(1 / ftol) + 6
+        need = scale - search_log2(res.h, ar) + math.log2(1 / ftol) + 6
         have = 52 if ar.bits is None else ar.bits
-        if need > have and have < _MAX_BITS:
-            bits = min(_MAX_BITS, math.ceil(need + math.log2(n + 2)) + 21)
+        if need > have and have < MAX_BITS:
+            bits = min(MAX_BITS, math.ceil(need + math.log2(n + 2)) + 21)
             res, ar = _run(fx, n, a, b, bits, kinks, ftol, max_iter, deadline, decide,
                            progress, stage)
     return _approximation(fx, n, a, b, res, ar, ftol, time.monotonic() - t0, tail, kinks)
@@ -369,7 +385,7 @@ def _run_in(ar: Arith, fx: Expr, n: int, a: fmpq, b: fmpq, kinks: list[fmpq], to
                            stage=stage), ar
 
 
-def _precision(bits: int | None) -> Any:
+def precision_context(bits: int | None) -> Any:
     return ctx.workprec(bits) if bits is not None else contextlib.nullcontext()
 
 
@@ -377,7 +393,7 @@ def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: 
                    tol: float, seconds: float, tail: float,
                    kinks: list[fmpq]) -> Approximation:
     """Exact polynomial and points from the search's numbers (inside its precision)."""
-    with _precision(ar.bits):
+    with precision_context(ar.bits):
         mid, rad = ar.num((a + b) / 2), ar.num((b - a) / 2)
         xc = chebyshev_points_first_kind(n + 1, mid, rad, ar)
         vals = bary_eval(xc, res.ref, res.w, res.values, 4 / (ar.num(b) - ar.num(a)), ar)
@@ -387,7 +403,7 @@ def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: 
         if h > 0:
             quantum = h * to_fmpq(tol, "tol") / (8 * (n + 1))
             k = int(quantum.q).bit_length() - int(quantum.p).bit_length() + 1
-            exact = [_round_to_grid(c, k) for c in exact]
+            exact = [round_to_grid(c, k) for c in exact]
         # the search's copies of the ends and breakpoints stand for the exact points
         exact_of = {ar.to_fmpq(ar.num(k)): k for k in [a, b] + kinks}
         alt = sorted(exact_of.get(q, q) for q in (ar.to_fmpq(x) for x in res.alternation))
@@ -397,8 +413,8 @@ def _approximation(fx: Expr, n: int, a: fmpq, b: fmpq, res: ExchangeResult, ar: 
             "max_error_estimate": fmpq_to_decimal(ar.to_fmpq(res.max_error), 12),
         }
     keep = set(kinks)
-    alt = _short_points([min(max(x, a), b) for x in alt], a, b, 24, keep)
-    ext = _short_points([min(max(x, a), b) for x in ext], a, b, 16, keep)
+    alt = short_points([min(max(x, a), b) for x in alt], a, b, 24, keep)
+    ext = short_points([min(max(x, a), b) for x in ext], a, b, 16, keep)
     poly = ChebyshevPoly(exact or [fmpq(0)], domain=(a, b))
     text = fmpq_str
     return Approximation(

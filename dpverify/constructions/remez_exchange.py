@@ -91,7 +91,10 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
                     ar: Arith, *, fixed: list[Any] | None = None, tol: float = 1e-8,
                     max_iter: int = 60, deadline: float | None = None,
                     decide: Any = None, progress: ProgressCallback | None = None,
-                    stage: str = "remez") -> ExchangeResult:
+                    stage: str = "remez",
+                    weight: Callable[[np.ndarray], np.ndarray] | None = None,
+                    error: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+                    ) -> ExchangeResult:
     """Run the exchange (module docstring) for degree ``n`` on ``[a, b]``.
 
     ``fv`` evaluates ``f`` on an array; ``fixed`` are breakpoints inside ``(a, b)`` (kinks:
@@ -99,13 +102,27 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
     bracket ``|h| <= E_n <= max |e|`` excludes this number (a degree search only needs to
     know on which side it is).  Raises :class:`TimeLimitExceeded` past ``deadline``
     (``time.monotonic()`` seconds).
+
+    Weighted problem (``min max W |f - p|``, ``W >= 0``): ``weight`` gives ``W`` at the
+    reference points (the levelled equations become ``p(x_k) = f(x_k) - (-1)^k h / W_k``,
+    ``h = sum w_k f_k / sum w_k (-1)^k / W_k``) and ``error(t, p(t))`` the weighted error
+    at any points (default ``W (f - p)``, which a caller may compute without cancellation);
+    a reference point where ``W = 0`` is moved half way to its right neighbour.
     """
     mid, rad = (a + b) / 2, (b - a) / 2
     scale = 4 / (b - a)
     ends = _unique_sorted([a, b] + list(fixed or []))
     ends_arr = ar.array(ends)
-    f_ends = fv(ends_arr)
+    if error is None:
+        if weight is None:
+            def error(t: np.ndarray, pt: np.ndarray) -> np.ndarray:
+                return np.asarray(fv(t) - pt)
+        else:
+            def error(t: np.ndarray, pt: np.ndarray) -> np.ndarray:
+                return np.asarray(weight(t) * (fv(t) - pt))
     ref = _initial_reference(n, mid, rad, ar)
+    if weight is not None:
+        ref = _off_zero_weight(ref, weight, b)
     m = n + 2
     sigma = ar.array([1 if i % 2 == 0 else -1 for i in range(m)])
     best: ExchangeResult | None = None
@@ -127,16 +144,16 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
         check()
         fk = fv(ref)
         w = weights(ref, scale, ar, check)
-        den = (w * sigma).sum()
+        inv = None if weight is None else 1 / weight(ref)
+        den = (w * sigma).sum() if inv is None else (w * sigma * inv).sum()
         h = (w * fk).sum() / den
-        y = fk - h * sigma
+        y = fk - h * sigma if inv is None else fk - h * sigma * inv
 
         def err(t: np.ndarray, y: np.ndarray = y, w: np.ndarray = w,
                 ref: np.ndarray = ref) -> np.ndarray:
-            return np.asarray(fv(t) - bary_eval(t, ref, w, y, scale, ar, check))
+            return error(t, bary_eval(t, ref, w, y, scale, ar, check))
 
-        ext_x, ext_e = _extrema(err, ref, h * sigma, ends_arr, f_ends - bary_eval(
-            ends_arr, ref, w, y, scale, ar), tol, ar, late)
+        ext_x, ext_e = _extrema(err, ref, h * sigma, ends_arr, err(ends_arr), tol, ar, late)
         emax = max(abs(e) for e in ext_e) if len(ext_e) else abs(h)
         new = _exchange(ext_x, ext_e, ref, h * sigma, abs(h), m)
         if emax == 0:
@@ -174,6 +191,22 @@ def exchange_search(fv: Callable[[np.ndarray], np.ndarray], n: int, a: Any, b: A
     assert best is not None
     best.stop = "max_iter"
     return best
+
+
+def _off_zero_weight(ref: np.ndarray, weight: Callable[[np.ndarray], np.ndarray],
+                     b: Any) -> np.ndarray:
+    """The reference with every point where the weight vanishes moved half way to its
+    right neighbour (to ``b`` for the last point): the levelled equations divide by
+    ``W``."""
+    ref = np.array(ref)
+    for _ in range(8):
+        zero = np.nonzero(weight(ref) == 0)[0]
+        if len(zero) == 0:
+            break
+        for i in zero:
+            right = ref[i + 1] if i + 1 < len(ref) else b
+            ref[i] = (ref[i] + right) / 2
+    return ref
 
 
 def _unique_sorted(xs: list[Any]) -> list[Any]:
