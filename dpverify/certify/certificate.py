@@ -18,10 +18,15 @@ holds.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
+import numbers
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: the checker is imported by check() when called
@@ -29,7 +34,7 @@ if TYPE_CHECKING:  # annotations only: the checker is imported by check() when c
 
 from .._version import __version__
 from ..atomic import write_text
-from ..errors import MalformedCertificate
+from ..errors import InvalidParameterError, MalformedCertificate, ParameterTypeError
 
 __all__ = [
     "Certificate",
@@ -39,6 +44,7 @@ __all__ = [
     "DATA_FORMAT",
     "DATA_NOTE",
     "data_document",
+    "issue",
 ]
 
 SCHEMA_VERSION = 1
@@ -110,12 +116,24 @@ class Certificate:
     """
 
     data: dict[str, Any] = field(default_factory=dict)
+    #: sha256 of the JSON text last checked against the schema (None: read, not issued)
+    _issued: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # a certificate holds no JSON floats (the verifier refuses them: exact numbers are
         # strings); measured figures in info (seconds, widths) become their repr strings
         if isinstance(self.data.get("info"), dict):
             self.data["info"] = _no_floats(self.data["info"])
+        self._issue()
+
+    def _issue(self) -> None:
+        """Normalise the numbers of ``statement`` and ``evidence`` to the canonical exact
+        form (docs/certificates.md, *Numbers*) and run the checker's schema on the
+        document: every certificate the certifier returns or writes passes it.  Raises
+        :class:`~dpverify.errors.InvalidParameterError` naming the field the schema
+        refuses (a float where an integer is needed, a NaN, ...)."""
+        self.data = issue(self.data)
+        self._issued = _digest(self.to_json())
 
     @property
     def kind(self) -> str:
@@ -219,8 +237,14 @@ class Certificate:
 
     def save(self, path: str) -> None:
         """Write the JSON to ``path`` atomically (:func:`dpverify.atomic.write_text`);
-        an unwritable or empty path raises ``InvalidParameterError``."""
-        write_text(path, self.to_json() + "\n", what="certificate")
+        an unwritable or empty path raises ``InvalidParameterError``.  A document changed
+        since it was issued (or read by :meth:`from_json`) is normalised and checked
+        against the checker's schema again first (as on construction)."""
+        text = self.to_json()
+        if _digest(text) != self._issued:
+            self._issue()
+            text = self.to_json()
+        write_text(path, text + "\n", what="certificate")
 
     @classmethod
     def from_json(cls, text: str) -> Certificate:
@@ -239,7 +263,10 @@ class Certificate:
             )
         if not isinstance(obj.get("statement"), dict):
             raise MalformedCertificate("certificate lacks its statement")
-        return cls(obj)
+        # read as it is, not issued: the checker says what it makes of the document
+        cert = cls.__new__(cls)
+        cert.data, cert._issued = obj, None
+        return cert
 
     @classmethod
     def load(cls, path: str) -> Certificate:
@@ -257,13 +284,140 @@ class Certificate:
 
 
 def _no_floats(obj: Any) -> Any:
-    if isinstance(obj, float):
-        return repr(obj)
+    """``info`` as plain JSON: floats become their repr, other numbers (numpy, Fraction,
+    fmpq, Decimal) and unknown objects their text, tuples lists.  Nothing in ``info`` is
+    checked: this only keeps :meth:`Certificate.to_json` from failing on it."""
+    if obj is None or isinstance(obj, (bool, str, int)):
+        return obj
     if isinstance(obj, dict):
         return {k: _no_floats(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [_no_floats(v) for v in obj]
-    return obj
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    if isinstance(obj, float) or (isinstance(obj, numbers.Real)
+                                  and not isinstance(obj, numbers.Rational)):
+        return repr(float(obj))
+    return str(obj)
+
+
+#: passes of the repair below (a nested error may show only once its parent is fixed)
+_REPAIRS = 4
+
+
+def _exact(obj: Any, where: str) -> Any:
+    """``obj`` with every number that JSON cannot hold exactly (a Python or numpy float,
+    Fraction, fmpq, Decimal) as its canonical exact string ``"p/q"`` (``"p"`` for an
+    integer), numpy and FLINT integers as ``int``, tuples as lists."""
+    if obj is None or isinstance(obj, (bool, str, int)):
+        return obj
+    if isinstance(obj, dict):
+        return {k: _exact(v, f"{where}.{k}") for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_exact(v, f"{where}[{i}]") for i, v in enumerate(obj)]
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    # deferred: dpverify.numbers loads python-flint (see _dec_up)
+    from ..numbers import fmpq_str, to_fmpq
+
+    if isinstance(obj, Decimal):
+        if not obj.is_finite():
+            raise InvalidParameterError(f"{where} must be finite, got {obj}")
+        obj = Fraction(obj)
+    try:
+        return fmpq_str(to_fmpq(obj, where))
+    except ParameterTypeError:
+        return obj  # not a number: the schema names it below
+
+
+def _as_number(value: Any) -> str | None:
+    """The canonical exact string of a JSON integer or of number text the format's
+    grammar does not admit (hexadecimal floating point, blanks); None if it is neither."""
+    # deferred: dpverify.numbers loads python-flint (see _dec_up)
+    from ..numbers import fmpq_str, parse_exact
+
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    try:
+        return fmpq_str(value) if isinstance(value, int) else fmpq_str(parse_exact(value))
+    except ValueError:
+        return None
+
+
+def _errors(errs: list[Any]) -> Iterator[Any]:
+    """Every error of ``errs`` and of their ``context`` (the branches of a ``oneOf``)."""
+    for err in errs:
+        yield err
+        yield from _errors(list(err.context or ()))
+
+
+def _put(doc: Any, path: list[Any], value: Any) -> None:
+    for key in path[:-1]:
+        doc = doc[key]
+    doc[path[-1]] = value
+
+
+def issue(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as a certificate the independent checker's schema accepts: the numbers of
+    ``statement`` and ``evidence`` in the canonical exact form (floats, hexadecimal
+    floats, Fraction, fmpq, Decimal, integers where an exact number is required: their
+    exact value as ``"p/q"``; docs/certificates.md, *Numbers*), then validated against the
+    schema of its kind (:func:`dpverify.verify.load.schema_errors`).
+
+    Guarantee: the returned document (a new one; ``data`` is not changed below its top
+    level) passes the checker's schema; otherwise
+    :class:`~dpverify.errors.InvalidParameterError` names the first field it refuses.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> doc = {"schema_version": 1, "format": "dpverify-certificate",
+    ...        "kind": "lebesgue-constant", "statement": {"k": 1, "h": 1,
+    ...        "lower": 1, "upper": Fraction(3, 2)}, "evidence": {"witness": 0.5,
+    ...        "pieces": [["0", "0x1p-1"]]}}
+    >>> out = issue(doc)
+    >>> out["statement"]["lower"], out["statement"]["upper"], out["evidence"]
+    ('1', '3/2', {'witness': '1/2', 'pieces': [['0', '1/2']]})
+    """
+    # deferred: the checker's schema needs jsonschema (~40 ms at start-up), which a
+    # command that writes no certificate never loads
+    from jsonschema.exceptions import best_match
+
+    from ..verify.load import number_def, schema_errors
+
+    if not isinstance(data, dict):
+        raise MalformedCertificate(f"a certificate is a JSON object, got {type(data).__name__}")
+    out = dict(data)
+    for block in ("statement", "evidence"):
+        if block in out:
+            out[block] = _exact(out[block], block)
+    number = number_def()
+    for _ in range(_REPAIRS):
+        errors = schema_errors(out)
+        if not errors:
+            return out
+        repaired = False
+        for err in _errors(errors):
+            path = list(err.absolute_path)
+            if err.schema != number or len(path) < 2 or path[0] not in ("statement",
+                                                                          "evidence"):
+                continue
+            value = _as_number(err.instance)
+            if value is not None and value != err.instance:
+                _put(out, path, value)
+                repaired = True
+        if not repaired:
+            break
+    err = best_match(schema_errors(out))
+    if err is None:  # the last pass repaired everything
+        return out
+    raise InvalidParameterError(
+        f"certificate field {err.json_path[2:] or '(document)'}: {err.message[:160]} (the "
+        "independent checker's schema refuses it; docs/certificates.md)")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _dec_up(text: Any, digits: int = 6) -> str:

@@ -64,7 +64,10 @@ def _statement_construction(name: str, params: dict[str, Any],
     """The ``construction`` block of a statement, or None when the checker could not
     re-derive the polynomial from it (the construction then stays in ``info`` only)."""
     checked = CHECKED_CONSTRUCTIONS.get(name)
-    if checked is None or "max_error" not in statement:
+    # every checked construction is a polynomial on the integers 0..k: on a box the name
+    # could not be re-derived (the checker's schema refuses it there)
+    if checked is None or "max_error" not in statement or \
+            statement["domain"].get("kind") not in ("integers", "points"):
         return None
     out: dict[str, Any] = {p: params[p] for p in checked}
     for key, sub in STATEMENT_EXTRAS.get(name, {}).items():
