@@ -211,6 +211,8 @@ class SchemaWalkError(Exception):
     """The schema uses a construct :func:`schema_fields` does not follow."""
 
 
+#: marks the constant a branch of ``if`` assumed for a property (its discriminant)
+_ASSUMED = "assumed by a branch of if"
 #: keywords that say nothing about which fields an object accepts
 _VALUE_KEYWORDS = frozenset({
     "$schema", "$id", "$comment", "title", "description", "default", "examples", "type",
@@ -264,8 +266,11 @@ class Leaf:
 
     @property
     def const(self) -> tuple[bool, Any]:
-        """``(True, value)`` when the schema admits one value only."""
+        """``(True, value)`` when the schema admits one value only (given the branch: a
+        value the branch merely assumed, a discriminant, does not count)."""
         for n in self.nodes:
+            if n.get("$comment") == _ASSUMED:
+                continue
             if "const" in n:
                 return True, n["const"]
             if "enum" in n and len(n["enum"]) == 1:
@@ -393,8 +398,8 @@ class _Walker:
             sub: list[Any] = [n["properties"][key] for n in flat if key in n.get("properties", {})]
             sub += [n["additionalProperties"] for n in flat
                     if isinstance(n.get("additionalProperties"), dict)]
-            if key in fx.eq:
-                sub.append({"const": fx.eq[key]})
+            if key in fx.eq:  # the branch assumed its value: not a pin of the schema
+                sub.append({"const": fx.eq[key], "$comment": _ASSUMED})
             self.walk(sub, _join(path, key), out)
 
     def _array(self, flat: list[dict[str, Any]], path: str, out: dict[str, list[Leaf]]) -> None:
