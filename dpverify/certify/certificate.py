@@ -45,6 +45,8 @@ __all__ = [
     "DATA_NOTE",
     "data_document",
     "issue",
+    "exact_numbers",
+    "MAX_NESTING",
 ]
 
 SCHEMA_VERSION = 1
@@ -305,16 +307,36 @@ def _no_floats(obj: Any) -> Any:
 _REPAIRS = 4
 
 
-def _exact(obj: Any, where: str) -> Any:
-    """``obj`` with every number that JSON cannot hold exactly (a Python or numpy float,
-    Fraction, fmpq, Decimal) as its canonical exact string ``"p/q"`` (``"p"`` for an
-    integer), numpy and FLINT integers as ``int``, tuples as lists."""
+def exact_numbers(obj: Any, where: str) -> Any:
+    """``obj`` (JSON-like: dicts, lists, tuples, scalars) with every number that JSON
+    cannot hold exactly (a Python or numpy float, Fraction, fmpq, Decimal) as its
+    canonical exact string ``"p/q"`` (``"p"`` for an integer), numpy and FLINT integers as
+    ``int``, tuples as lists; strings and other values unchanged.  ``where`` names ``obj``
+    in errors (a NaN or an infinity, or nesting deeper than :data:`MAX_NESTING`, raises
+    :class:`~dpverify.errors.InvalidParameterError`).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> exact_numbers({"intervals": [(0.5, Fraction(2, 3))], "lo": 0}, "domain")
+    {'intervals': [['1/2', '2/3']], 'lo': 0}
+    """
+    return _exact_at(obj, where, 0)
+
+
+#: the nesting a certificate may have (that of the checker's reader)
+MAX_NESTING = 64
+
+
+def _exact_at(obj: Any, where: str, depth: int) -> Any:
     if obj is None or isinstance(obj, (bool, str, int)):
         return obj
+    if depth >= MAX_NESTING:
+        raise InvalidParameterError(f"{where}: nested deeper than {MAX_NESTING}")
     if isinstance(obj, dict):
-        return {k: _exact(v, f"{where}.{k}") for k, v in obj.items()}
+        return {k: _exact_at(v, f"{where}.{k}", depth + 1) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_exact(v, f"{where}[{i}]") for i, v in enumerate(obj)]
+        return [_exact_at(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(obj)]
     if isinstance(obj, numbers.Integral):
         return int(obj)
     # deferred: dpverify.numbers loads python-flint (see _dec_up)
@@ -390,7 +412,7 @@ def issue(data: dict[str, Any]) -> dict[str, Any]:
     out = dict(data)
     for block in ("statement", "evidence"):
         if block in out:
-            out[block] = _exact(out[block], block)
+            out[block] = exact_numbers(out[block], block)
     number = number_def()
     for _ in range(_REPAIRS):
         errors = schema_errors(out)

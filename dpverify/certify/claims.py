@@ -4,6 +4,7 @@ return a :class:`~dpverify.certify.certificate.Certificate` (the package docstri
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flint import fmpq
@@ -23,7 +24,7 @@ from ..expr import NoEnclosure, Undefined, parse
 from ..expr.tree import MAX_CANONICAL_LENGTH
 from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from ..progress import ProgressCallback
-from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
+from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate, exact_numbers
 from .finite import finite_max_error
 from .interval import supnorm
 from .optimality import check
@@ -284,6 +285,11 @@ def certify(
 def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
              timeout: float | None, stop_at_claim: bool, require: bool,
              progress: ProgressCallback | None) -> Certificate:
+    # the target and domain go into the statement as given: their numbers in the
+    # canonical exact form first (a float is its binary64 value, docs/conventions.md), so
+    # the certifier computes with exactly what the statement will say
+    approx = replace(approx, target=exact_numbers(approx.target, "target"),
+                     domain=exact_numbers(approx.domain, "domain"))
     claims = {}
     for k, v in approx.claims.items():
         if k not in CLAIM_KEYS:

@@ -24,11 +24,11 @@ from typing import Any
 
 from flint import fmpq, fmpq_poly
 
-from .numbers import read_exact, show
+from .numbers import budget_for, digit_budget, read_exact, show
 from .poly import read_interval, to_monomial_1d
-from .report import Malformed, one_line
+from .report import Malformed, TooExpensive, one_line
 
-__all__ = ["BINDINGS", "COMPARISONS", "binding_of", "bound_checks"]
+__all__ = ["BINDINGS", "COMPARISONS", "MAX_CONVERTED", "binding_of", "bound_checks"]
 
 _KEY = tuple[str, str | None]
 
@@ -123,18 +123,25 @@ def _exact_list(v: Any, where: str) -> list[fmpq]:
     return [read_exact(c, where) for c in v]
 
 
-def _polynomial(mine: Any, theirs: Any) -> bool:
+#: the largest polynomial in another basis that a binding converts to the monomial basis
+#: (the conversion runs outside the part's deadline; the writers bind monomial parts)
+MAX_CONVERTED = 2000
+
+
+def _polynomial(mine: Any, theirs: Any) -> bool | None:
     """The file's monomial coefficients (lowest degree first) are the part's polynomial,
-    whatever its basis (compared as exact polynomials)."""
+    whatever its basis (compared as exact polynomials; undecided for a polynomial in
+    another basis of more than :data:`MAX_CONVERTED` coefficients)."""
     if not isinstance(theirs, dict) or "shape" in theirs:
         return False
     basis, dom = theirs.get("basis"), theirs.get("domain")
     if basis not in ("monomial", "chebyshev", "bernstein"):
         return False
+    cs = _exact_list(theirs.get("coefficients"), "statement.polynomial.coefficients")
+    if basis != "monomial" and len(cs) > MAX_CONVERTED:
+        return None
     interval = None if dom is None else read_interval(dom, "statement.polynomial.domain")
-    part = to_monomial_1d(basis, _exact_list(theirs.get("coefficients"),
-                                             "statement.polynomial.coefficients"), interval)
-    return fmpq_poly(_exact_list(mine, "file")) == part
+    return fmpq_poly(_exact_list(mine, "file")) == to_monomial_1d(basis, cs, interval)
 
 
 def _l1_tail(mine: Any, theirs: Any) -> bool:
@@ -146,8 +153,8 @@ def _l1_tail(mine: Any, theirs: Any) -> bool:
     return read_exact(mine, "file") == sum((abs(c) for c in cs[1:]), fmpq(0))
 
 
-#: comparison name -> (file value, statement value) -> equal?
-COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+#: comparison name -> (file value, statement value) -> equal? (None: undecided)
+COMPARISONS: dict[str, Callable[[Any, Any], bool | None]] = {
     "int": _int, "number": _number, "name": _name, "text": _text, "present": _present,
     "polynomial": _polynomial, "l1 without the constant": _l1_tail}
 
@@ -171,10 +178,12 @@ def _show(value: Any) -> str:
     return one_line(repr(value), 60)
 
 
-def bound_checks(doc: Any, name: str) -> tuple[list[str], list[tuple[str, bool | None, str]]]:
+def bound_checks(doc: Any, name: str, size: int = 0
+                 ) -> tuple[list[str], list[tuple[str, bool | None, str]]]:
     """The statement lines and checks binding the part ``name`` of the data document
     ``doc`` to the file's own fields (:data:`BINDINGS`).  Never raises on a hostile
-    document: a value that cannot be read makes its check false.
+    document: a value that cannot be read makes its check false.  The numbers read may
+    expand to the digit budget of a certificate of ``size`` bytes (that of the file).
 
     Examples
     --------
@@ -195,8 +204,8 @@ def bound_checks(doc: Any, name: str) -> tuple[list[str], list[tuple[str, bool |
                 f"vouched for by part {one_line(name, 40)}."], [(
                     "file bound to the part", None,
                     f"data files of kind {one_line(where, 80)} have no binding table "
-                    "(dpverify/verify/bindings.py): the part holds, the file's other "
-                    "fields are not vouched for")]
+                    "(dpverify/verify/bindings.py): the file's other fields are not "
+                    "vouched for by the part")]
     part = doc["parts"][name]
     st = part.get("statement") if isinstance(part, dict) else None
     binds = entry[name]
@@ -204,28 +213,34 @@ def bound_checks(doc: Any, name: str) -> tuple[list[str], list[tuple[str, bool |
         return [f"Bound: no field of this data file repeats part {name}'s statement."], []
     fields = ", ".join(dict.fromkeys(b[0] for b in binds))
     lines = [f"Bound: the file's {fields} are those of this part's statement."]
-    checks: list[tuple[str, bool | None, str]] = []
-    for field_path, st_path, how in binds:
-        has, mine = _get(doc, field_path)
-        there, theirs = _get(st, st_path)
-        label = f"file: {field_path}"
-        if not has:
-            checks.append((label, False, "absent from the file"))
-            continue
-        if not there and how != "present":
-            checks.append((label, False, f"the part's statement has no {st_path}"))
-            continue
-        try:
-            ok = COMPARISONS[how](mine, theirs)
-        except (Malformed, ValueError, TypeError, ZeroDivisionError) as exc:
-            ok, why = False, one_line(f"not comparable: {exc}", 120)
-        else:
-            if how == "present":
-                why = (f"{_show(mine)}; the statement "
-                       f"{'states' if theirs is not None else 'does not state'} {st_path}")
-            else:
-                why = f"{_show(mine)} {'==' if ok else '!='} statement.{st_path}" + (
-                    "" if how in ("polynomial", "l1 without the constant")
-                    else f" = {_show(theirs)}")
-        checks.append((label, ok, one_line(why, 200)))
+    with digit_budget(budget_for(size)):
+        checks = [_bind(doc, st, field_path, st_path, how) for field_path, st_path, how in binds]
     return lines, checks
+
+
+def _bind(doc: Any, st: Any, field_path: str, st_path: str, how: str
+          ) -> tuple[str, bool | None, str]:
+    """One check of :func:`bound_checks`."""
+    has, mine = _get(doc, field_path)
+    there, theirs = _get(st, st_path)
+    label = f"file: {field_path}"
+    if not has:
+        return label, False, "absent from the file"
+    if not there and how != "present":
+        return label, False, f"the part's statement has no {st_path}"
+    try:
+        ok = COMPARISONS[how](mine, theirs)
+    except TooExpensive as exc:
+        return label, None, one_line(str(exc), 160)
+    except (Malformed, ValueError, TypeError, ZeroDivisionError) as exc:
+        return label, False, one_line(f"not comparable: {exc}", 160)
+    if ok is None:
+        return label, None, f"too large to compare here (over {MAX_CONVERTED} coefficients)"
+    if how == "present":
+        why = (f"{_show(mine)}; the statement "
+               f"{'states' if theirs is not None else 'does not state'} {st_path}")
+    else:
+        why = f"{_show(mine)} {'==' if ok else '!='} statement.{st_path}" + (
+            "" if how in ("polynomial", "l1 without the constant")
+            else f" = {_show(theirs)}")
+    return label, ok, one_line(why, 200)

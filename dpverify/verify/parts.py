@@ -76,7 +76,11 @@ def verify_part(path: str | os.PathLike[str], name: str, *,
                              max_memory=max_memory)
     if not (isinstance(doc, dict) and doc.get("format") == "dpverify-data"):
         return report  # a certificate's parts: its own check relates them to its statement
-    lines, bound = bound_checks(doc, name)
+    try:
+        size = os.path.getsize(os.fspath(path))
+    except (OSError, TypeError, ValueError):
+        size = 0
+    lines, bound = bound_checks(doc, name, size)
     checks = report.checks + bound
     oks = [c[1] for c in checks]
     status = "fails" if False in oks else "undecided" if None in oks else "holds"
