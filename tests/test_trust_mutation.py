@@ -113,8 +113,11 @@ def _l1_ok(pj: dict[str, Any], poly: Any) -> bool | None:
     l1 = poly.coefficient_norm()
     if parse_exact(pj["coefficient_norm"]["l1"]) != l1:
         return False
+    log2 = parse_exact(pj["coefficient_norm"]["l1_log2"])
+    if (log2 * 10**6).q != 1:
+        return False  # the format: a multiple of 10^-6 (docs/certificates.md, Numbers)
     with ctx.workprec(128):
-        v = arb(l1).log() / arb(2).log() - arb(parse_exact(pj["coefficient_norm"]["l1_log2"]))
+        v = arb(l1).log() / arb(2).log() - arb(log2)
         if not abs(v) < arb("5e-7"):
             return None if abs(v) <= arb("5e-7") else False
     return True

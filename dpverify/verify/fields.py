@@ -87,7 +87,7 @@ def _polynomial(*value_checks: str, tensor: bool = False) -> dict[str, tuple[str
     return out
 
 
-_TARGET = {
+_TARGET: dict[str, tuple[str, ...]] = {
     "kind": (_FSUP, _FWIT),
     "r": (_FSUP, _FWIT, "construction target"),
     "l": (_FSUP, _FWIT, "construction target"),
@@ -95,13 +95,13 @@ _TARGET = {
     "expr": (_FSUP, _FWIT),
     "variables": (_FSUP, _FWIT),
 }
-_DOMAIN = {
+_DOMAIN: dict[str, tuple[str, ...]] = {
     "kind": (_FSUP, _FWIT, "construction domain"),
     "lo": (_FSUP, _FWIT, "construction domain"),
     "hi": (_FSUP, _FWIT, "construction domain"),
     "points": (_FSUP, _FWIT, "construction domain"),
 }
-_PARAMS = {
+_PARAMS: dict[str, tuple[str, ...]] = {
     "k": _CON,
     "gamma": ("construction parameters", "construction max_error", "construction polynomial"),
     "r": _CON,
