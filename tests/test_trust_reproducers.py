@@ -205,3 +205,60 @@ def test_tuv_release_fields_bound_to_the_part(tmp_path):
         report = verify_part(_write(tmp_path / "f.json", forged), "polynomial")
         assert report.status == "fails" and report.exit_code == 1
         assert report.reason.startswith("file: ")
+
+
+def _uniform(node, root, number):
+    """Every string the schema ``node`` can look at is judged by the number schema alone,
+    so an item and its skeleton (numbers replaced by "0") get the same verdict."""
+    if isinstance(node, bool) or node == number:
+        return True
+    if "$ref" in node:
+        target = root
+        for key in node["$ref"][2:].split("/"):
+            target = target[key]
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        return _uniform(target, root, number) and _uniform(rest, root, number)
+    if set(node) - {"type", "items", "prefixItems", "minItems", "maxItems", "minimum",
+                    "maximum", "oneOf"}:
+        return False
+    types = node.get("type", [])
+    if "string" in ([types] if isinstance(types, str) else types):
+        return False
+    subs = [node.get("items", True), *node.get("prefixItems", []), *node.get("oneOf", [])]
+    return all(_uniform(s, root, number) for s in subs)
+
+
+def test_folded_lists_are_uniform_in_the_schema():
+    from dpverify.certify.certificate import UNIFORM_LISTS
+    from dpverify.verify.load import number_def, schema_document
+
+    for kind, (name, key) in UNIFORM_LISTS.items():
+        root = schema_document({"kind": kind})
+        lst = root["$defs"][name]["properties"][key]
+        assert set(lst) <= {"type", "items", "minItems", "maxItems"}, kind
+        assert _uniform(lst["items"], root, number_def()), kind
+
+
+def test_folded_validation_has_the_verdict_of_the_full_one():
+    from dpverify.certify.certificate import FOLD_AT
+
+    cert = float_error_bound("exp(x)", [1, 1, "1/2"], (0, 1), rtol="1e-9",
+                             pieces=4).certificate
+    doc = json.loads(cert.to_json())
+    pieces = doc["evidence"]["pieces"]
+    while len(pieces) < FOLD_AT:  # the same tiling, cut finer (exact halves)
+        pieces[:] = [half for (((a, b),), o, p) in pieces for half in (
+            [[[a, str((Fraction(a) + Fraction(b)) / 2)]], o, p],
+            [[[str((Fraction(a) + Fraction(b)) / 2), b]], o, p])]
+    assert issue(doc) == doc and verify_document(doc).ok
+    for bad, needle in (([[["0", "1/2"]], 2000, 64], "1024"),
+                        ([[["0", "1/2"]], 3, 53.5], "pieces"),
+                        ([[["0", "x"]], 3, 64], "pieces"),
+                        ([[["0", "1/2"]], 3], "pieces")):
+        forged = copy.deepcopy(doc)
+        forged["evidence"]["pieces"][FOLD_AT // 2] = bad
+        with pytest.raises(InvalidParameterError, match=needle):
+            issue(forged)
+    repaired = copy.deepcopy(doc)
+    repaired["evidence"]["pieces"][5][0][0][1] = "0x1p-1"  # a hex float: repaired
+    assert issue(repaired)["evidence"]["pieces"][5][0][0][1] == "1/2"

@@ -18,10 +18,10 @@ holds.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import numbers
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,6 +47,9 @@ __all__ = [
     "issue",
     "exact_numbers",
     "MAX_NESTING",
+    "UNIFORM_LISTS",
+    "FOLD_AT",
+    "prepare_issue",
 ]
 
 SCHEMA_VERSION = 1
@@ -118,8 +121,6 @@ class Certificate:
     """
 
     data: dict[str, Any] = field(default_factory=dict)
-    #: sha256 of the JSON text last checked against the schema (None: read, not issued)
-    _issued: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # a certificate holds no JSON floats (the verifier refuses them: exact numbers are
@@ -135,7 +136,6 @@ class Certificate:
         :class:`~dpverify.errors.InvalidParameterError` naming the field the schema
         refuses (a float where an integer is needed, a NaN, ...)."""
         self.data = issue(self.data)
-        self._issued = _digest(self.to_json())
 
     @property
     def kind(self) -> str:
@@ -239,14 +239,11 @@ class Certificate:
 
     def save(self, path: str) -> None:
         """Write the JSON to ``path`` atomically (:func:`dpverify.atomic.write_text`);
-        an unwritable or empty path raises ``InvalidParameterError``.  A document changed
-        since it was issued (or read by :meth:`from_json`) is normalised and checked
-        against the checker's schema again first (as on construction)."""
-        text = self.to_json()
-        if _digest(text) != self._issued:
-            self._issue()
-            text = self.to_json()
-        write_text(path, text + "\n", what="certificate")
+        an unwritable or empty path raises ``InvalidParameterError``.  The document is
+        normalised and checked against the checker's schema again first (as on
+        construction: it may have changed since, or been read by :meth:`from_json`)."""
+        self._issue()
+        write_text(path, self.to_json() + "\n", what="certificate")
 
     @classmethod
     def from_json(cls, text: str) -> Certificate:
@@ -267,7 +264,7 @@ class Certificate:
             raise MalformedCertificate("certificate lacks its statement")
         # read as it is, not issued: the checker says what it makes of the document
         cert = cls.__new__(cls)
-        cert.data, cert._issued = obj, None
+        cert.data = obj
         return cert
 
     @classmethod
@@ -373,10 +370,76 @@ def _errors(errs: list[Any]) -> Iterator[Any]:
         yield from _errors(list(err.context or ()))
 
 
+#: evidence lists whose items the schema constrains by their structure, bounded integers
+#: and exact numbers only (kind -> (``$defs`` entry, key); tests/test_trust_reproducers.py
+#: checks each against the schema): a long one is validated once per distinct skeleton
+#: (every exact number replaced by "0"), which has the same verdict as each of its items
+UNIFORM_LISTS = {"supnorm-box": ("box_evidence", "pieces"),
+                 "minimax": ("minimax_evidence", "pieces"),
+                 "lebesgue-constant": ("lebesgue_evidence", "pieces")}
+#: lists at least this long are folded to their skeletons
+FOLD_AT = 64
+
+
+def _skeleton(item: Any, number: re.Pattern[str], longest: int) -> Any:
+    """``item`` with every string the number schema admits replaced by ``"0"`` (which it
+    admits too), as a hashable tuple tree."""
+    if isinstance(item, str):
+        return "0" if 1 <= len(item) <= longest and number.search(item) else item
+    if isinstance(item, list):
+        return tuple(_skeleton(x, number, longest) for x in item)
+    return item
+
+
+def _thaw(item: Any) -> Any:
+    return [_thaw(x) for x in item] if isinstance(item, tuple) else item
+
+
+def _folded(doc: dict[str, Any], number_schema: dict[str, Any],
+            schema: dict[str, Any]) -> dict[str, Any] | None:
+    """``doc`` with its long uniform evidence list (:data:`UNIFORM_LISTS`) replaced by its
+    distinct skeletons, when the list's length is within the schema's bounds; None when
+    there is nothing to fold (validate ``doc`` itself)."""
+    where = UNIFORM_LISTS.get(doc.get("kind")) if isinstance(doc.get("kind"), str) else None
+    ev = doc.get("evidence")
+    if where is None or not isinstance(ev, dict):
+        return None
+    items = ev.get(where[1])
+    if not isinstance(items, list) or len(items) < FOLD_AT:
+        return None
+    bounds = schema["$defs"][where[0]]["properties"][where[1]]
+    if not bounds.get("minItems", 0) <= len(items) <= bounds.get("maxItems", len(items)):
+        return None
+    number = re.compile(number_schema["pattern"])
+    longest = number_schema["maxLength"]
+    distinct = {_skeleton(x, number, longest): None for x in items}
+    return {**doc, "evidence": {**ev, where[1]: [_thaw(x) for x in distinct]}}
+
+
 def _put(doc: Any, path: list[Any], value: Any) -> None:
     for key in path[:-1]:
         doc = doc[key]
     doc[path[-1]] = value
+
+
+def prepare_issue() -> None:
+    """Load the checker's schemas now (about a third of a second on a cold start: the
+    checker's package and jsonschema) rather than when the first certificate is issued: a
+    certifier with a deadline calls this before its search, so that the wrap-up after a
+    graceful stop at the deadline stays short.
+
+    Examples
+    --------
+    >>> prepare_issue()
+    """
+    # deferred: the checker is a separate program, loaded only by a certifier about to
+    # issue a certificate
+    from ..verify.load import number_def, schema_document
+
+    number_def()
+    for kind in ("supnorm-box", "evalbound"):  # one of each schema file
+        schema_document({"kind": kind})
+    import jsonschema.exceptions  # noqa: F401  (deferred as above: issue() needs it)
 
 
 def issue(data: dict[str, Any]) -> dict[str, Any]:
@@ -405,7 +468,8 @@ def issue(data: dict[str, Any]) -> dict[str, Any]:
     # command that writes no certificate never loads
     from jsonschema.exceptions import best_match
 
-    from ..verify.load import number_def, schema_errors
+    # deferred: the checker is a separate program, loaded when a certificate is issued
+    from ..verify.load import number_def, schema_document, schema_errors
 
     if not isinstance(data, dict):
         raise MalformedCertificate(f"a certificate is a JSON object, got {type(data).__name__}")
@@ -414,6 +478,9 @@ def issue(data: dict[str, Any]) -> dict[str, Any]:
         if block in out:
             out[block] = exact_numbers(out[block], block)
     number = number_def()
+    folded = _folded(out, number, schema_document(out))
+    if folded is not None and not schema_errors(folded):
+        return out  # a long evidence list checked once per distinct skeleton
     for _ in range(_REPAIRS):
         errors = schema_errors(out)
         if not errors:
@@ -436,10 +503,6 @@ def issue(data: dict[str, Any]) -> dict[str, Any]:
     raise InvalidParameterError(
         f"certificate field {err.json_path[2:] or '(document)'}: {err.message[:160]} (the "
         "independent checker's schema refuses it; docs/certificates.md)")
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _dec_up(text: Any, digits: int = 6) -> str:

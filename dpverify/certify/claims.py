@@ -4,6 +4,7 @@ return a :class:`~dpverify.certify.certificate.Certificate` (the package docstri
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -11,7 +12,7 @@ from flint import fmpq
 
 from .._version import __version__
 from ..approximation import Approximation
-from ..budget import after, limits
+from ..budget import after, check_timeout, limits
 from ..errors import (
     CertificationFailed,
     InvalidParameterError,
@@ -24,7 +25,14 @@ from ..expr import NoEnclosure, Undefined, parse
 from ..expr.tree import MAX_CANONICAL_LENGTH
 from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from ..progress import ProgressCallback
-from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate, exact_numbers
+from .certificate import (
+    CERT_FORMAT,
+    CLAIM_KEYS,
+    SCHEMA_VERSION,
+    Certificate,
+    exact_numbers,
+    prepare_issue,
+)
 from .finite import finite_max_error
 from .interval import supnorm
 from .optimality import check
@@ -278,7 +286,15 @@ def certify(
     # progress reports and the cost checks of dpverify.budget read it (a little after
     # the search's own deadline, where the search stops with a valid, wider enclosure)
     with limits(timeout=after(timeout), shown=timeout):
-        return _certify(approx, rtol, atol, max_pieces, timeout, stop_at_claim, require,
+        search = check_timeout(timeout)
+        if search is not None:
+            # the checker's schemas, which every certificate is issued against, are loaded
+            # now and the search gets the time left: the wrap-up after its graceful stop
+            # stays short (a cold start costs about a third of a second)
+            start = time.monotonic()
+            prepare_issue()
+            search = max(search / 100, search - (time.monotonic() - start))
+        return _certify(approx, rtol, atol, max_pieces, search, stop_at_claim, require,
                         progress)
 
 

@@ -99,7 +99,7 @@ _DOMAIN: dict[str, tuple[str, ...]] = {
     "kind": (_FSUP, _FWIT, "construction domain"),
     "lo": (_FSUP, _FWIT, "construction domain"),
     "hi": (_FSUP, _FWIT, "construction domain"),
-    "points": (_FSUP, _FWIT, "construction domain"),
+    "points": (_FSUP, _FWIT),
 }
 _PARAMS: dict[str, tuple[str, ...]] = {
     "k": _CON,

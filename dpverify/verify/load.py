@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_BYTES_LIMIT", "MAX_DEPTH", "LongInt",
            "size_cap", "too_large", "check_depth", "parse_bytes", "unique_keys", "schema_errors",
-           "number_def", "validate"]
+           "number_def", "schema_document", "validate"]
 
 #: the default size cap of a certificate: larger files are refused before they are parsed
 #: (a hostile file cannot make the checker read gigabytes unless the caller allows it)
@@ -179,6 +179,12 @@ def number_def() -> dict[str, Any]:
     """The schema of an exact number (``$defs.number``: a string of the number grammar),
     the same in every schema file of the format."""
     out: dict[str, Any] = _validator().schema["$defs"]["number"]
+    return out
+
+
+def schema_document(obj: Any) -> dict[str, Any]:
+    """The schema (as a JSON object) that :func:`validate` applies to ``obj``."""
+    out: dict[str, Any] = _validator(_schema_name(obj)).schema
     return out
 
 
