@@ -400,7 +400,8 @@ def _folded(doc: dict[str, Any], number_schema: dict[str, Any],
     """``doc`` with its long uniform evidence list (:data:`UNIFORM_LISTS`) replaced by its
     distinct skeletons, when the list's length is within the schema's bounds; None when
     there is nothing to fold (validate ``doc`` itself)."""
-    where = UNIFORM_LISTS.get(doc.get("kind")) if isinstance(doc.get("kind"), str) else None
+    kind = doc.get("kind")
+    where = UNIFORM_LISTS.get(kind) if isinstance(kind, str) else None
     ev = doc.get("evidence")
     if where is None or not isinstance(ev, dict):
         return None
