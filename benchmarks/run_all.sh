@@ -26,3 +26,5 @@ python3 benchmarks/check_scale.py
 # r-of-k at scale (about 15 minutes: (5, 500) writes a 4 GB certificate in a temporary
 # directory and needs about 10 GB of memory; `--quick` skips it)
 python3 benchmarks/rofk_scale.py
+# the cost of checking every issued certificate against the checker's schema
+python3 benchmarks/issue_overhead.py

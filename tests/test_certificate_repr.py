@@ -4,22 +4,30 @@ Expected strings are written by hand from the tiny documents below."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from dpverify.certify.certificate import Certificate
 
 
+def _read(doc):
+    """A partial document as read from a file: Certificate(...) issues certificates and
+    refuses one the checker's schema would refuse; from_json reads any document."""
+    return Certificate.from_json(json.dumps({"schema_version": 1,
+                                             "format": "dpverify-certificate", **doc}))
+
+
 def _box(upper="3/1000", intervals=(("-1", "1"),), unproven=None):
     info = {"unproven_claims": unproven} if unproven else {}
-    return Certificate({"schema_version": 1, "format": "dpverify-certificate",
-                        "kind": "supnorm-box",
-                        "statement": {"polynomial": {"basis": "monomial", "degree": 8,
-                                                     "coefficients": ["1"]},
-                                      "domain": {"kind": "box",
-                                                 "intervals": [list(i) for i in intervals]},
-                                      "error": {"lower": "1/1000", "upper": upper}},
-                        "info": info})
+    return _read({"kind": "supnorm-box",
+                  "statement": {"polynomial": {"basis": "monomial", "degree": 8,
+                                               "coefficients": ["1"]},
+                                "domain": {"kind": "box",
+                                           "intervals": [list(i) for i in intervals]},
+                                "error": {"lower": "1/1000", "upper": upper}},
+                  "info": info})
 
 
 def test_repr_states_degree_bound_domain_complete():
@@ -31,15 +39,15 @@ def test_repr_states_degree_bound_domain_complete():
 
 
 def test_repr_of_finite_and_lebesgue_and_jackson():
-    fin = Certificate({"kind": "supnorm-finite", "statement": {
+    fin = _read({"kind": "supnorm-finite", "statement": {
         "polynomial": {"degree": 17}, "domain": {"kind": "integers", "lo": 0, "hi": 20},
         "error": {"lower": "1/2", "upper": "1/2"}}})
     assert repr(fin) == ("Certificate(kind='supnorm-finite', degree=17, bound=5e-1, "
                          "domain={0..20}, complete=True)")
-    leb = Certificate({"kind": "lebesgue-constant", "statement": {"k": 4, "h": 2,
+    leb = _read({"kind": "lebesgue-constant", "statement": {"k": 4, "h": 2,
                                                                   "lower": "1", "upper": "5/4"}})
     assert "bound=1.25," in repr(leb) and "domain=[0, 1]" in repr(leb)
-    jac = Certificate({"kind": "jackson-kernel", "statement": {"degree": 6}})
+    jac = _read({"kind": "jackson-kernel", "statement": {"degree": 6}})
     assert "degree=6, bound=n/a" in repr(jac)
 
 

@@ -25,7 +25,7 @@ from test_evalbound import clenshaw_float, horner_float
 
 from dpverify import Approximation
 from dpverify.certify import certify
-from dpverify.certify.alternation import alternation_lower_bound, approx, minimax
+from dpverify.certify.alternation import approx, minimax
 from dpverify.certify.evalbound import evalbound, float_error_bound, inf_abs_bound, ulp_of
 from dpverify.certify.finite import finite_max_error
 from dpverify.certify.interval import supnorm
@@ -113,21 +113,26 @@ def _l1_ok(pj: dict[str, Any], poly: Any) -> bool | None:
     l1 = poly.coefficient_norm()
     if parse_exact(pj["coefficient_norm"]["l1"]) != l1:
         return False
+    log2 = parse_exact(pj["coefficient_norm"]["l1_log2"])
+    if (log2 * 10**6).q != 1:
+        return False  # the format: a multiple of 10^-6 (docs/certificates.md, Numbers)
     with ctx.workprec(128):
-        v = arb(l1).log() / arb(2).log() - arb(parse_exact(pj["coefficient_norm"]["l1_log2"]))
+        v = arb(l1).log() / arb(2).log() - arb(log2)
         if not abs(v) < arb("5e-7"):
             return None if abs(v) <= arb("5e-7") else False
     return True
 
 
 def _bounds_ok(st: dict[str, Any], up: fmpq) -> bool | None:
-    """``upper_decimal`` and ``max_error`` against the stated upper bound."""
-    if "upper_decimal" in st["error"]:
+    """``upper_decimal`` and ``max_error`` against the stated upper bound (null: absent)."""
+    if st["error"].get("upper_decimal") is not None:
         d = st["error"]["upper_decimal"]
         digits = len(d.split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
-        if digits == 0 or fmpq_to_decimal(up, digits, "up") != d:
+        if parse_exact(d) == up:
+            pass  # the exact value is its own rounding at any number of digits
+        elif digits == 0 or fmpq_to_decimal(up, digits, "up") != d:
             return None if parse_exact(d) >= up else False
-    if "max_error" in st and parse_exact(st["max_error"]) < up:
+    if st.get("max_error") is not None and parse_exact(st["max_error"]) < up:
         return False
     return True
 
@@ -152,12 +157,18 @@ def _truth_finite(st: dict[str, Any]) -> bool | None:
     if ok is not True:
         return ok
     dom, tgt = st["domain"], st["target"]
-    if dom.get("kind") != "integers" or dom["lo"] > dom["hi"]:
+    if dom.get("kind") not in ("integers", "points") or (
+            dom["kind"] == "integers" and dom["lo"] > dom["hi"]):
         return None
-    res = finite_max_error(poly, tgt, dom)
     lo, up = parse_exact(st["error"]["lower"]), parse_exact(st["error"]["upper"])
-    if not (0 <= lo <= res.lower and res.upper <= up):
-        return False
+    if tgt.get("kind") == "expr":  # irrational values: every |f(x) - p(x)| at 2000 bits
+        ok = _expr_finite(tgt, poly, dom, lo, up)
+        if ok is not True:
+            return ok
+    else:
+        res = finite_max_error(poly, tgt, dom)
+        if lo < 0 or up < res.lower or lo > res.upper:
+            return False  # the exact maximum is outside [lower, upper]
     ok = _bounds_ok(st, up)
     if ok is not True:
         return ok
@@ -174,6 +185,41 @@ def _truth_finite(st: dict[str, Any]) -> bool | None:
         return (ref.poly.to_monomial() == poly.to_monomial() and ref.target == tgt
                 and ref.domain == dom and st.get("max_error") == ref.claims["max_error"])
     return True
+
+
+def _expr_finite(tgt: dict[str, Any], poly: Any, dom: dict[str, Any], lo: fmpq,
+                 up: fmpq) -> bool | None:
+    """``lo <= max |f - p| <= up`` over the domain points, in arb balls at 2000 bits."""
+    pts = (list(range(dom["lo"], dom["hi"] + 1)) if dom["kind"] == "integers"
+           else [parse_exact(x) for x in dom["points"]])
+    if lo < 0 or len(pts) > 10_000:
+        return False if lo < 0 else None
+    f = parse(tgt["expr"], variables=tgt["variables"])
+    with ctx.workprec(2000):
+        errs = [abs(f.eval_arb(arb(fmpq(x))) - arb(poly(fmpq(x)))) for x in pts]
+        if any(e > arb(up) for e in errs) or all(e < arb(lo) for e in errs):
+            return False
+        if all(e <= arb(up) for e in errs) and any(e >= arb(lo) for e in errs):
+            return True
+    return None
+
+
+def _alternates(f: Any, poly: Any, pts: list[str], lo: fmpq) -> bool | None:
+    """de la Vallee Poussin at the evidence points, in arb balls at 2000 bits: True when
+    ``f - poly`` alternates in sign there with ``|f - poly| >= lo`` (so ``E_N(f) >= lo``),
+    None when that cannot be shown at these points (the claim may hold all the same)."""
+    xs = [parse_exact(x) for x in pts]
+    if any(x >= y for x, y in zip(xs, xs[1:])):
+        return None
+    signs = []
+    with ctx.workprec(2000):
+        for x in pts:
+            q = parse_exact(x)
+            e = f.eval_arb(arb(q)) - arb(poly(q))
+            if not ((e > 0 or e < 0) and abs(e) >= arb(lo)):
+                return None
+            signs.append(e > 0)
+    return True if all(s != t for s, t in zip(signs, signs[1:])) else None
 
 
 def _rebuild(con: dict[str, Any]) -> Any:
@@ -205,7 +251,9 @@ def _truth_box(st: dict[str, Any]) -> bool | None:
     if ok is not True:
         return ok
     dom, tgt = st["domain"], st["target"]
-    if dom.get("kind") != "box" or tgt.get("kind") != "expr" or "construction" in st:
+    if st.get("construction") is not None:
+        return False  # every named construction is on the integers 0..k, never on a box
+    if dom.get("kind") != "box" or tgt.get("kind") != "expr":
         return None
     box = [(parse_exact(a), parse_exact(b)) for a, b in dom["intervals"]]
     if any(a >= b for a, b in box) or len(box) != poly_dim(poly):
@@ -225,8 +273,9 @@ def _truth_box(st: dict[str, Any]) -> bool | None:
         return None
     if lo <= res.lower:
         return True
-    res = supnorm(f, poly, box, rtol="1e-12", claim=lo, timeout=60)
-    return None if lo <= res.upper else False
+    # lower <= sup: an enclosure tight enough to put its (attained) lower end above lo
+    res = supnorm(f, poly, box, rtol="1e-40", timeout=60)
+    return True if lo <= res.lower else False if lo > res.upper else None
 
 
 def _truth_jackson(st: dict[str, Any]) -> bool | None:
@@ -273,16 +322,18 @@ def _truth_minimax(st: dict[str, Any], ev: dict[str, Any]) -> bool | None:
         return False
     if res.status != "claim proven":
         return None
-    if lo > alternation_lower_bound(f, poly, ev["alternation"], (a, b), n).lower:
+    pts = ev["alternation"]
+    if len(pts) != n + 2 or not all(a <= parse_exact(x) <= b for x in pts) or \
+            _alternates(f, poly, pts, lo) is not True:
         return None  # E_N(f) may still be >= lower: the oracle cannot tell
-    if "least_degree" in st:
+    if st.get("least_degree") is not None:
         me = st.get("max_error")
         ld = parse_exact(st["least_degree"]["lower"])
         if me is None or ld <= parse_exact(me):
             return False
         q = poly_from_json(ev["least_degree"]["polynomial"])
-        alt = alternation_lower_bound(f, q, ev["least_degree"]["alternation"], (a, b), n - 1)
-        if ld > alt.lower:
+        qpts = ev["least_degree"]["alternation"]
+        if q.degree > n - 1 or len(qpts) != n + 1 or _alternates(f, q, qpts, ld) is not True:
             return None
     return True
 

@@ -20,8 +20,13 @@ from __future__ import annotations
 
 import html
 import json
+import numbers
+import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: the checker is imported by check() when called
@@ -29,7 +34,7 @@ if TYPE_CHECKING:  # annotations only: the checker is imported by check() when c
 
 from .._version import __version__
 from ..atomic import write_text
-from ..errors import MalformedCertificate
+from ..errors import InvalidParameterError, MalformedCertificate, ParameterTypeError
 
 __all__ = [
     "Certificate",
@@ -39,6 +44,12 @@ __all__ = [
     "DATA_FORMAT",
     "DATA_NOTE",
     "data_document",
+    "issue",
+    "exact_numbers",
+    "MAX_NESTING",
+    "UNIFORM_LISTS",
+    "FOLD_AT",
+    "prepare_issue",
 ]
 
 SCHEMA_VERSION = 1
@@ -116,6 +127,15 @@ class Certificate:
         # strings); measured figures in info (seconds, widths) become their repr strings
         if isinstance(self.data.get("info"), dict):
             self.data["info"] = _no_floats(self.data["info"])
+        self._issue()
+
+    def _issue(self) -> None:
+        """Normalise the numbers of ``statement`` and ``evidence`` to the canonical exact
+        form (docs/certificates.md, *Numbers*) and run the checker's schema on the
+        document: every certificate the certifier returns or writes passes it.  Raises
+        :class:`~dpverify.errors.InvalidParameterError` naming the field the schema
+        refuses (a float where an integer is needed, a NaN, ...)."""
+        self.data = issue(self.data)
 
     @property
     def kind(self) -> str:
@@ -219,7 +239,10 @@ class Certificate:
 
     def save(self, path: str) -> None:
         """Write the JSON to ``path`` atomically (:func:`dpverify.atomic.write_text`);
-        an unwritable or empty path raises ``InvalidParameterError``."""
+        an unwritable or empty path raises ``InvalidParameterError``.  The document is
+        normalised and checked against the checker's schema again first (as on
+        construction: it may have changed since, or been read by :meth:`from_json`)."""
+        self._issue()
         write_text(path, self.to_json() + "\n", what="certificate")
 
     @classmethod
@@ -239,7 +262,10 @@ class Certificate:
             )
         if not isinstance(obj.get("statement"), dict):
             raise MalformedCertificate("certificate lacks its statement")
-        return cls(obj)
+        # read as it is, not issued: the checker says what it makes of the document
+        cert = cls.__new__(cls)
+        cert.data = obj
+        return cert
 
     @classmethod
     def load(cls, path: str) -> Certificate:
@@ -257,13 +283,227 @@ class Certificate:
 
 
 def _no_floats(obj: Any) -> Any:
-    if isinstance(obj, float):
-        return repr(obj)
+    """``info`` as plain JSON: floats become their repr, other numbers (numpy, Fraction,
+    fmpq, Decimal) and unknown objects their text, tuples lists.  Nothing in ``info`` is
+    checked: this only keeps :meth:`Certificate.to_json` from failing on it."""
+    if obj is None or isinstance(obj, (bool, str, int)):
+        return obj
     if isinstance(obj, dict):
         return {k: _no_floats(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [_no_floats(v) for v in obj]
-    return obj
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    if isinstance(obj, float) or (isinstance(obj, numbers.Real)
+                                  and not isinstance(obj, numbers.Rational)):
+        return repr(float(obj))
+    return str(obj)
+
+
+#: passes of the repair below (a nested error may show only once its parent is fixed)
+_REPAIRS = 4
+
+
+def exact_numbers(obj: Any, where: str) -> Any:
+    """``obj`` (JSON-like: dicts, lists, tuples, scalars) with every number that JSON
+    cannot hold exactly (a Python or numpy float, Fraction, fmpq, Decimal) as its
+    canonical exact string ``"p/q"`` (``"p"`` for an integer), numpy and FLINT integers as
+    ``int``, tuples as lists; strings and other values unchanged.  ``where`` names ``obj``
+    in errors (a NaN or an infinity, or nesting deeper than :data:`MAX_NESTING`, raises
+    :class:`~dpverify.errors.InvalidParameterError`).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> exact_numbers({"intervals": [(0.5, Fraction(2, 3))], "lo": 0}, "domain")
+    {'intervals': [['1/2', '2/3']], 'lo': 0}
+    """
+    return _exact_at(obj, where, 0)
+
+
+#: the nesting a certificate may have (that of the checker's reader)
+MAX_NESTING = 64
+
+
+def _exact_at(obj: Any, where: str, depth: int) -> Any:
+    if obj is None or isinstance(obj, (bool, str, int)):
+        return obj
+    if depth >= MAX_NESTING:
+        raise InvalidParameterError(f"{where}: nested deeper than {MAX_NESTING}")
+    if isinstance(obj, dict):
+        return {k: _exact_at(v, f"{where}.{k}", depth + 1) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_exact_at(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(obj)]
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    # deferred: dpverify.numbers loads python-flint (see _dec_up)
+    from ..numbers import fmpq_str, to_fmpq
+
+    if isinstance(obj, Decimal):
+        if not obj.is_finite():
+            raise InvalidParameterError(f"{where} must be finite, got {obj}")
+        obj = Fraction(obj)
+    try:
+        return fmpq_str(to_fmpq(obj, where))
+    except ParameterTypeError:
+        return obj  # not a number: the schema names it below
+
+
+def _as_number(value: Any) -> str | None:
+    """The canonical exact string of a JSON integer or of number text the format's
+    grammar does not admit (hexadecimal floating point, blanks); None if it is neither."""
+    # deferred: dpverify.numbers loads python-flint (see _dec_up)
+    from ..numbers import fmpq_str, parse_exact
+
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    try:
+        return fmpq_str(value) if isinstance(value, int) else fmpq_str(parse_exact(value))
+    except ValueError:
+        return None
+
+
+def _errors(errs: list[Any]) -> Iterator[Any]:
+    """Every error of ``errs`` and of their ``context`` (the branches of a ``oneOf``)."""
+    for err in errs:
+        yield err
+        yield from _errors(list(err.context or ()))
+
+
+#: evidence lists whose items the schema constrains by their structure, bounded integers
+#: and exact numbers only (kind -> (``$defs`` entry, key); tests/test_trust_reproducers.py
+#: checks each against the schema): a long one is validated once per distinct skeleton
+#: (every exact number replaced by "0"), which has the same verdict as each of its items
+UNIFORM_LISTS = {"supnorm-box": ("box_evidence", "pieces"),
+                 "minimax": ("minimax_evidence", "pieces"),
+                 "lebesgue-constant": ("lebesgue_evidence", "pieces")}
+#: lists at least this long are folded to their skeletons
+FOLD_AT = 64
+
+
+def _skeleton(item: Any, number: re.Pattern[str], longest: int) -> Any:
+    """``item`` with every string the number schema admits replaced by ``"0"`` (which it
+    admits too), as a hashable tuple tree."""
+    if isinstance(item, str):
+        return "0" if 1 <= len(item) <= longest and number.search(item) else item
+    if isinstance(item, list):
+        return tuple(_skeleton(x, number, longest) for x in item)
+    return item
+
+
+def _thaw(item: Any) -> Any:
+    return [_thaw(x) for x in item] if isinstance(item, tuple) else item
+
+
+def _folded(doc: dict[str, Any], number_schema: dict[str, Any],
+            schema: dict[str, Any]) -> dict[str, Any] | None:
+    """``doc`` with its long uniform evidence list (:data:`UNIFORM_LISTS`) replaced by its
+    distinct skeletons, when the list's length is within the schema's bounds; None when
+    there is nothing to fold (validate ``doc`` itself)."""
+    kind = doc.get("kind")
+    where = UNIFORM_LISTS.get(kind) if isinstance(kind, str) else None
+    ev = doc.get("evidence")
+    if where is None or not isinstance(ev, dict):
+        return None
+    items = ev.get(where[1])
+    if not isinstance(items, list) or len(items) < FOLD_AT:
+        return None
+    bounds = schema["$defs"][where[0]]["properties"][where[1]]
+    if not bounds.get("minItems", 0) <= len(items) <= bounds.get("maxItems", len(items)):
+        return None
+    number = re.compile(number_schema["pattern"])
+    longest = number_schema["maxLength"]
+    distinct = {_skeleton(x, number, longest): None for x in items}
+    return {**doc, "evidence": {**ev, where[1]: [_thaw(x) for x in distinct]}}
+
+
+def _put(doc: Any, path: list[Any], value: Any) -> None:
+    for key in path[:-1]:
+        doc = doc[key]
+    doc[path[-1]] = value
+
+
+def prepare_issue() -> None:
+    """Load the checker's schemas now (about a third of a second on a cold start: the
+    checker's package and jsonschema) rather than when the first certificate is issued: a
+    certifier with a deadline calls this before its search, so that the wrap-up after a
+    graceful stop at the deadline stays short.
+
+    Examples
+    --------
+    >>> prepare_issue()
+    """
+    # deferred: the checker is a separate program, loaded only by a certifier about to
+    # issue a certificate
+    from ..verify.load import number_def, schema_document
+
+    number_def()
+    for kind in ("supnorm-box", "evalbound"):  # one of each schema file
+        schema_document({"kind": kind})
+    import jsonschema.exceptions  # noqa: F401  (deferred as above: issue() needs it)
+
+
+def issue(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as a certificate the independent checker's schema accepts: the numbers of
+    ``statement`` and ``evidence`` in the canonical exact form (floats, hexadecimal
+    floats, Fraction, fmpq, Decimal, integers where an exact number is required: their
+    exact value as ``"p/q"``; docs/certificates.md, *Numbers*), then validated against the
+    schema of its kind (:func:`dpverify.verify.load.schema_errors`).
+
+    Guarantee: the returned document (a new one; ``data`` is not changed below its top
+    level) passes the checker's schema; otherwise
+    :class:`~dpverify.errors.InvalidParameterError` names the first field it refuses.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> doc = {"schema_version": 1, "format": "dpverify-certificate",
+    ...        "kind": "lebesgue-constant", "statement": {"k": 1, "h": 1,
+    ...        "lower": 1, "upper": Fraction(3, 2)}, "evidence": {"witness": 0.5,
+    ...        "pieces": [["0", "0x1p-1"]]}}
+    >>> out = issue(doc)
+    >>> out["statement"]["lower"], out["statement"]["upper"], out["evidence"]
+    ('1', '3/2', {'witness': '1/2', 'pieces': [['0', '1/2']]})
+    """
+    # deferred: the checker's schema needs jsonschema (~40 ms at start-up), which a
+    # command that writes no certificate never loads
+    from jsonschema.exceptions import best_match
+
+    # deferred: the checker is a separate program, loaded when a certificate is issued
+    from ..verify.load import number_def, schema_document, schema_errors
+
+    if not isinstance(data, dict):
+        raise MalformedCertificate(f"a certificate is a JSON object, got {type(data).__name__}")
+    out = dict(data)
+    for block in ("statement", "evidence"):
+        if block in out:
+            out[block] = exact_numbers(out[block], block)
+    number = number_def()
+    folded = _folded(out, number, schema_document(out))
+    if folded is not None and not schema_errors(folded):
+        return out  # a long evidence list checked once per distinct skeleton
+    for _ in range(_REPAIRS):
+        errors = schema_errors(out)
+        if not errors:
+            return out
+        repaired = False
+        for err in _errors(errors):
+            path = list(err.absolute_path)
+            if err.schema != number or len(path) < 2 or path[0] not in ("statement",
+                                                                          "evidence"):
+                continue
+            value = _as_number(err.instance)
+            if value is not None and value != err.instance:
+                _put(out, path, value)
+                repaired = True
+        if not repaired:
+            break
+    err = best_match(schema_errors(out))
+    if err is None:  # the last pass repaired everything
+        return out
+    raise InvalidParameterError(
+        f"certificate field {err.json_path[2:] or '(document)'}: {err.message[:160]} (the "
+        "independent checker's schema refuses it; docs/certificates.md)")
 
 
 def _dec_up(text: Any, digits: int = 6) -> str:

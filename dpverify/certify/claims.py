@@ -4,13 +4,15 @@ return a :class:`~dpverify.certify.certificate.Certificate` (the package docstri
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from typing import Any
 
 from flint import fmpq
 
 from .._version import __version__
 from ..approximation import Approximation
-from ..budget import after, limits
+from ..budget import after, check_timeout, limits
 from ..errors import (
     CertificationFailed,
     InvalidParameterError,
@@ -23,7 +25,14 @@ from ..expr import NoEnclosure, Undefined, parse
 from ..expr.tree import MAX_CANONICAL_LENGTH
 from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from ..progress import ProgressCallback
-from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
+from .certificate import (
+    CERT_FORMAT,
+    CLAIM_KEYS,
+    SCHEMA_VERSION,
+    Certificate,
+    exact_numbers,
+    prepare_issue,
+)
 from .finite import finite_max_error
 from .interval import supnorm
 from .optimality import check
@@ -64,7 +73,10 @@ def _statement_construction(name: str, params: dict[str, Any],
     """The ``construction`` block of a statement, or None when the checker could not
     re-derive the polynomial from it (the construction then stays in ``info`` only)."""
     checked = CHECKED_CONSTRUCTIONS.get(name)
-    if checked is None or "max_error" not in statement:
+    # every checked construction is a polynomial on the integers 0..k: on a box the name
+    # could not be re-derived (the checker's schema refuses it there)
+    if checked is None or "max_error" not in statement or \
+            statement["domain"].get("kind") not in ("integers", "points"):
         return None
     out: dict[str, Any] = {p: params[p] for p in checked}
     for key, sub in STATEMENT_EXTRAS.get(name, {}).items():
@@ -274,13 +286,26 @@ def certify(
     # progress reports and the cost checks of dpverify.budget read it (a little after
     # the search's own deadline, where the search stops with a valid, wider enclosure)
     with limits(timeout=after(timeout), shown=timeout):
-        return _certify(approx, rtol, atol, max_pieces, timeout, stop_at_claim, require,
+        search = check_timeout(timeout)
+        if search is not None:
+            # the checker's schemas, which every certificate is issued against, are loaded
+            # now and the search gets the time left: the wrap-up after its graceful stop
+            # stays short (a cold start costs about a third of a second)
+            start = time.monotonic()
+            prepare_issue()
+            search = max(search / 100, search - (time.monotonic() - start))
+        return _certify(approx, rtol, atol, max_pieces, search, stop_at_claim, require,
                         progress)
 
 
 def _certify(approx: Approximation, rtol: Any, atol: Any, max_pieces: int,
              timeout: float | None, stop_at_claim: bool, require: bool,
              progress: ProgressCallback | None) -> Certificate:
+    # the target and domain go into the statement as given: their numbers in the
+    # canonical exact form first (a float is its binary64 value, docs/conventions.md), so
+    # the certifier computes with exactly what the statement will say
+    approx = replace(approx, target=exact_numbers(approx.target, "target"),
+                     domain=exact_numbers(approx.domain, "domain"))
     claims = {}
     for k, v in approx.claims.items():
         if k not in CLAIM_KEYS:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
 __all__ = ["DATA_FILE", "KIND_SCHEMAS", "MAX_BYTES", "MAX_BYTES_LIMIT", "MAX_DEPTH", "LongInt",
-           "size_cap", "too_large", "check_depth", "parse_bytes", "unique_keys", "validate"]
+           "size_cap", "too_large", "check_depth", "parse_bytes", "unique_keys", "schema_errors",
+           "number_def", "schema_document", "validate"]
 
 #: the default size cap of a certificate: larger files are refused before they are parsed
 #: (a hostile file cannot make the checker read gigabytes unless the caller allows it)
@@ -166,15 +167,42 @@ def _is_data(text: str) -> bool:
     return isinstance(obj, dict) and obj.get("format") == "dpverify-data"
 
 
+def schema_errors(obj: Any) -> list[Any]:
+    """Every error of ``obj`` against the schema of its kind (the schema :func:`validate`
+    uses), as ``jsonschema`` ``ValidationError`` objects (nested ones in ``context``);
+    empty when ``obj`` is valid.  For a certifier that repairs what it can before it
+    writes a certificate (:class:`dpverify.certify.certificate.Certificate`)."""
+    return list(_validator(_schema_name(obj)).iter_errors(obj))
+
+
+def number_def() -> dict[str, Any]:
+    """The schema of an exact number (``$defs.number``: a string of the number grammar),
+    the same in every schema file of the format."""
+    out: dict[str, Any] = _validator().schema["$defs"]["number"]
+    return out
+
+
+def schema_document(obj: Any) -> dict[str, Any]:
+    """The schema (as a JSON object) that :func:`validate` applies to ``obj``."""
+    out: dict[str, Any] = _validator(_schema_name(obj)).schema
+    return out
+
+
+def _schema_name(obj: Any) -> str:
+    """The schema file of ``obj``'s kind (``certificate-v1.json`` unless listed in
+    :data:`KIND_SCHEMAS`)."""
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    return KIND_SCHEMAS.get(kind, "certificate-v1.json") if isinstance(kind, str) else \
+        "certificate-v1.json"
+
+
 def validate(obj: Any) -> None:
     """Raise Malformed unless ``obj`` is a certificate valid against the schema."""
     if isinstance(obj, dict) and obj.get("format") == "dpverify-data":
         raise Malformed(DATA_FILE)
     from jsonschema.exceptions import best_match  # see _validator: start-up cost
 
-    kind = obj.get("kind") if isinstance(obj, dict) else None
-    name = KIND_SCHEMAS.get(kind, "certificate-v1.json") if isinstance(kind, str) else None
-    err = best_match(_validator(name or "certificate-v1.json").iter_errors(obj))
+    err = best_match(_validator(_schema_name(obj)).iter_errors(obj))
     if err is not None:
         msg = err.message if len(err.message) <= 160 else \
             f"fails {err.validator!r} = {json.dumps(err.validator_value)[:60]}"

@@ -7,6 +7,9 @@ says in its ``verification`` field what it states and how to check it.  This mod
 such a file (a data document may hold JSON floats, so it is parsed without the
 certificate's number rules, with the same size and depth caps), takes out one part and
 checks it as a certificate of its own; the part itself meets every rule of the format.
+For a data document the fields the part vouches for (:mod:`bindings`: the polynomial,
+``k``, the error a release repeats) are compared with the part's statement, and the
+verdict holds only when they agree.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ import json
 import os
 from typing import Any
 
+from .bindings import bound_checks
 from .check import verify_document
 from .load import check_depth, size_cap, too_large, unique_keys
-from .report import Malformed, Report, one_line
+from .report import Malformed, Report, one_line, say
 
 __all__ = ["parts_of", "read_any", "verify_part", "data_hint"]
 
@@ -68,8 +72,20 @@ def verify_part(path: str | os.PathLike[str], name: str, *,
     if name not in parts:
         have = ", ".join(sorted(str(k)[:40] for k in parts)) or "none"
         raise Malformed(f"no part {one_line(name, 60)!r} in this file (its parts: {have})")
-    return verify_document(parts[name], deadline_seconds=deadline_seconds,
-                           max_memory=max_memory)
+    report = verify_document(parts[name], deadline_seconds=deadline_seconds,
+                             max_memory=max_memory)
+    if not (isinstance(doc, dict) and doc.get("format") == "dpverify-data"):
+        return report  # a certificate's parts: its own check relates them to its statement
+    try:
+        size = os.path.getsize(os.fspath(path))
+    except (OSError, TypeError, ValueError):
+        size = 0
+    lines, bound = bound_checks(doc, name, size)
+    checks = report.checks + bound
+    oks = [c[1] for c in checks]
+    status = "fails" if False in oks else "undecided" if None in oks else "holds"
+    return Report(status, report.kind, report.statement + [say(line) for line in lines],
+                  checks, report.not_checked)
 
 
 def data_hint(path: str | os.PathLike[str]) -> str:

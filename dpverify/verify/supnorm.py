@@ -237,7 +237,10 @@ def _read_method(name: str, raw: object) -> str | None:
 
 
 def read_sup(obj: object, kind: str) -> Sup:
-    opt = ("max_error", "construction") + (("least_degree",) if kind == "supnorm-finite" else ())
+    # a named construction and least_degree are claims about integer / point domains: a
+    # box statement has neither (the schema refuses them too)
+    opt = ("max_error",) + (("least_degree", "construction") if kind == "supnorm-finite"
+                            else ())
     st = expect_keys(obj, "statement", ("polynomial", "target", "domain", "error"), opt)
     poly = read_poly(st["polynomial"], "statement.polynomial")
     target = _read_target(st["target"], "statement.target")
