@@ -9,7 +9,7 @@ from ..constructions.remez import MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
-from ._cert import read_timeout, timeout_flag
+from ._cert import check_with, read_timeout, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -75,5 +75,5 @@ def run(args: Any) -> CommandResult:
         rows.append(("least degree", f"NOT proven ({why}); N may not be the least degree"))
     for k, why in cert.info.get("undecided_degrees", {}).items():
         rows.append((f"degree {k}", f"undecided by the search ({why})"))
-    rows.append(("result", "certified (check with: dpverify verify CERT.json)"))
+    rows.append(("result", f"certified ({check_with(args)})"))
     return CommandResult(data=cert.data, text=format_table(rows))

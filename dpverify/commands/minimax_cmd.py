@@ -9,7 +9,7 @@ from ..constructions.remez import DEGREE_LIMIT_REASON, MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
-from ._cert import read_timeout, timeout_flag
+from ._cert import check_with, read_timeout, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -67,11 +67,12 @@ def read_degree(text: str, flag: str = "--degree") -> int:
     return n
 
 
-def bracket_outcome(cert: Any) -> tuple[str, int]:
-    """The result line and exit code: certified only when the bracket met rtol."""
+def bracket_outcome(cert: Any, args: Any = None) -> tuple[str, int]:
+    """The result line and exit code: certified only when the bracket met rtol (the line
+    names the ``--out`` file of ``args`` to check, or says how to keep one)."""
     info = cert.info
     if info.get("bracket_met", True):
-        return "certified (check with: dpverify verify CERT.json)", 0
+        return f"certified ({check_with(args)})", 0
     rtol = info.get("rtol", "?")
     try:  # the exact rtol of info, shown as a short decimal (1/10^40 as 1e-40)
         rtol = fmpq_to_decimal(parse_exact(str(rtol)), 6)
@@ -116,6 +117,6 @@ def run(args: Any) -> CommandResult:
                        timeout=0.9 * read_timeout(args.timeout), progress=bar)
     rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
             ("degree N", str(n))] + bracket_rows(cert)
-    line, code = bracket_outcome(cert)
+    line, code = bracket_outcome(cert, args)
     rows.append(("result", line))
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)
