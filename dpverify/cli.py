@@ -15,7 +15,6 @@ import itertools
 import json
 import os
 import pkgutil
-import re
 import signal
 import sys
 import threading
@@ -26,6 +25,10 @@ from . import commands as _commands_pkg
 from ._version import __version__
 from .atomic import check_destination, write_chunks
 from .budget import default_max_memory, format_bytes, limits, parse_memory
+from .commands._grammar import Parser
+from .commands._streams import NAMES as _STREAM_NAMES
+from .commands._streams import closed as _closed_streams
+from .commands._streams import reopen_closed, say
 from .errors import (
     CertificationFailed,
     DPVerifyError,
@@ -39,103 +42,6 @@ from .jsonfile import MAX_INPUT_BYTES, max_input
 from .progress import Progress
 
 __all__ = ["main", "build_parser"]
-
-
-# a token of one '-' and anything but a second '-': a value (``-1/2``, ``-x^2``,
-# ``-exp(x)``), never an option; every option of dpverify is ``--name`` except ``-h``, which
-# argparse matches exactly before it consults this pattern
-_DASH_VALUE = re.compile(r"^-[^-]")
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error and exit code 2; a sub-command may redefine
-    a shared option (conflict_handler="resolve").
-
-    Flags are matched whole: no prefix matching (``allow_abbrev=False``; ``--rt`` would
-    otherwise mean ``--rtol`` until a second flag starting with ``--rt`` appeared), and an
-    unknown flag is named with the closest valid one and the sub-command -- also when
-    argparse would first have complained about the required flag the typo stood for."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("conflict_handler", "resolve")
-        kwargs["allow_abbrev"] = False
-        super().__init__(*args, **kwargs)
-        # argparse takes only -12 and -1.5 for values and any other token that starts
-        # with '-' for an option, so `--f "-x^2"` failed ("expected one argument") while
-        # `--f=-x^2` worked; here every exact-number spelling (-1/2, -1e-3, -0x1p-1) and
-        # every expression (-x^2, -exp(x)) is a value
-        self._negative_number_matcher = _DASH_VALUE
-        self._tokens: list[str] = []
-
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-        # the tokens this parser is given (a sub-command's parser: the tokens after its
-        # name), kept so that error() can look for a misspelt flag among them
-        self._tokens = list(sys.argv[1:] if args is None else args)
-        namespace, extras = super().parse_known_args(self._tokens, namespace)
-        if extras and not self._has_subcommands():
-            # a leaf says what it did not understand, naming itself (the top-level
-            # parser would only say "unrecognized arguments")
-            self.error(self._unknown_message(extras, dashed=True)
-                       or f"unrecognized arguments: {' '.join(extras)}")
-        return namespace, extras
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        if not self._has_subcommands():
-            # a typo outranks what it causes ("the following arguments are required:
-            # --poly" when --poly was written --poyl)
-            message = self._unknown_message(self._tokens) or message
-        elif "invalid choice" in message:
-            message = self._command_hint(message)
-        elif message.startswith("unrecognized arguments"):
-            # a flag before the command name (`dpverify --vers`): the top level's own flags
-            head = list(itertools.takewhile(lambda t: t.startswith("-"), self._tokens))
-            message = self._unknown_message(head) or message
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise SystemExit(2)
-
-    def _has_subcommands(self) -> bool:
-        return any(isinstance(a, argparse._SubParsersAction) for a in self._actions)
-
-    def _unknown_message(self, tokens: list[str], dashed: bool = False) -> str | None:
-        """The first token of ``tokens`` that looks like a flag this parser does not
-        have, with the closest flag it has; None when there is none.  ``dashed``: the
-        tokens are left over (no option took them as its value), so ``-poly`` is a
-        misspelt ``--poly`` rather than a value such as ``-e``."""
-        known = [s for s in self._option_string_actions if s.startswith("--")]
-        for token in tokens:
-            if token == "--":
-                break
-            name = token.split("=", 1)[0]
-            if name.startswith("--") and name not in self._option_string_actions:
-                return (f"unknown flag {name} for {self.prog}"
-                        + _did_you_mean(name, known))
-            if dashed and _DASH_WORD.match(name) and "-" + name in self._option_string_actions:
-                # -poly (one dash) is read as a value; say which flag it should be
-                return f"unknown flag {name} for {self.prog}; did you mean -{name}?"
-        return None
-
-    def _command_hint(self, message: str) -> str:
-        """argparse's "invalid choice" with the closest command first."""
-        match = re.search(r"invalid choice: '([^']*)'", message)
-        sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)),
-                   None)
-        if match is None or sub is None:
-            return message
-        return (f"unknown command {match.group(1)!r} for {self.prog}"
-                + _did_you_mean(match.group(1), list(sub.choices))
-                + f" (commands: {', '.join(sub.choices)})")
-
-
-# a token of one '-' and a word (-poly, -rtol): a misspelt flag when --word is a flag
-_DASH_WORD = re.compile(r"^-[A-Za-z][A-Za-z0-9-]*$")
-
-
-def _did_you_mean(word: str, candidates: list[str]) -> str:
-    # deferred: only an error message needs it (difflib costs a few ms at start-up)
-    import difflib
-
-    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.5)
-    return f"; did you mean {close[0]}?" if close else ""
 
 
 # name -> (module of dpverify.commands that registers it, one-line help).  Listed here so that
@@ -192,12 +98,12 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
     """The ``dpverify`` parser.  ``commands=None`` registers every command module (complete
     parser, for tests and docs); a list registers only those commands' modules and adds the
     others as help-only entries, which is what :func:`main` does to keep start-up short."""
-    parser = _Parser(
+    parser = Parser(
         prog="dpverify",
         description="Build and certify the approximating polynomials of DP release mechanisms.",
     )
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     if commands is None:
         modules = command_modules()
     else:
@@ -333,8 +239,31 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
             out = _check_out_path(out, getattr(args, "out_special", False))
         seconds, max_memory = _limits(args)
     except (DPVerifyError, ValueError) as exc:
-        sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
+        say(f"{prog}: error: {_one_line(exc)}")
         return 2
+    closed = _closed_streams()
+    if 1 in closed and out in (None, "-"):
+        # the result (table or JSON) has nowhere to go: do no work
+        keep = ", or write the result with --out FILE" if hasattr(args, "json_out") else ""
+        say(f"{prog}: error: standard output is closed: the result has nowhere to go "
+             f"(nothing was done; redirect standard output, e.g. >/dev/null{keep})")
+        return 2
+    code, wrote = _run(args, prog, seconds, max_memory, out, isolate)
+    lost = sorted(closed - {0})
+    if lost:
+        # the command ran and wrote --out; what it printed on a closed stream is lost
+        kept = f"; {out} was written" if wrote else ""
+        say(f"{prog}: error: {' and '.join(_STREAM_NAMES[fd] for fd in lost)} "
+             f"{'was' if len(lost) == 1 else 'were'} closed (anything printed there is "
+             f"lost){kept}")
+        return 2
+    return code
+
+
+def _run(args: argparse.Namespace, prog: str, seconds: float | None, max_memory: int,
+         out: str | None, isolate: bool) -> tuple[int, bool]:
+    """Compute (in a child process when ``isolate``) and print; the exit code, and whether
+    the ``--out`` file was written."""
     # deferred: `dpverify --help` imports no command module (start-up time)
     from .commands._isolate import can_isolate, run_isolated
 
@@ -346,11 +275,14 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
             outcome = run_isolated(
                 lambda: _compute(args, prog, seconds, max_memory, out, buffer), seconds,
                 max_memory, prog, getattr(args, "timeout", None))
-            return _emit(_in_own_terms(outcome, args.command), args, prog, out, buffer)
+            code = _emit(_in_own_terms(outcome, args.command), args, prog, out, buffer)
         finally:
             if buffer is not None:
                 buffer.close()
-    return _emit(_compute(args, prog, seconds, max_memory, out), args, prog, out)
+    else:
+        outcome = _compute(args, prog, seconds, max_memory, out)
+        code = _emit(outcome, args, prog, out)
+    return code, bool(outcome.get("wrote"))
 
 
 def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
@@ -408,10 +340,10 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
     previous file.  The JSON text for standard output (``--json``, ``--out -``) goes to
     ``buffer`` when given (the isolated child's temporary file, copied out by
     :func:`_emit`), else travels back in the outcome."""
-    alarm = False
+    alarm, wrote = False, False
 
     def fail(line: str, code: int) -> dict[str, Any]:
-        return {"lines": [f"{prog}: {line}"], "code": code}
+        return {"lines": [f"{prog}: {line}"], "code": code, "wrote": wrote}
 
     try:
         with limits(timeout=seconds, max_memory=max_memory), max_input(_input_cap(args)):
@@ -463,6 +395,7 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                              special=getattr(args, "out_special", False))
         except DPVerifyError as exc:
             return fail(f"error: {_one_line(exc)}", 2)
+        wrote = True
     text, buffered = None, False
     if out == "-" or getattr(args, "json", False):
         with Progress(prog, enabled=getattr(args, "progress", None)) as bar:
@@ -480,7 +413,8 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                 buffered = True
     parts = None if is_cert else data["verification"].get("certificates")
     return {"json": text, "buffered": buffered, "is_cert": is_cert, "text": result.text,
-            "parts": parts, "extra": list(result.extra_lines), "code": result.exit_code}
+            "parts": parts, "extra": list(result.extra_lines), "code": result.exit_code,
+            "wrote": wrote}
 
 
 def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
@@ -488,7 +422,7 @@ def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
     """Print what :func:`_compute` left to print: stdout, then stderr."""
     if "lines" in outcome:
         for line in outcome["lines"]:
-            sys.stderr.write(line + "\n")
+            say(line)
         return int(outcome["code"])
     if out is not None and out not in ("-", os.devnull) and not outcome["is_cert"]:
         # deferred: the note is defined with the certificate format (~50 ms to import)
@@ -546,8 +480,17 @@ def _one_line(exc: BaseException) -> str:
 
 
 def console_main() -> None:  # entry point
+    # first: no file or pipe opened later may take the number of a closed standard stream
+    closed = reopen_closed()
     try:
-        code = main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1")
+        try:
+            code = main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1")
+        except SystemExit as exc:  # argparse: --help, --version, a usage error
+            code = exc.code if isinstance(exc.code, int) else 2
+            if code == 0 and closed - {0}:
+                names = " and ".join(_STREAM_NAMES[fd] for fd in sorted(closed - {0}))
+                say(f"dpverify: error: {names} closed (anything printed there is lost)")
+                code = 2
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader stopped early (`dpverify ... --out - | head`): no traceback, and
