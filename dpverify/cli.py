@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import pkgutil
+import re
 import signal
 import sys
 import threading
@@ -113,7 +114,7 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
     for leaf in _leaf_parsers(sub):
         _limit_flags(leaf)
         # messages name the whole command (``dpverify release bernstein: ...``)
-        leaf.set_defaults(prog_name=leaf.prog)
+        leaf.set_defaults(prog_name=leaf.prog, flag_names=_flag_names(leaf))
     for name, (_module, summary) in sorted(COMMANDS.items()):
         if name not in sub.choices:
             sub.add_parser(name, help=summary)
@@ -122,6 +123,25 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
 
 #: ``--timeout`` of a command that does not define its own (seconds).
 DEFAULT_TIMEOUT = 600
+
+
+def _flag_names(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """``dest -> --flag`` for the flags of ``parser`` whose destination is a two-word
+    name (``max_degree -> --max-degree``): a library error names the parameter, and the
+    same name in a message of the CLI is the flag (:func:`_in_flag_terms`)."""
+    return {a.dest: a.option_strings[-1] for a in parser._actions
+            if "_" in a.dest and a.option_strings and a.option_strings[-1].startswith("--")}
+
+
+def _in_flag_terms(message: str, args: argparse.Namespace) -> str:
+    """``message`` with each parameter name of the library (``max_degree``) that is a
+    flag of this command replaced by the flag (``--max-degree``)."""
+    names = getattr(args, "flag_names", None) or {}
+    return _IDENTIFIER.sub(lambda m: names.get(m.group(0), m.group(0)), message)
+
+
+# a two-word Python identifier (max_degree, max_pieces) not inside a longer name or path
+_IDENTIFIER = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
 
 
 def _leaf_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
@@ -343,7 +363,8 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
     alarm, wrote = False, False
 
     def fail(line: str, code: int) -> dict[str, Any]:
-        return {"lines": [f"{prog}: {line}"], "code": code, "wrote": wrote}
+        return {"lines": [f"{prog}: {_in_flag_terms(line, args)}"], "code": code,
+                "wrote": wrote}
 
     try:
         with limits(timeout=seconds, max_memory=max_memory), max_input(_input_cap(args)):

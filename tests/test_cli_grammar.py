@@ -106,3 +106,15 @@ def test_check_with_names_the_file_written(tmp_path, monkeypatch, capsys, out, e
     assert len(result) == 1 and expected in result[0]
     if out is not None:
         assert (tmp_path / out).is_file()
+
+
+def test_library_errors_name_the_flag_on_the_command_line(capsys):
+    # the library names its parameter (max_degree); the CLI the flag (--max-degree)
+    from dpverify import CertificationFailed, approx
+
+    with pytest.raises(CertificationFailed, match="raise max_degree"):
+        approx("exp(x)", (0, 1), "1e-30", max_degree=3)
+    assert main(["approx", "--f", "exp(x)", "--interval", "0", "1", "--gamma", "1e-30",
+                 "--max-degree", "3"]) == 1
+    err = capsys.readouterr().err
+    assert "raise --max-degree" in err and "max_degree" not in err
