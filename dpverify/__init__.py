@@ -17,6 +17,7 @@ __all__ = [
     "__version__",
     "Approximation",
     "supnorm",
+    "certify_approximation",
     "chebyshev_coefficients",
     "minimax",
     "approx",
@@ -38,7 +39,7 @@ __all__ = [
     "MemoryLimitExceeded",
 ]
 
-_LAZY = {"Approximation": "approximation", "supnorm": "api",
+_LAZY = {"Approximation": "approximation", "supnorm": "api", "certify_approximation": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
          "evalbound": "api", "float_error_bound": "api", "as_poly": "exact",
          "Certificate": "certify.certificate"}

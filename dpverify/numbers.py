@@ -60,6 +60,7 @@ __all__ = [
     "log2_fmpq",
     "log2_decimal",
     "round_to_float64",
+    "check_keywords",
     "MAX_DEGREE",
     "MAX_LITERAL",
     "BallTooLarge",
@@ -259,6 +260,25 @@ def check_interval(interval: Any, name: str = "interval") -> tuple[fmpq, fmpq]:
         raise InvalidParameterError(
             f"{name} must have a < b, got [{fmpq_str(a)}, {fmpq_str(b)}]")
     return a, b
+
+
+def check_keywords(function: str, given: Any, valid: Any) -> None:
+    """Refuse keyword arguments ``given`` (names) that are not in ``valid``:
+    :class:`~dpverify.errors.ParameterTypeError` naming each unknown one, the closest valid
+    name and every valid one (``rtoll=`` is a typo of ``rtol``, not a bare TypeError)."""
+    valid = list(valid)
+    unknown = [k for k in given if k not in valid]
+    if not unknown:
+        return
+    import difflib  # deferred: only an error message needs it
+
+    parts = []
+    for k in unknown:
+        close = difflib.get_close_matches(str(k), valid, n=1, cutoff=0.5)
+        parts.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    what = "an unknown keyword argument" if len(unknown) == 1 else "unknown keyword arguments"
+    raise ParameterTypeError(
+        f"{function}() got {what} {', '.join(parts)}; valid: {', '.join(sorted(valid))}")
 
 
 def check_open_unit(value: Any, name: str) -> fmpq:
