@@ -156,8 +156,11 @@ def _box_error(
     f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr",
               max_length=MAX_CANONICAL_LENGTH)
     try:
+        # domain.requested: the interval as asked (pi/2), whose outward rounding the
+        # intervals are; the witness of ``lower`` is then taken inside it
         res = supnorm(f, approx.poly, approx.domain["intervals"], rtol=rtol, atol=atol,
-                      claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress)
+                      claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress,
+                      requested=approx.domain.get("requested"))
     except TimeLimitExceeded:
         raise
     except Undefined as exc:
