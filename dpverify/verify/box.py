@@ -31,6 +31,7 @@ from .expr import Indeterminate, IvAlg, Undefined, point, run
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import Poly, evaluate, read_interval
 from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine
+from .requested import check_contains, check_inside
 from .supnorm import Sup, common_checks, read_sup, words
 from .taylor import bound_piece, endpoints
 
@@ -264,3 +265,10 @@ def verify_box(st: object, evidence: object, ck: Checks, out: list[str]) -> None
     if ok:
         ck.run("sup |f - p| <= upper on every piece", lambda: check_pieces(s, pieces, ck))
     ck.run("witness: |f - p| >= lower", lambda: _witness(s, w))
+    req = s.domain.get("requested")
+    if req is not None:
+        # the intervals are the outward rounding of the requested ones: the enclosure holds
+        # on those too when the witness of lower lies inside them
+        ck.run("requested intervals inside the stated ones",
+               lambda: check_contains(s.domain["intervals"], req))
+        ck.run("witness inside the requested intervals", lambda: check_inside(w, req))
