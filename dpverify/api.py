@@ -351,12 +351,9 @@ def _rounded(cert: Certificate, box: Box) -> Certificate:
     """A minimax certificate computed on the outward rounding of ``box``: record what was
     requested in ``info`` (not checked: the statement is about the stated rational
     interval, which contains the requested one; docs/conventions.md)."""
-    if box.requested is not None:
-        cert.data.setdefault("info", {})["requested_interval"] = {
-            "requested": box.requested[0], "rounding": "outward",
-            "meaning": "the statement's interval contains the requested one (its ends "
-                       "rounded outward); upper also bounds E_N(f) on the requested "
-                       "interval, lower is proven on the statement's interval"}
+    note = box.info()
+    if note is not None:
+        cert.data.setdefault("info", {})["requested_interval"] = note
     return cert
 
 

@@ -16,6 +16,7 @@ from ..numbers import MAX_DEGREE, check_int, parse_exact
 from ..progress import Progress
 
 __all__ = [
+    "interval_flag",
     "CommandResult",
     "add_json_flag",
     "backend_flags",
@@ -173,6 +174,18 @@ def psi_params(args: Any, d: int) -> dict[str, Any] | None:
 def exact(text: str, name: str):
     """Read a command-line number exactly (``1e-3`` is 1/1000, never a float)."""
     return parse_exact(text, name)
+
+
+def interval_flag(values: list[str], flag: str = "--interval") -> Any:
+    """``--interval A B``: exact numbers, or constant expressions (``0 pi/2``) that the
+    certificate rounds outward (:mod:`dpverify.expr.constant`); a
+    :class:`~dpverify.expr.constant.Box` of one interval.  Errors name ``--interval A``,
+    ``--interval B``."""
+    # deferred: the expression language, needed only by the commands with an interval
+    from ..expr.constant import Box, read_pair
+
+    a, b = values
+    return Box((read_pair(a, b, f"{flag} A", f"{flag} B", flag),))
 
 
 def int_flag(text: str, flag: str, minimum: int | None = None, maximum: int | None = None) -> int:

@@ -39,7 +39,7 @@ from ..errors import DomainError, InvalidParameterError, ParameterTypeError
 from ..numbers import arb_to_fmpq_bounds, fmpq_str, fmpq_to_decimal, parse_exact, to_fmpq
 from .expression import Expr, parse
 
-__all__ = ["Endpoint", "Box", "read_endpoint", "read_box", "DIGITS", "ROUNDING"]
+__all__ = ["Endpoint", "Box", "read_endpoint", "read_box", "read_pair", "DIGITS", "ROUNDING"]
 
 #: Significant decimal digits of an end rounded outward (or inward): the certificate's
 #: interval exceeds the requested one by at most one unit in the 40th digit.
@@ -128,6 +128,17 @@ class Box:
             out["requested"] = self.requested
             out["rounding"] = ROUNDING
         return out
+
+    def info(self) -> dict[str, Any] | None:
+        """What a certificate whose *statement* keeps only the rational interval (kind
+        minimax) records in ``info`` (not checked) when an end was rounded; else None."""
+        if self.requested is None:
+            return None
+        return {"requested": self.requested[0] if len(self.ends) == 1 else self.requested,
+                "rounding": ROUNDING,
+                "meaning": "the statement's interval contains the requested one (its ends "
+                           "rounded outward): an upper bound holds on the requested "
+                           "interval too, a lower bound on the statement's interval"}
 
     def check_defined(self, f: Expr, name: str = "f") -> None:
         """Raise ``DomainError`` when ``f`` is undefined at a rounded end: a target
@@ -235,11 +246,18 @@ def read_box(box: Any, name: str = "interval") -> Box:
     for pair, where in zip(pairs, names, strict=True):
         if len(pair) != 2:
             raise InvalidParameterError(f"{where} must be a pair (a, b), got {pair!r}"[:300])
-        a, b = read_endpoint(pair[0], f"{where}[0]"), read_endpoint(pair[1], f"{where}[1]")
-        if not a.hi < b.lo:
-            if a.exact is not None and b.exact is not None or a.lo >= b.hi:
-                raise DomainError(f"{where} must have a < b, got [{a}, {b}]")
-            raise InvalidParameterError(
-                f"{where}: cannot tell that {a} < {b} (they agree to {DIGITS} digits)")
-        ends.append((a, b))
+        ends.append(read_pair(pair[0], pair[1], f"{where}[0]", f"{where}[1]", where))
     return Box(tuple(ends))
+
+
+def read_pair(a: Any, b: Any, name_a: str, name_b: str, name: str
+              ) -> tuple[Endpoint, Endpoint]:
+    """The ends ``a < b`` of one interval (:func:`read_endpoint`; messages name
+    ``name_a``, ``name_b`` and ``name``: the CLI passes ``--interval A``, ...)."""
+    ea, eb = read_endpoint(a, name_a), read_endpoint(b, name_b)
+    if not ea.hi < eb.lo:
+        if ea.exact is not None and eb.exact is not None or ea.lo >= eb.hi:
+            raise DomainError(f"{name} must have a < b, got [{ea}, {eb}]")
+        raise InvalidParameterError(
+            f"{name}: cannot tell that {ea} < {eb} (they agree to {DIGITS} digits)")
+    return ea, eb
