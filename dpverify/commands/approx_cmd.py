@@ -18,7 +18,7 @@ from ._common import (
     make_progress,
     progress_flags,
 )
-from .minimax_cmd import bracket_rows, read_degree, read_interval
+from .minimax_cmd import bracket_rows, note_interval, read_degree, read_interval
 
 __all__ = ["register"]
 
@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
     p.add_argument("--f", required=True, help='function of x, e.g. "exp(x)"')
     p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
                    help="the interval [A, B] of the uniform error (exact numbers, A < B, "
-                   "e.g. -1 1)")
+                   "e.g. -1 1; or constant expressions such as 0 pi/2, rounded outward)")
     p.add_argument("--gamma", required=True, help="target uniform error, > 0")
     p.add_argument("--max-degree", default="1000", help=f"largest degree tried "
                    f"(default 1000, at most {MAX_REMEZ_DEGREE})")
@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
 
 def run(args: Any) -> CommandResult:
     f = parse(args.f, variables=("x",), name="--f")
-    a, b = read_interval(args)
+    a, b = read_interval(args, f)
     gamma = exact(args.gamma, "--gamma")
     if not gamma > 0:
         raise InvalidParameterError(f"--gamma must be > 0, got {args.gamma}")
@@ -61,9 +61,10 @@ def run(args: Any) -> CommandResult:
     with make_progress(args, "dpverify approx") as bar:
         cert = approx(f, (a, b), gamma, search=remez, max_degree=max_degree, rtol=rtol,
                       timeout=0.9 * read_timeout(args.timeout), progress=bar)
+    note_interval(cert, args)
     st = cert.statement
     n = st["degree"]
-    rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+    rows = [("f", f.canonical), ("interval", args.rounded_interval.describe()),
             ("gamma", fmpq_str(gamma)), ("degree N", str(n))] + bracket_rows(cert)
     rows.append(("degree N suffices", "proven: sup |f - p| <= gamma"))
     if "least_degree" in st:

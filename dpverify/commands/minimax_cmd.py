@@ -8,7 +8,7 @@ from ..certify.alternation import minimax
 from ..constructions.remez import DEGREE_LIMIT_REASON, MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
-from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
+from ..numbers import fmpq_to_decimal, parse_exact
 from ._cert import check_with, read_timeout, timeout_flag
 from ._common import (
     CommandResult,
@@ -16,11 +16,13 @@ from ._common import (
     exact,
     format_table,
     int_flag,
+    interval_flag,
     make_progress,
     progress_flags,
 )
 
-__all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome"]
+__all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome", "read_interval",
+           "note_interval"]
 
 
 def register(sub: Any) -> None:
@@ -40,7 +42,8 @@ def register(sub: Any) -> None:
                    "search costs O(N^2) per exchange step)")
     p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
                    help="the interval [A, B] of the uniform error (exact numbers, A < B, "
-                   "e.g. -1 1)")
+                   "e.g. -1 1; or constant expressions such as 0 pi/2, rounded outward: "
+                   "the certificate is about the rounded interval and says so in info)")
     p.add_argument("--rtol", default="1e-6",
                    help="goal for the bracket: upper <= lower (1 + rtol) (default 1e-6)")
     timeout_flag(p)
@@ -49,12 +52,24 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def read_interval(args: Any) -> tuple[Any, Any]:
-    a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
-    if not a < b:
-        raise InvalidParameterError(
-            f"--interval needs A < B, got {args.interval[0]} {args.interval[1]}")
+def read_interval(args: Any, f: Any = None) -> tuple[Any, Any]:
+    """``--interval A B`` as exact rationals: constant expressions (``0 pi/2``) rounded
+    outward (``args.rounded_interval`` keeps what was asked, for :func:`note_interval`);
+    ``f`` undefined at a rounded end is refused."""
+    box = interval_flag(args.interval)
+    if f is not None:
+        box.check_defined(f, "--f")
+    args.rounded_interval = box
+    (a, b), = box.stated
     return a, b
+
+
+def note_interval(cert: Any, args: Any) -> None:
+    """Record in ``info`` the interval as asked when its ends were rounded outward."""
+    box = getattr(args, "rounded_interval", None)
+    note = None if box is None else box.info()
+    if note is not None:
+        cert.data.setdefault("info", {})["requested_interval"] = note
 
 
 def read_degree(text: str, flag: str = "--degree") -> int:
@@ -108,14 +123,15 @@ def bracket_rows(cert: Any) -> list[tuple[str, str]]:
 def run(args: Any) -> CommandResult:
     f = parse(args.f, variables=("x",), name="--f")
     n = read_degree(args.degree)
-    a, b = read_interval(args)
+    a, b = read_interval(args, f)
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
     with make_progress(args, "dpverify minimax") as bar:
         cert = minimax(f, n, (a, b), search=remez, rtol=rtol,
                        timeout=0.9 * read_timeout(args.timeout), progress=bar)
-    rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+    note_interval(cert, args)
+    rows = [("f", f.canonical), ("interval", args.rounded_interval.describe()),
             ("degree N", str(n))] + bracket_rows(cert)
     line, code = bracket_outcome(cert, args)
     rows.append(("result", line))
