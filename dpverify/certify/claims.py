@@ -24,9 +24,7 @@ from ..expr.tree import MAX_CANONICAL_LENGTH
 from ..numbers import BallTooLarge, fmpq_str, fmpq_to_decimal, log2_decimal, to_fmpq
 from ..progress import ProgressCallback
 from .certificate import CERT_FORMAT, CLAIM_KEYS, SCHEMA_VERSION, Certificate
-from .finite import finite_max_error
 from .interval import supnorm
-from .optimality import check
 
 __all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS", "STATEMENT_EXTRAS",
            "DEFAULT_READING"]
@@ -128,6 +126,9 @@ _Measured = tuple[dict[str, Any], dict[str, Any], dict[str, Any], fmpq, fmpq]
 
 
 def _finite_error(approx: Approximation, progress: ProgressCallback | None) -> _Measured:
+    # deferred: finite domains only (start-up of the commands that certify on intervals)
+    from .finite import finite_max_error
+
     res = finite_max_error(approx.poly, approx.target, approx.domain, progress=progress)
     if res.exact:
         err: dict[str, Any] = {"lower": fmpq_str(res.lower), "upper": fmpq_str(res.upper),
@@ -216,6 +217,8 @@ def _least_degree(
     """(statement part, evidence part) of a least-degree proof, after checking it."""
     opt = approx.extra["optimality"]
     mono = approx.poly.to_monomial() if approx.poly.basis != "monomial" else approx.poly
+    from .optimality import check  # deferred: least-degree proofs only (as finite)
+
     ok, why = check(opt, degree=poly_block["degree"], gamma=fmpq_str(gamma),
                     coefficients=[fmpq_str(c) for c in mono.coeffs],
                     target=approx.target, domain=approx.domain)
