@@ -33,7 +33,6 @@ name must be too).
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 import time
 from collections.abc import Iterable
@@ -187,7 +186,7 @@ def _open_temporary(folder: str, base: str) -> tuple[int, str | None]:
 
 
 def _temporary_name(folder: str, base: str) -> str:
-    return ("." + _cut(base, _name_max(folder) - 32) + _TAG + secrets.token_hex(8)
+    return ("." + _cut(base, _name_max(folder) - 32) + _TAG + os.urandom(8).hex()
             + ".tmp")
 
 

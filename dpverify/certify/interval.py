@@ -80,7 +80,6 @@ from ..expr.constant import Box as Requested
 from ..expr.constant import read_box
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
-from .box_search import WitnessSearch
 from .piece_bounds import (
     Box,
     PieceProblem,
@@ -487,8 +486,12 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
 
     # points proposed by a float search (box_search), kept only through their value
     # certified here: they bring ``lower`` close to the supremum from the start
-    search = WitnessSearch(f, poly, B, 2 * prob.deg + 3) if d >= 2 and evidence_for is None \
-        else None
+    search = None
+    if d >= 2 and evidence_for is None:
+        # deferred: the float search loads numpy (about 60 ms), which one variable never needs
+        from .box_search import WitnessSearch
+
+        search = WitnessSearch(f, poly, B, 2 * prob.deg + 3)
 
     def try_points(points: list[tuple[fmpq, ...]]) -> None:
         nonlocal L, witness

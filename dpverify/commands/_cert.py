@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 from typing import Any
 
 from ..errors import InvalidParameterError
@@ -50,6 +49,8 @@ def check_with(args: argparse.Namespace) -> str:
     if out is None or out in _NO_FILE:
         return ("not saved: add --out FILE to keep the certificate, then check with: "
                 "dpverify verify FILE")
+    import shlex  # deferred: only this line needs it (about 2 ms at start-up)
+
     return f"check with: dpverify verify {shlex.quote(out)}"
 
 

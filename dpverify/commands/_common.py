@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..budget import check_cost
 from ..errors import InvalidParameterError, ParameterTypeError
@@ -35,14 +34,15 @@ __all__ = [
 ]
 
 
-@dataclass
-class CommandResult:
-    """What a handler returns: the JSON object, the human text, the exit code."""
+class CommandResult(NamedTuple):
+    """What a handler returns: the JSON object, the human text, the exit code, and lines
+    for standard error.  (A named tuple: every command loads this module, and a dataclass
+    costs about a millisecond to create.)"""
 
     data: dict[str, Any]
     text: str
     exit_code: int = 0
-    extra_lines: list[str] = field(default_factory=list)
+    extra_lines: Sequence[str] = ()
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:

@@ -35,7 +35,6 @@ import shutil
 import signal
 import struct
 import sys
-import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -302,6 +301,8 @@ def stdout_buffer() -> IO[bytes] | None:
     """An unlinked temporary file (in ``$TMPDIR``) for the JSON document the child
     writes for standard output, or None when none can be made (the document then
     travels in the outcome)."""
+    import tempfile  # deferred: only --json / --out - need it (tempfile loads random, hashlib)
+
     try:
         return tempfile.TemporaryFile(prefix="dpverify-stdout-")
     except OSError:
@@ -318,6 +319,8 @@ def fill_buffer(buffer: IO[bytes], chunks: Iterable[str]) -> None:
             buffer.write(chunk.encode("utf-8"))
         buffer.flush()
     except OSError as exc:
+        import tempfile  # deferred: as stdout_buffer
+
         raise OSError(f"cannot hold the JSON document for standard output in "
                       f"{tempfile.gettempdir()}: {exc.strerror or exc} (set TMPDIR, or "
                       "write it with --out FILE)") from None

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from flint import arb, ctx, fmpq
 
@@ -52,8 +51,7 @@ ROUNDING = "outward"
 _PREC = 256
 
 
-@dataclass(frozen=True)
-class Endpoint:
+class Endpoint(NamedTuple):
     """One end of an interval: ``exact`` (an ``fmpq``) when it is a rational number,
     else ``text``, the canonical text of a constant expression, and ``lo <= value <= hi``,
     the decimals of :data:`DIGITS` digits around its real value."""
@@ -90,8 +88,7 @@ class Endpoint:
         return to_fmpq(x)
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """Intervals as requested and as certified.
 
     ``stated``: the exact rational intervals the certificate covers (outward rounding of
