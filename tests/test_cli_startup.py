@@ -84,3 +84,52 @@ def test_dir_of_the_package_lists_its_api_not_its_imports():
     names = dir(dpverify)
     assert set(dpverify.__all__) <= set(names)
     assert "Any" not in names and "annotations" not in names
+
+
+# --- "What loads when" (docs/architecture.md): every row of the table is run -------------
+
+_LIBRARIES = {"python-flint": "flint", "numpy": "numpy", "mpmath": "mpmath", "sympy": "sympy",
+              "scipy": "scipy", "jsonschema": "jsonschema"}
+
+
+def _load_table() -> list[tuple[str, set[str]]]:
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
+            ).read_text(encoding="utf-8")
+    section = text[text.index("### What loads when"):]
+    rows = re.findall(r"^\| `([^`]+)` \| ([^|]+) \|$", section, re.M)
+    assert len(rows) >= 8
+    return [(run, set() if loads.strip() == "nothing"
+             else {_LIBRARIES[x.strip()] for x in loads.split(",")}) for run, loads in rows]
+
+
+def _loaded_by(run: str, tmp_path) -> set[str]:
+    import shlex
+
+    if run.startswith("import "):
+        code = f"{run}\n"
+    else:
+        argv = [("cert.json" if a == "CERT.json" else a) for a in shlex.split(run)[1:]]
+        code = ("import io, contextlib\nfrom dpverify.cli import main\n"
+                "with contextlib.redirect_stdout(io.StringIO()):\n"
+                "    try:\n"
+                f"        main({argv!r})\n"
+                "    except SystemExit:\n"
+                "        pass\n")
+    code += f"import sys\nprint(sorted(m for m in {sorted(_LIBRARIES.values())!r} " \
+            "if m in sys.modules))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=tmp_path).stdout
+    return set(json.loads(out.strip().splitlines()[-1].replace("'", '"')))
+
+
+def test_what_loads_when(tmp_path):
+    # a certificate for the verify row
+    assert subprocess.run([sys.executable, "-m", "dpverify", "or", "--k", "4", "--gamma",
+                           "1/10", "--out", str(tmp_path / "cert.json")],
+                          capture_output=True).returncode == 0
+    wrong = {run: (sorted(want), sorted(got)) for run, want in _load_table()
+             if (got := _loaded_by(run, tmp_path)) != want}
+    assert not wrong, f"docs/architecture.md 'What loads when' is wrong: {wrong}"
