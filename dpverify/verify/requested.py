@@ -91,21 +91,25 @@ def _compare(pairs: list[tuple[fmpq | Code, fmpq | Code]]) -> bool | None:
     return result
 
 
-def check_contains(intervals: list[tuple[fmpq, fmpq]], req: Requested
-                   ) -> tuple[bool | None, str]:
-    """Each stated interval contains the requested one (``stated_lo <= requested_lo`` and
-    ``requested_hi <= stated_hi``, and ``requested_lo < requested_hi``)."""
-    pairs: list[tuple[fmpq | Code, fmpq | Code]] = []
-    for (lo, hi), ((_, a), (_, b)) in zip(intervals, req, strict=True):
-        pairs += [(lo, a), (b, hi)]
-
+def _decided(pairs: list[tuple[fmpq | Code, fmpq | Code]]) -> bool | None:
+    """:func:`_compare` at growing precision (an undefined requested end: False)."""
     def pred() -> bool | None:
         try:
             return _compare(pairs)
         except Undefined:
             return False
 
-    ok = decide(pred)
+    return decide(pred)
+
+
+def check_contains(intervals: list[tuple[fmpq, fmpq]], req: Requested
+                   ) -> tuple[bool | None, str]:
+    """Each stated interval contains the requested one (``stated_lo <= requested_lo`` and
+    ``requested_hi <= stated_hi``)."""
+    pairs: list[tuple[fmpq | Code, fmpq | Code]] = []
+    for (lo, hi), ((_, a), (_, b)) in zip(intervals, req, strict=True):
+        pairs += [(lo, a), (b, hi)]
+    ok = _decided(pairs)
     shown = " x ".join(f"[{ta}, {tb}]" for (ta, _), (tb, _) in req)
     return ok, f"requested {shown} inside the stated intervals: {ok}"
 
@@ -115,13 +119,5 @@ def check_inside(x: list[fmpq], req: Requested) -> tuple[bool | None, str]:
     pairs: list[tuple[fmpq | Code, fmpq | Code]] = []
     for xi, ((_, a), (_, b)) in zip(x, req, strict=True):
         pairs += [(a, xi), (xi, b)]
-
-    def pred() -> bool | None:
-        try:
-            return _compare(pairs)
-        except Undefined:
-            return False
-
-    ok = decide(pred)
+    ok = _decided(pairs)
     return ok, f"({', '.join(show(v, 20) for v in x)}) inside the requested box: {ok}"
-
