@@ -20,7 +20,11 @@ from ._common import (
 )
 from .minimax_cmd import bracket_rows, note_interval, read_degree, read_interval
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the search imports on first call: the isolating parent imports it before it forks
+#: the computing child (dpverify.cli).
+PRELOAD = ("dpverify.expr.float_eval",)
 
 
 def register(sub: Any) -> None:

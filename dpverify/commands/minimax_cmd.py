@@ -21,8 +21,12 @@ from ._common import (
     progress_flags,
 )
 
-__all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome", "read_interval",
+__all__ = ["register", "PRELOAD", "bracket_rows", "read_degree", "bracket_outcome", "read_interval",
            "note_interval"]
+
+#: What the search imports on first call: the isolating parent imports it before it forks
+#: the computing child (dpverify.cli).
+PRELOAD = ("dpverify.expr.float_eval",)
 
 
 def register(sub: Any) -> None:
