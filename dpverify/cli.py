@@ -293,6 +293,13 @@ def _run(args: argparse.Namespace, prog: str, seconds: float | None, max_memory:
     if isolate and can_isolate():
         from .commands._isolate import stdout_buffer  # deferred: as run_isolated
 
+        # fork after the imports the command needs: its module's PRELOAD (what its
+        # handler imports on first call) is imported here, once, and the child inherits
+        # it instead of importing under the --timeout clock
+        for name in ("dpverify.certify.certificate",  # the output document (_compute)
+                     *getattr(sys.modules.get(args.handler.__module__), "PRELOAD", ())):
+            importlib.import_module(name)
+
         buffer = stdout_buffer() if out == "-" or getattr(args, "json", False) else None
         try:
             outcome = run_isolated(

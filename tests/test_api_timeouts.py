@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
-import resource
 import time
 from functools import lru_cache
 
@@ -33,42 +32,27 @@ from dpverify.constructions.sherstov import rofk_polynomial
 from dpverify.errors import InvalidParameterError, TimeLimitExceeded
 from dpverify.exact import ChebyshevPoly, MonomialPoly
 from dpverify.verify import verify_bytes, verify_document, verify_file
+from tests._timing import cpu_seconds, slowdown
 
 T = 0.3  # seconds
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and of its children that have ended."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
-
-
-def _slowdown() -> float:
-    """How much slower than its CPU time a computation runs on this machine now: a busy
-    loop of 20 ms CPU, its wall time over its CPU time (1 on an idle machine, about 1.5
-    with two busy processes on two cores)."""
-    w0, c0 = time.monotonic(), time.process_time()
-    while time.process_time() - c0 < 0.02:
-        pass
-    return max(1.0, (time.monotonic() - w0) / (time.process_time() - c0))
 
 
 class _Clock:
     """Wall and CPU time from now, and the machine's slowdown measured now."""
 
     def __init__(self) -> None:
-        self.slowdown = _slowdown()
-        self.wall, self.cpu = time.monotonic(), _cpu()
+        self.slowdown = slowdown()
+        self.wall, self.cpu = time.monotonic(), cpu_seconds()
 
 
 def _within(start: _Clock, timeout: float = T) -> None:
-    wall, cpu = time.monotonic() - start.wall, _cpu() - start.cpu
+    wall, cpu = time.monotonic() - start.wall, cpu_seconds() - start.cpu
     limit = 1.1 * timeout + 1
     # the work past the deadline (min: a call using several threads has CPU > wall)
     assert min(wall, cpu) <= limit, f"{wall:.2f} s wall, {cpu:.2f} s CPU, timeout={timeout}"
-    slowdown = max(start.slowdown, _slowdown())
-    assert wall <= limit * slowdown + 1, \
-        f"{wall:.2f} s wall for timeout={timeout} at a slowdown of {slowdown:.2f}"
+    factor = max(start.slowdown, slowdown())
+    assert wall <= limit * factor + 1, \
+        f"{wall:.2f} s wall for timeout={timeout} at a slowdown of {factor:.2f}"
 
 
 # ---------------------------------------------------------------- every function, enumerated

@@ -16,6 +16,7 @@ import pytest
 
 from dpverify import cli
 from dpverify.cli import main
+from tests._timing import slowdown
 
 EXE = [sys.executable, "-m", "dpverify"]
 
@@ -120,23 +121,14 @@ def test_child_process_is_killed_at_the_deadline(tmp_path):
     to read the 40001 coefficients and reach the FLINT call first, also on a busy machine
     (at --timeout 1 a loaded machine's child was still in Python at the deadline, and its
     own alarm ended it instead)."""
-    slowdown = _slowdown()
+    factor = slowdown()
     proc, elapsed = _run(["supnorm", "--f", "exp(x)", "--poly", _big_poly(tmp_path, 40001),
                           "--interval", "0", "1", "--timeout", "3"], code=_NO_COST_CHECKS)
     line = _one_line(proc.stderr)
     assert proc.returncode == 1 and proc.stdout == ""
     assert "undecided: time limit of 3 s reached (the computation was stopped" in line
     # + interpreter start-up and the parent's own work, slower on a busy machine
-    assert elapsed < 3 * 1.05 + 1 + 3 * max(slowdown, _slowdown())
-
-
-def _slowdown() -> float:
-    """Wall time over CPU time of a 20 ms busy loop now (1 on an idle machine): the margin
-    for work that is not the computation under test is scaled by it."""
-    w0, c0 = time.monotonic(), time.process_time()
-    while time.process_time() - c0 < 0.02:
-        pass
-    return max(1.0, (time.monotonic() - w0) / (time.process_time() - c0))
+    assert elapsed < 3 * 1.05 + 1 + 3 * max(factor, slowdown())
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the child-process backstop is POSIX")

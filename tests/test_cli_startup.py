@@ -133,3 +133,46 @@ def test_what_loads_when(tmp_path):
     wrong = {run: (sorted(want), sorted(got)) for run, want in _load_table()
              if (got := _loaded_by(run, tmp_path)) != want}
     assert not wrong, f"docs/architecture.md 'What loads when' is wrong: {wrong}"
+
+
+_CHILD_IMPORTS = """
+import os, sys
+import dpverify.commands._isolate as iso
+from dpverify.cli import main
+original = iso._child
+
+
+def child(work, result_w, err_w, max_memory, parent):
+    before = set(sys.modules)
+
+    def counted():
+        out = work()
+        new = sorted(m for m in set(sys.modules) - before if m.startswith("dpverify"))
+        os.write(2, ("CHILD-IMPORTED " + " ".join(new) + "\\n").encode())
+        return out
+    original(counted, result_w, err_w, max_memory, parent)
+
+
+iso._child = child
+main(sys.argv[1:], isolate=True)
+"""
+
+
+def test_the_computing_child_imports_nothing_of_dpverify(tmp_path):
+    """The isolating parent forks after the imports the command needs (the command
+    module's PRELOAD): the child, which runs under the --timeout clock, imports nothing
+    of dpverify (it would be import time inside the time limit, lost with the child)."""
+    cert = tmp_path / "or.json"
+    runs = [["supnorm", "--f", "exp(x)", "--poly", "1,1,1/2", "--interval", "-1", "1"],
+            ["or", "--k", "4", "--gamma", "1/10", "--out", str(cert)],
+            ["minimax", "--f", "log(x)", "--degree", "4", "--interval", "1", "2"],
+            ["approx", "--f", "log(x)", "--gamma", "1e-3", "--interval", "1", "2"],
+            ["evalbound", "--poly", "1,1", "--interval", "0", "1"],
+            ["dlist", "--k", "4", "--gamma", "1/10"],
+            ["rofk", "--r", "2", "--k", "6", "--gamma", "1/10"],
+            ["verify", str(cert)]]
+    for argv in runs:
+        err = subprocess.run([sys.executable, "-c", _CHILD_IMPORTS, *argv],
+                             capture_output=True, text=True, timeout=300).stderr
+        line = [ln for ln in err.splitlines() if ln.startswith("CHILD-IMPORTED")]
+        assert line == ["CHILD-IMPORTED "], (argv[0], err[-500:])

@@ -27,7 +27,11 @@ if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does 
 
     _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the handler imports on first call (dpverify.api is lazy): the isolating parent
+#: imports it before it forks the computing child (dpverify.cli).
+PRELOAD = ("dpverify.certify.claims",)
 
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
 
