@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 python3 benchmarks/supnorm_vs_sollya.py --timeout 60 --repeat 2
 python3 benchmarks/cli_startup.py
+python3 benchmarks/latency.py
 python3 benchmarks/or_scale.py
 python3 benchmarks/fast_vs_exact.py
 # BLAS threads unset: the script compares 1 thread and every core itself (threadpoolctl)

@@ -17,6 +17,7 @@ __all__ = [
     "__version__",
     "Approximation",
     "supnorm",
+    "certify_approximation",
     "chebyshev_coefficients",
     "minimax",
     "approx",
@@ -39,7 +40,7 @@ __all__ = [
     "MemoryLimitExceeded",
 ]
 
-_LAZY = {"Approximation": "approximation", "supnorm": "api",
+_LAZY = {"Approximation": "approximation", "supnorm": "api", "certify_approximation": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
          "fpminimax": "machine",
          "evalbound": "api", "float_error_bound": "api", "as_poly": "exact",

@@ -4,8 +4,16 @@ Every ``--out`` of the CLI and every ``save`` of the API goes through :func:`wri
 The text is written to a temporary file in the destination's directory, flushed and
 ``fsync``-ed, then moved over the destination with :func:`os.replace` (atomic on POSIX and
 Windows when both are on the same file system, which the same directory guarantees).  A
-run killed at any moment leaves the previous file intact and at most a stray
-``.NAME.*.tmp`` file next to it.
+run killed at any moment leaves the previous file intact.
+
+Nothing is left behind either, even after ``kill -9``: on Linux the temporary file is
+*unnamed* (``open(directory, O_TMPFILE)``: an inode with no name, which the kernel frees
+when its last descriptor closes, however the process ends) and gets a name
+(``linkat`` through ``/proc/self/fd``) only once complete, just before the rename.  Where
+the file system or the system refuses that (no ``O_TMPFILE``, no ``/proc``), the
+temporary file is a named ``.NAME.dpverify-RANDOM.tmp``; the writer holds an ``flock`` on
+it, and every later write to the same directory removes the ones of that naming whose lock
+is free (their writer is dead) and that are more than :data:`STALE_AFTER` seconds old.
 
 A symbolic link is followed: the file it points to is replaced and the link stays.
 
@@ -17,8 +25,8 @@ written in place, as a shell redirection would (replacing it would swap a device
 file), and writing a FIFO waits for its reader.  Without ``special`` such a destination
 is refused before anything is written: a FIFO without a reader would block forever.
 
-The temporary file is named ``.NAME.RANDOM.tmp`` with ``NAME`` cut so that the whole name
-fits the file system's limit (a destination name of 245 bytes is legal; its temporary
+The temporary name is ``.NAME.dpverify-RANDOM.tmp`` with ``NAME`` cut so that the whole
+name fits the file system's limit (a destination name of 245 bytes is legal; its temporary
 name must be too).
 """
 
@@ -26,14 +34,22 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from .errors import InvalidParameterError
 
 __all__ = ["write_text", "write_bytes", "write_chunks", "check_destination", "file_kind",
-           "NotRegularFile", "open_regular"]
+           "NotRegularFile", "open_regular", "STALE_AFTER", "temporary_names"]
+
+#: A named temporary file of a dead writer (its lock free) is removed by the next write to
+#: its directory once it is this many seconds old (a live writer locks its file at once;
+#: the age keeps a file another writer has just created, but not yet locked).
+STALE_AFTER = 60.0
+
+#: The temporary name: ``.`` + destination name + this + random + ``.tmp``.
+_TAG = ".dpverify-"
 
 
 def write_text(path: str, text: str, *, what: str = "output", special: bool = False) -> None:
@@ -102,22 +118,24 @@ def write_bytes(path: str, data: bytes | Iterable[bytes], *, what: str = "output
     if _special_kind(path) is not None:
         _write_in_place(path, data, what, shown)
         return
-    folder = os.path.dirname(path)
+    folder, base = os.path.split(path)
+    _remove_stale(folder, base)
     try:
-        fd, tmp = tempfile.mkstemp(
-            prefix="." + _cut(os.path.basename(path), _name_max(folder) - 32) + ".",
-            suffix=".tmp", dir=folder)
+        fd, tmp = _open_temporary(folder, base)
     except OSError as exc:
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
     try:
-        # mkstemp creates the file 0600; give it the mode the destination has, or the
-        # one a plain open() would give (0666 less the umask)
-        os.chmod(tmp, _mode_for(path))
+        # the mode the destination has, or the one a plain open() would give (0666 less
+        # the umask); the temporary file was created 0600
+        mode = _mode_for(path)
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             _put(fh, data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+            if tmp is None:  # complete: name the unnamed file, then rename it
+                tmp = _link(fh, folder, base, mode)
+            os.replace(tmp, path)
     except OSError as exc:
         _remove(tmp)
         raise InvalidParameterError(f"cannot write {what} {shown!r}: {exc.strerror}") from None
@@ -134,6 +152,131 @@ def write_bytes(path: str, data: bytes | Iterable[bytes], *, what: str = "output
         pass
     finally:
         os.close(dfd)
+
+
+def temporary_names(folder: str, base: str) -> list[str]:
+    """Names in ``folder`` of this module's named temporary files for destination
+    ``base`` (``.BASE.dpverify-RANDOM.tmp``), live or stale."""
+    prefix = "." + _cut(base, _name_max(folder) - 32) + _TAG
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [n for n in names if n.startswith(prefix) and n.endswith(".tmp")
+            and len(n) == len(prefix) + 16 + 4]
+
+
+def _open_temporary(folder: str, base: str) -> tuple[int, str | None]:
+    """A locked temporary file in ``folder``, open for writing: unnamed (``O_TMPFILE``,
+    name None) where the system allows it and can name it later through ``/proc``; else a
+    new ``.BASE.dpverify-RANDOM.tmp``."""
+    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+    unnamed = getattr(os, "O_TMPFILE", 0)
+    if unnamed:
+        try:
+            fd = os.open(folder, flags | unnamed, 0o600)
+        except OSError:  # EOPNOTSUPP, EISDIR (old kernels), EINVAL: not on this one
+            pass
+        else:
+            if os.path.exists(f"/proc/self/fd/{fd}"):
+                _lock(fd)
+                return fd, None
+            os.close(fd)
+    return _open_temporary_named(folder, base)
+
+
+def _temporary_name(folder: str, base: str) -> str:
+    return ("." + _cut(base, _name_max(folder) - 32) + _TAG + os.urandom(8).hex()
+            + ".tmp")
+
+
+def _link(fh: Any, folder: str, base: str, mode: int) -> str:
+    """Give the unnamed file of ``fh`` a temporary name in ``folder`` (``linkat`` with
+    ``AT_SYMLINK_FOLLOW`` on its ``/proc/self/fd`` link: os.link issues that call only
+    with a directory descriptor); if the link is refused, copy its bytes to a named
+    temporary file instead."""
+    dfd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+                  | getattr(os, "O_CLOEXEC", 0))
+    try:
+        while True:
+            name = _temporary_name(folder, base)
+            try:
+                os.link(f"/proc/self/fd/{fh.fileno()}", name, dst_dir_fd=dfd,
+                        follow_symlinks=True)
+                return os.path.join(folder, name)
+            except FileExistsError:
+                continue
+            except OSError:
+                break
+    finally:
+        os.close(dfd)
+    fd, tmp_named = _open_temporary_named(folder, base)
+    try:
+        os.fchmod(fd, mode)
+        with open(f"/proc/self/fd/{fh.fileno()}", "rb") as src, \
+                os.fdopen(fd, "wb") as dst:
+            while block := src.read(1 << 20):
+                dst.write(block)
+            dst.flush()
+            os.fsync(dst.fileno())
+    except BaseException:
+        _remove(tmp_named)
+        raise
+    return tmp_named
+
+
+def _open_temporary_named(folder: str, base: str) -> tuple[int, str]:
+    """A new, locked ``.BASE.dpverify-RANDOM.tmp`` in ``folder``, open for writing."""
+    while True:
+        tmp = os.path.join(folder, _temporary_name(folder, base))
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except FileExistsError:
+            continue
+        _lock(fd)
+        return fd, tmp
+
+
+def _lock(fd: int) -> None:
+    """An exclusive ``flock`` on ``fd``, held until the process ends (it is how a later
+    write knows the writer is dead); nothing where the system has no ``flock``."""
+    try:
+        import fcntl  # deferred: POSIX only
+    except ImportError:  # pragma: no cover
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass
+
+
+def _remove_stale(folder: str, base: str) -> None:
+    """Remove the named temporary files of dead writers for ``base`` (module docstring):
+    older than :data:`STALE_AFTER` and not locked."""
+    try:
+        import fcntl  # deferred: POSIX only
+    except ImportError:  # pragma: no cover
+        return
+    now = time.time()
+    for name in temporary_names(folder, base):
+        tmp = os.path.join(folder, name)
+        try:
+            fd = os.open(tmp, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STALE_AFTER:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a live writer holds it
+            _remove(tmp)
+        finally:
+            os.close(fd)
 
 
 def _put(fh: Any, data: bytes | Iterable[bytes]) -> None:
@@ -236,7 +379,9 @@ def _mode_for(path: str) -> int:
         return 0o666 & ~umask
 
 
-def _remove(tmp: str) -> None:
+def _remove(tmp: str | None) -> None:
+    if tmp is None:
+        return
     try:
         os.unlink(tmp)
     except OSError:

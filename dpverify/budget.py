@@ -50,8 +50,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import InvalidParameterError, MemoryLimitExceeded, TimeLimitExceeded
 
@@ -99,10 +98,10 @@ _MEMORY = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(?:I?B)?\s*\Z", re.AS
 _PERCENT = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*\Z", re.ASCII)
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(NamedTuple):
     """A deadline (``time.monotonic()`` value, or ``None``) and a memory budget in bytes;
-    ``timeout`` is the limit in seconds as given (for messages)."""
+    ``timeout`` is the limit in seconds as given (for messages).  Immutable (a named
+    tuple: no dataclasses import at start-up)."""
 
     deadline: float | None
     max_memory: int

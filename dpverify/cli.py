@@ -26,6 +26,10 @@ from . import commands as _commands_pkg
 from ._version import __version__
 from .atomic import check_destination, write_chunks
 from .budget import default_max_memory, format_bytes, limits, parse_memory
+from .commands._grammar import Parser
+from .commands._streams import NAMES as _STREAM_NAMES
+from .commands._streams import closed as _closed_streams
+from .commands._streams import reopen_closed, say
 from .errors import (
     CertificationFailed,
     DPVerifyError,
@@ -39,30 +43,6 @@ from .jsonfile import MAX_INPUT_BYTES, max_input
 from .progress import Progress
 
 __all__ = ["main", "build_parser"]
-
-
-# a token of one '-' and anything but a second '-': a value (``-1/2``, ``-x^2``,
-# ``-exp(x)``), never an option; every option of dpverify is ``--name`` except ``-h``, which
-# argparse matches exactly before it consults this pattern
-_DASH_VALUE = re.compile(r"^-[^-]")
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error and exit code 2; a sub-command may redefine
-    a shared option (conflict_handler="resolve")."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("conflict_handler", "resolve")
-        super().__init__(*args, **kwargs)
-        # argparse takes only -12 and -1.5 for values and any other token that starts
-        # with '-' for an option, so `--f "-x^2"` failed ("expected one argument") while
-        # `--f=-x^2` worked; here every exact-number spelling (-1/2, -1e-3, -0x1p-1) and
-        # every expression (-x^2, -exp(x)) is a value
-        self._negative_number_matcher = _DASH_VALUE
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise SystemExit(2)
 
 
 # name -> (module of dpverify.commands that registers it, one-line help).  Listed here so that
@@ -121,12 +101,12 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
     """The ``dpverify`` parser.  ``commands=None`` registers every command module (complete
     parser, for tests and docs); a list registers only those commands' modules and adds the
     others as help-only entries, which is what :func:`main` does to keep start-up short."""
-    parser = _Parser(
+    parser = Parser(
         prog="dpverify",
         description="Build and certify the approximating polynomials of DP release mechanisms.",
     )
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     if commands is None:
         modules = command_modules()
     else:
@@ -136,15 +116,37 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
     for leaf in _leaf_parsers(sub):
         _limit_flags(leaf)
         # messages name the whole command (``dpverify release bernstein: ...``)
-        leaf.set_defaults(prog_name=leaf.prog)
-    for name, (_module, summary) in sorted(COMMANDS.items()):
-        if name not in sub.choices:
-            sub.add_parser(name, help=summary)
+        leaf.set_defaults(prog_name=leaf.prog, flag_names=_flag_names(leaf))
+    if commands is None or not commands or any(c not in COMMANDS for c in commands):
+        # the whole list, for --help and for a misspelt command's message; a run of one
+        # known command needs none of the other parsers (each costs about a millisecond)
+        for name, (_module, summary) in sorted(COMMANDS.items()):
+            if name not in sub.choices:
+                sub.add_parser(name, help=summary)
     return parser
 
 
 #: ``--timeout`` of a command that does not define its own (seconds).
 DEFAULT_TIMEOUT = 600
+
+
+def _flag_names(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """``dest -> --flag`` for the flags of ``parser`` whose destination is a two-word
+    name (``max_degree -> --max-degree``): a library error names the parameter, and the
+    same name in a message of the CLI is the flag (:func:`_in_flag_terms`)."""
+    return {a.dest: a.option_strings[-1] for a in parser._actions
+            if "_" in a.dest and a.option_strings and a.option_strings[-1].startswith("--")}
+
+
+def _in_flag_terms(message: str, args: argparse.Namespace) -> str:
+    """``message`` with each parameter name of the library (``max_degree``) that is a
+    flag of this command replaced by the flag (``--max-degree``)."""
+    names = getattr(args, "flag_names", None) or {}
+    return _IDENTIFIER.sub(lambda m: names.get(m.group(0), m.group(0)), message)
+
+
+# a two-word Python identifier (max_degree, max_pieces) not inside a longer name or path
+_IDENTIFIER = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
 
 
 def _leaf_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
@@ -262,24 +264,57 @@ def main(argv: list[str] | None = None, *, isolate: bool = False) -> int:
             out = _check_out_path(out, getattr(args, "out_special", False))
         seconds, max_memory = _limits(args)
     except (DPVerifyError, ValueError) as exc:
-        sys.stderr.write(f"{prog}: error: {_one_line(exc)}\n")
+        say(f"{prog}: error: {_one_line(exc)}")
         return 2
+    closed = _closed_streams()
+    if 1 in closed and out in (None, "-"):
+        # the result (table or JSON) has nowhere to go: do no work
+        keep = ", or write the result with --out FILE" if hasattr(args, "json_out") else ""
+        say(f"{prog}: error: standard output is closed: the result has nowhere to go "
+             f"(nothing was done; redirect standard output, e.g. >/dev/null{keep})")
+        return 2
+    code, wrote = _run(args, prog, seconds, max_memory, out, isolate)
+    lost = sorted(closed - {0})
+    if lost:
+        # the command ran and wrote --out; what it printed on a closed stream is lost
+        kept = f"; {out} was written" if wrote else ""
+        say(f"{prog}: error: {' and '.join(_STREAM_NAMES[fd] for fd in lost)} "
+             f"{'was' if len(lost) == 1 else 'were'} closed (anything printed there is "
+             f"lost){kept}")
+        return 2
+    return code
+
+
+def _run(args: argparse.Namespace, prog: str, seconds: float | None, max_memory: int,
+         out: str | None, isolate: bool) -> tuple[int, bool]:
+    """Compute (in a child process when ``isolate``) and print; the exit code, and whether
+    the ``--out`` file was written."""
     # deferred: `dpverify --help` imports no command module (start-up time)
     from .commands._isolate import can_isolate, run_isolated
 
     if isolate and can_isolate():
         from .commands._isolate import stdout_buffer  # deferred: as run_isolated
 
+        # fork after the imports the command needs: its module's PRELOAD (what its
+        # handler imports on first call) is imported here, once, and the child inherits
+        # it instead of importing under the --timeout clock
+        for name in ("dpverify.certify.certificate",  # the output document (_compute)
+                     *getattr(sys.modules.get(args.handler.__module__), "PRELOAD", ())):
+            importlib.import_module(name)
+
         buffer = stdout_buffer() if out == "-" or getattr(args, "json", False) else None
         try:
             outcome = run_isolated(
                 lambda: _compute(args, prog, seconds, max_memory, out, buffer), seconds,
                 max_memory, prog, getattr(args, "timeout", None))
-            return _emit(_in_own_terms(outcome, args.command), args, prog, out, buffer)
+            code = _emit(_in_own_terms(outcome, args.command), args, prog, out, buffer)
         finally:
             if buffer is not None:
                 buffer.close()
-    return _emit(_compute(args, prog, seconds, max_memory, out), args, prog, out)
+    else:
+        outcome = _compute(args, prog, seconds, max_memory, out)
+        code = _emit(outcome, args, prog, out)
+    return code, bool(outcome.get("wrote"))
 
 
 def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
@@ -337,10 +372,11 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
     previous file.  The JSON text for standard output (``--json``, ``--out -``) goes to
     ``buffer`` when given (the isolated child's temporary file, copied out by
     :func:`_emit`), else travels back in the outcome."""
-    alarm = False
+    alarm, wrote = False, False
 
     def fail(line: str, code: int) -> dict[str, Any]:
-        return {"lines": [f"{prog}: {line}"], "code": code}
+        return {"lines": [f"{prog}: {_in_flag_terms(line, args)}"], "code": code,
+                "wrote": wrote}
 
     try:
         with limits(timeout=seconds, max_memory=max_memory), max_input(_input_cap(args)):
@@ -392,6 +428,7 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                              special=getattr(args, "out_special", False))
         except DPVerifyError as exc:
             return fail(f"error: {_one_line(exc)}", 2)
+        wrote = True
     text, buffered = None, False
     if out == "-" or getattr(args, "json", False):
         with Progress(prog, enabled=getattr(args, "progress", None)) as bar:
@@ -409,7 +446,8 @@ def _compute(args: argparse.Namespace, prog: str, seconds: float | None,
                 buffered = True
     parts = None if is_cert else data["verification"].get("certificates")
     return {"json": text, "buffered": buffered, "is_cert": is_cert, "text": result.text,
-            "parts": parts, "extra": list(result.extra_lines), "code": result.exit_code}
+            "parts": parts, "extra": list(result.extra_lines), "code": result.exit_code,
+            "wrote": wrote}
 
 
 def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
@@ -417,7 +455,7 @@ def _emit(outcome: dict[str, Any], args: argparse.Namespace, prog: str,
     """Print what :func:`_compute` left to print: stdout, then stderr."""
     if "lines" in outcome:
         for line in outcome["lines"]:
-            sys.stderr.write(line + "\n")
+            say(line)
         return int(outcome["code"])
     if out is not None and out not in ("-", os.devnull) and not outcome["is_cert"]:
         # deferred: the note is defined with the certificate format (~50 ms to import)
@@ -475,8 +513,17 @@ def _one_line(exc: BaseException) -> str:
 
 
 def console_main() -> None:  # entry point
+    # first: no file or pipe opened later may take the number of a closed standard stream
+    closed = reopen_closed()
     try:
-        code = main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1")
+        try:
+            code = main(isolate=os.environ.get("DPVERIFY_IN_PROCESS", "") != "1")
+        except SystemExit as exc:  # argparse: --help, --version, a usage error
+            code = exc.code if isinstance(exc.code, int) else 2
+            if code == 0 and closed - {0}:
+                names = " and ".join(_STREAM_NAMES[fd] for fd in sorted(closed - {0}))
+                say(f"dpverify: error: {names} closed (anything printed there is lost)")
+                code = 2
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader stopped early (`dpverify ... --out - | head`): no traceback, and

@@ -60,6 +60,7 @@ __all__ = [
     "log2_fmpq",
     "log2_decimal",
     "round_to_float64",
+    "check_keywords",
     "MAX_DEGREE",
     "MAX_LITERAL",
     "BallTooLarge",
@@ -261,6 +262,25 @@ def check_interval(interval: Any, name: str = "interval") -> tuple[fmpq, fmpq]:
     return a, b
 
 
+def check_keywords(function: str, given: Any, valid: Any) -> None:
+    """Refuse keyword arguments ``given`` (names) that are not in ``valid``:
+    :class:`~dpverify.errors.ParameterTypeError` naming each unknown one, the closest valid
+    name and every valid one (``rtoll=`` is a typo of ``rtol``, not a bare TypeError)."""
+    valid = list(valid)
+    unknown = [k for k in given if k not in valid]
+    if not unknown:
+        return
+    import difflib  # deferred: only an error message needs it
+
+    parts = []
+    for k in unknown:
+        close = difflib.get_close_matches(str(k), valid, n=1, cutoff=0.5)
+        parts.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    what = "an unknown keyword argument" if len(unknown) == 1 else "unknown keyword arguments"
+    raise ParameterTypeError(
+        f"{function}() got {what} {', '.join(parts)}; valid: {', '.join(sorted(valid))}")
+
+
 def check_open_unit(value: Any, name: str) -> fmpq:
     """A rational strictly between 0 and 1 (e.g. an error bound gamma)."""
     return check_rational(value, name, 0, 1, low_open=True, high_open=True)
@@ -281,10 +301,17 @@ def parse_fmpq_str(s: Any, name: str = "value") -> fmpq:
     return to_fmpq(s if isinstance(s, str) else int(s), name)
 
 
-def _dyadic(x: arb) -> fmpq:
-    man, exp = x.mid().man_exp()
-    m, e = int(man), int(exp)
-    return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2 ** (-e))
+def _man_exp(x: arb) -> tuple[int, int]:
+    """``(m, e)`` with ``x = m 2^e`` for an exact arb (``(0, 0)`` for 0): one call to
+    python-flint per number (this conversion is on the hot path of every certifier)."""
+    if x.is_zero():
+        return 0, 0
+    m, e = x.man_exp()
+    return int(m), int(e)
+
+
+def _from_man_exp(m: int, e: int) -> fmpq:
+    return fmpq(m << e) if e >= 0 else fmpq(m, 1 << -e)
 
 
 def arb_to_fmpq_bounds(x: arb) -> tuple[fmpq, fmpq]:
@@ -298,20 +325,26 @@ def arb_to_fmpq_bounds(x: arb) -> tuple[fmpq, fmpq]:
     """
     if not x.is_finite():
         raise InvalidParameterError(f"ball {x} is not finite")
-    mid, rad = x.mid(), x.rad()
-    if _bits(mid) > EXPONENT_CAP or _bits(rad) > EXPONENT_CAP:
+    mm, me = _man_exp(x.mid())
+    rm, re_ = _man_exp(x.rad())
+    mid_bits = me + mm.bit_length() if mm else -(1 << 62)
+    rad_bits = re_ + rm.bit_length() if rm else -(1 << 62)
+    if mid_bits > EXPONENT_CAP or rad_bits > EXPONENT_CAP:
         raise BallTooLarge(f"ball {x} is beyond 2^{EXPONENT_CAP}")
-    tiny = fmpq(1, fmpz(2) ** EXPONENT_CAP)
-    if _bits(mid) < -EXPONENT_CAP and not mid.is_zero():
+    if mid_bits < -EXPONENT_CAP and mm:
         # |mid| < 2^-CAP: replace mid by 0 and widen the radius by 2^-CAP (outward), so
         # arb's huge exponents (erf(10^6 x) has terms like 1e-244290646065) never become
         # rationals with 10^11-bit denominators
-        m = fmpq(0)
-        rad_extra = tiny
+        m, rad_extra = fmpq(0), _tiny()
     else:
-        m, rad_extra = _dyadic(mid), fmpq(0)
-    r = tiny if _bits(rad) < -EXPONENT_CAP and not rad.is_zero() else _dyadic(rad)
+        m, rad_extra = _from_man_exp(mm, me), fmpq(0)
+    r = _tiny() if rad_bits < -EXPONENT_CAP and rm else _from_man_exp(rm, re_)
     return m - r - rad_extra, m + r + rad_extra
+
+
+def _tiny() -> fmpq:
+    """``2^-EXPONENT_CAP``, the outward rounding of a magnitude below the range."""
+    return fmpq(1, 1 << EXPONENT_CAP)
 
 
 class BallTooLarge(InvalidParameterError):
@@ -323,14 +356,6 @@ class BallTooLarge(InvalidParameterError):
 #: Exact conversions of balls keep magnitudes within ``2^-CAP .. 2^CAP``; smaller values
 #: are rounded outward to ``2^-CAP`` (see :func:`arb_to_fmpq_bounds`).
 EXPONENT_CAP = 1 << 17
-
-
-def _bits(x: arb) -> int:
-    """``floor(log2 |x|) + 1`` of an exact arb (a large negative number for 0)."""
-    if x.is_zero():
-        return -(1 << 62)
-    m, e = x.man_exp()
-    return int(e) + int(fmpz(m).bit_length())
 
 
 def arb_upper(x: arb) -> fmpq | None:

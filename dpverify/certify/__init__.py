@@ -25,8 +25,7 @@ document) must not pull in the interval certifier and its numerics.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy import lazy_names
 
 __all__ = ["certify", "Certificate", "supnorm", "SupNorm", "polynomial_statement",
            "CHECKED_CONSTRUCTIONS"]
@@ -41,14 +40,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = lazy_names(__name__, _HOME, __all__)

@@ -33,9 +33,7 @@ from .certificate import (
     exact_numbers,
     prepare_issue,
 )
-from .finite import finite_max_error
 from .interval import supnorm
-from .optimality import check
 
 __all__ = ["certify", "polynomial_statement", "CHECKED_CONSTRUCTIONS", "STATEMENT_EXTRAS",
            "DEFAULT_READING"]
@@ -140,6 +138,9 @@ _Measured = tuple[dict[str, Any], dict[str, Any], dict[str, Any], fmpq, fmpq]
 
 
 def _finite_error(approx: Approximation, progress: ProgressCallback | None) -> _Measured:
+    # deferred: finite domains only (start-up of the commands that certify on intervals)
+    from .finite import finite_max_error
+
     res = finite_max_error(approx.poly, approx.target, approx.domain, progress=progress)
     if res.exact:
         err: dict[str, Any] = {"lower": fmpq_str(res.lower), "upper": fmpq_str(res.upper),
@@ -168,8 +169,11 @@ def _box_error(
     f = parse(t["expr"], variables=tuple(t.get("variables") or ("x",)), name="target.expr",
               max_length=MAX_CANONICAL_LENGTH)
     try:
+        # domain.requested: the interval as asked (pi/2), whose outward rounding the
+        # intervals are; the witness of ``lower`` is then taken inside it
         res = supnorm(f, approx.poly, approx.domain["intervals"], rtol=rtol, atol=atol,
-                      claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress)
+                      claim=claim, max_pieces=max_pieces, timeout=timeout, progress=progress,
+                      requested=approx.domain.get("requested"))
     except TimeLimitExceeded:
         raise
     except Undefined as exc:
@@ -225,6 +229,8 @@ def _least_degree(
     """(statement part, evidence part) of a least-degree proof, after checking it."""
     opt = approx.extra["optimality"]
     mono = approx.poly.to_monomial() if approx.poly.basis != "monomial" else approx.poly
+    from .optimality import check  # deferred: least-degree proofs only (as finite)
+
     ok, why = check(opt, degree=poly_block["degree"], gamma=fmpq_str(gamma),
                     coefficients=[fmpq_str(c) for c in mono.coeffs],
                     target=approx.target, domain=approx.domain)

@@ -76,9 +76,10 @@ from flint import arb, ctx, fmpq
 from ..budget import after, check_timeout, limits
 from ..errors import DomainError, InvalidParameterError, PrecisionExhausted, TimeLimitExceeded
 from ..expr import Expr, NotAnalytic, parse
+from ..expr.constant import Box as Requested
+from ..expr.constant import read_box
 from ..numbers import arb_to_fmpq_bounds, check_int, fmpq_str, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
-from .box_search import WitnessSearch
 from .piece_bounds import (
     Box,
     PieceProblem,
@@ -141,6 +142,21 @@ class SupNorm:
     evidence: Any = None  # list[Piece], or a callable building it on first use
     degree: int | None = None
     domain: tuple[tuple[fmpq, fmpq], ...] | None = None
+    #: the box as requested, when its ends were constant expressions (``pi/2``): then
+    #: ``domain`` is its outward rounding and ``witness`` lies inside the requested box
+    requested: list[list[str]] | None = None
+    #: the ``claim`` the search was asked to decide (``sup <= claim``), or None
+    claim: fmpq | None = None
+
+    @property
+    def claim_status(self) -> str | None:
+        """``"proven"`` (``upper <= claim``), ``"refuted"`` (``lower > claim``),
+        ``"undecided"``, or None without a claim."""
+        if self.claim is None:
+            return None
+        if self.upper <= self.claim:
+            return "proven"
+        return "refuted" if self.lower > self.claim else "undecided"
 
     @property
     def pieces(self) -> list[Piece]:
@@ -157,52 +173,73 @@ class SupNorm:
     def _summary(self) -> tuple[str, str, str]:
         lo = fmpq_to_decimal(self.lower, 6, "down")
         up = fmpq_to_decimal(self.upper, 6, "up")
+        if self.requested is not None:  # as asked: [0, pi/2], not its rounding
+            return lo, up, " x ".join(f"[{a}, {b}]" for a, b in self.requested)
         dom = " x ".join(
             f"[{fmpq_to_decimal(a, 6)}, {fmpq_to_decimal(b, 6)}]" for a, b in self.domain or ())
         return lo, up, dom
 
     def __repr__(self) -> str:
         lo, up, dom = self._summary()
+        claim = "" if self.claim is None else \
+            f", claim {fmpq_str(self.claim)} {self.claim_status}"
         return (f"SupNorm(degree={self.degree}, sup in [{lo}, {up}], domain={dom or '?'}, "
-                f"converged={self.converged})")
+                f"converged={self.converged}{claim})")
 
     def _repr_html_(self) -> str:
         lo, up, dom = self._summary()
         rows = [("degree", self.degree), ("sup |f - p| in", f"[{lo}, {up}]"),
                 ("domain", dom or "?"), ("converged", f"{self.converged} ({self.status})"),
                 ("seconds", self.stats.get("seconds"))]
+        if self.claim is not None:
+            rows.insert(2, (f"claim sup <= {fmpq_str(self.claim)}", self.claim_status))
         body = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
                        f"<td>{html.escape(str(v))}</td></tr>" for k, v in rows)
         return f"<table><caption>SupNorm</caption>{body}</table>"
 
 
 def as_box(box: Any, d: int | None = None) -> tuple[tuple[fmpq, fmpq], ...]:
-    """Validate a box: a sequence of ``(a, b)`` with exact ``a < b``."""
+    """Validate a box: ``(a, b)`` or a sequence of them with exact ``a < b``."""
+    return _read(box, d).stated
+
+
+def _read(box: Any, d: int | None = None) -> Requested:
+    """The box (:func:`dpverify.expr.constant.read_box`: exact ends, or constant
+    expressions such as ``pi/2``, rounded outward) with the dimension checks."""
     if isinstance(box, dict):
         box = box.get("intervals")
     if not isinstance(box, (list, tuple)) or not box:
         raise InvalidParameterError(
-            f"box must be a non-empty list of (a, b) intervals, got {box!r}"
+            f"box must be a non-empty list of (a, b) intervals, got {box!r}"[:300]
         )
-    if len(box) == 2 and not isinstance(box[0], (list, tuple, dict)):
-        # a single interval: its ends may be any exact-number input (float, numpy scalar,
-        # Fraction, Decimal, fmpz, ...); to_fmpq below reads or refuses them
-        box = [box]
-    out = []
-    for i, iv in enumerate(box):
-        if not isinstance(iv, (list, tuple)) or len(iv) != 2:
-            raise InvalidParameterError(f"interval {i} must be a pair (a, b), got {iv!r}")
-        a, b = to_fmpq(iv[0], f"interval[{i}].a"), to_fmpq(iv[1], f"interval[{i}].b")
-        if not a < b:
-            raise DomainError(f"interval {i} must have a < b, got [{a}, {b}]")
-        out.append((a, b))
-    if d is not None and len(out) != d:
+    out = read_box(box, "interval" if len(box) == 2 and not isinstance(
+        box[0], (list, tuple, dict)) else "box")
+    if d is not None and len(out.ends) != d:
         raise InvalidParameterError(
-            f"box has {len(out)} intervals but the function has {d} variables"
+            f"box has {len(out.ends)} intervals but the function has {d} variables"
         )
-    if len(out) > 3:
-        raise InvalidParameterError(f"boxes of dimension <= 3 are supported, got {len(out)}")
-    return tuple(out)
+    if len(out.ends) > 3:
+        raise InvalidParameterError(f"boxes of dimension <= 3 are supported, got {len(out.ends)}")
+    return out
+
+
+def _inner_box(stated: Requested, requested: Any) -> tuple[tuple[fmpq, fmpq], ...] | None:
+    """Where the witnesses of ``lower`` must lie: inside the requested box (constant
+    expressions, :mod:`dpverify.expr.constant`) when the ends were rounded outward;
+    None when every end is exact.  ``requested`` (the statement's ``domain.requested``)
+    must lie inside the exact box ``stated``."""
+    if requested is None:
+        return None if stated.exact else stated.inner
+    if not stated.exact:
+        raise InvalidParameterError("requested is given with a box whose ends are not exact")
+    asked = _read(requested, len(stated.ends))
+    for (a, b), ((lo, hi), (alo, ahi)) in zip(asked.ends, zip(stated.stated, asked.stated,
+                                                               strict=True), strict=True):
+        if not (lo <= alo and ahi <= hi):
+            raise InvalidParameterError(
+                f"requested: [{a}, {b}] is not inside the box [{fmpq_str(lo)}, "
+                f"{fmpq_str(hi)}] (the box must contain the requested interval)")
+    return asked.inner
 
 
 def _stop_rule(U: fmpq | None, L: fmpq, rtol: fmpq, atol: fmpq,
@@ -234,6 +271,7 @@ def supnorm(
     initial_pieces: int = 8,
     timeout: Any = None,
     progress: ProgressCallback | None = None,
+    requested: Any = None,
 ) -> SupNorm:
     """Certified enclosure of ``sup_{x in box} |f(x) - p(x)|``.
 
@@ -244,8 +282,12 @@ def supnorm(
         box axes in order (``x``; ``x, y``; ``x, y, z``).
     poly : ExactPoly or TensorPoly
         Exact polynomial in any basis of ``dpverify.exact``.
-    box : sequence of (a, b)
-        Exact endpoints (rationals or exact strings); one interval per variable.
+    box : (a, b) or sequence of (a, b)
+        One interval per variable.  Ends are exact numbers, or constant expressions
+        (``"pi/2"``, ``"sqrt(2)"``): the box is then rounded outward to exact rationals
+        (:mod:`dpverify.expr.constant`; ``domain`` of the result), ``upper`` bounds the
+        supremum over the rounded box, hence over the requested one, and ``witness``
+        (so ``lower``) lies inside the requested box: the enclosure holds for both.
     rtol, atol : exact numbers
         Stop when ``upper <= lower (1 + rtol)`` or ``upper - lower <= atol``.
     claim : exact number, optional
@@ -301,7 +343,9 @@ def supnorm(
             f"f must be an expression string or Expr, got {type(f).__name__}"
         )
     d = len(f.variables) if f.variables else 1
-    B = as_box(box)
+    ends = _read(box)
+    inner = _inner_box(ends, requested)
+    B = ends.stated
     if len(B) != d:
         names = ("x", "y", "z")[:len(B)]
         if f.variables and len(f.variables) < len(B) and set(f.variables) <= set(names):
@@ -322,13 +366,18 @@ def supnorm(
         raise InvalidParameterError(f"polynomial has {pdim} variables but the box has {d}")
     if getattr(poly, "basis", None) == "cosine":
         raise InvalidParameterError("convert a cosine series with to_chebyshev() before certifying")
+    ends.check_defined(f)
     # the deadline also bounds single FLINT calls (the Taylor shifts are refused when
     # their estimated cost passes it) and the steps that report progress
     # (dpverify.budget); a little later than the search's own, which ends the search
     # with a valid, wider enclosure instead
     with limits(timeout=after(seconds), shown=seconds):
-        return _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
-                         initial_pieces, deadline, seconds, progress)
+        res = _dispatch(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
+                        initial_pieces, deadline, seconds, progress, inner)
+    if requested is not None or not ends.exact:
+        res.requested = requested if requested is not None else ends.requested
+    res.claim = claim_q
+    return res
 
 
 def _loop_end(U: fmpq | None, L: fmpq, claim_q: fmpq | None, rtol_q: fmpq, atol_q: fmpq,
@@ -364,11 +413,16 @@ def _split_axes(f: Expr, poly: Any, d: int) -> list[int]:
 def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, claim_q: fmpq | None,
              max_pieces: int, max_prec: int, initial_pieces: int, deadline: float | None,
              timeout: Any, progress: Any, evidence_for: fmpq | None = None,
-             start: list[Box] | None = None) -> SupNorm:
+             start: list[Box] | None = None,
+             inner: tuple[tuple[fmpq, fmpq], ...] | None = None) -> SupNorm:
     """Branch and bound with Taylor-form piece bounds (the module docstring).  With
     ``evidence_for`` set it only proves ``sup <= evidence_for`` piece by piece (the form
     the independent checker re-checks), starting from the boxes ``start``, and raises
-    when it cannot."""
+    when it cannot.  With ``inner`` only points inside it count towards ``lower``."""
+    def inside(c: tuple[fmpq, ...]) -> bool:
+        return inner is None or all(lo <= x <= hi for x, (lo, hi) in zip(c, inner,
+                                                                          strict=True))
+
     if evidence_for is not None:
         claim_q = evidence_for
 
@@ -393,7 +447,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
         return rad <= target
 
     L = fmpq(0)
-    witness: tuple[fmpq, ...] = tuple(a for a, _ in B)
+    witness: tuple[fmpq, ...] = tuple(a for a, _ in (inner or B))
     nevals = 0
 
     split_axes = _split_axes(f, poly, d)
@@ -420,8 +474,8 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
                 return q
             prec *= 2
 
-    # corners of the whole box are candidate maximisers
-    for corner in itertools.product(*B):
+    # corners of the whole box (of the requested one, when rounded) are candidate maximisers
+    for corner in itertools.product(*(inner or B)):
         c = tuple(corner)
         q = point_error(c)
         if not q.is_finite():
@@ -432,8 +486,12 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
 
     # points proposed by a float search (box_search), kept only through their value
     # certified here: they bring ``lower`` close to the supremum from the start
-    search = WitnessSearch(f, poly, B, 2 * prob.deg + 3) if d >= 2 and evidence_for is None \
-        else None
+    search = None
+    if d >= 2 and evidence_for is None:
+        # deferred: the float search loads numpy (about 60 ms), which one variable never needs
+        from .box_search import WitnessSearch
+
+        search = WitnessSearch(f, poly, B, 2 * prob.deg + 3)
 
     def try_points(points: list[tuple[fmpq, ...]]) -> None:
         nonlocal L, witness
@@ -443,7 +501,7 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
             except DomainError:
                 continue
             lq = lower_abs(q) if q.is_finite() else fmpq(0)
-            if lq > L:
+            if lq > L and inside(c):
                 L, witness = lq, c
 
     if search is not None:
@@ -480,9 +538,10 @@ def _classic(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq, cla
                     v = f_at_point(f, tuple(corner))
                     if not v.is_finite():
                         raise f.explain_not_finite(*corner)
-        if lo > L:
+        centre = tuple((a + b) / 2 for a, b in pbox)
+        if lo > L and inside(centre):
             L = lo
-            witness = tuple((a + b) / 2 for a, b in pbox)
+            witness = centre
             if search is not None and not late():
                 try_points(search.near(witness))
         counter += 1
@@ -610,12 +669,13 @@ def _room(status: str, upper: fmpq, L: fmpq, rtol_q: fmpq, atol_q: fmpq,
 def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,
               claim_q: fmpq | None, max_pieces: int, max_prec: int, initial_pieces: int,
               deadline: float | None, timeout: Any,
-              progress: ProgressCallback | None) -> SupNorm:
+              progress: ProgressCallback | None,
+              inner: tuple[tuple[fmpq, fmpq], ...] | None = None) -> SupNorm:
     if d != 1:
         return _classic(f, poly, B, d, rtol_q, atol_q, claim_q, max_pieces, max_prec,
-                        initial_pieces, deadline, timeout, progress)
+                        initial_pieces, deadline, timeout, progress, inner=inner)
     res, own = _taylor_models_1d(f, poly, B, rtol_q, atol_q, claim_q, max_pieces, max_prec,
-                                 deadline, timeout, progress)
+                                 deadline, timeout, progress, inner)
 
     def evidence() -> list[Piece]:
         if not res.converged:
@@ -634,9 +694,13 @@ def _dispatch(f: Expr, poly: Any, B: Box, d: int, rtol_q: fmpq, atol_q: fmpq,
 def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
                       claim_q: fmpq | None, max_pieces: int, max_prec: int,
                       deadline: float | None, timeout: Any,
-                      progress: ProgressCallback | None) -> tuple[SupNorm, list[OwnPiece]]:
+                      progress: ProgressCallback | None,
+                      inner: tuple[tuple[fmpq, fmpq], ...] | None = None,
+                      ) -> tuple[SupNorm, list[OwnPiece]]:
     """Branch and bound over Taylor models bounded through their critical points
-    (:mod:`.taylor_model`); one piece for an entire ``f`` of moderate degree."""
+    (:mod:`.taylor_model`); one piece for an entire ``f`` of moderate degree.  With
+    ``inner`` (the requested interval's rational inside, :func:`_inner_box`) only
+    points inside it count towards ``lower``."""
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
 
@@ -644,12 +708,14 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
     (A, Bq), = B
     t0 = time.time()
     L = fmpq(0)
-    witness: tuple[fmpq, ...] = (A,)
+    (lo_in, hi_in), = inner if inner is not None else B
+    witness: tuple[fmpq, ...] = (lo_in,)
     nevals = 0
     max_used = 64
     orders: set[int] = set()
-    # the ends are candidate maximisers; their values also set the first tolerance
-    for c in (A, Bq):
+    # the ends (of the requested interval, when rounded) are candidate maximisers; their
+    # values also set the first tolerance
+    for c in (lo_in, hi_in):
         prec = 64
         while True:
             with ctx.workprec(prec):
@@ -701,7 +767,7 @@ def _taylor_models_1d(f: Expr, poly: Any, B: Box, rtol_q: fmpq, atol_q: fmpq,
     def push(a: fmpq, b: fmpq) -> None:
         nonlocal L, witness, counter
         up, lo, wit, order, prec, roots = bound(a, b)
-        if lo > L:
+        if lo > L and lo_in <= wit[0] <= hi_in:
             L, witness = lo, wit
         counter += 1
         key = -(up if up is not None else fmpq(10) ** 100000)

@@ -4,12 +4,14 @@ and the ``--timeout`` flag (no mathematics here)."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from ..errors import InvalidParameterError
 from ..numbers import fmpq_to_decimal, parse_exact
 
-__all__ = ["timeout_flag", "read_timeout", "statement_rows", "outcome", "short", "DEFAULT_TIMEOUT"]
+__all__ = ["timeout_flag", "read_timeout", "statement_rows", "outcome", "short", "check_with",
+           "DEFAULT_TIMEOUT"]
 
 #: Default ``--timeout`` of the certifying commands, in seconds.
 DEFAULT_TIMEOUT = 120
@@ -34,6 +36,22 @@ def read_timeout(text: str) -> float:
     if float(t) == 0.0:  # positive, but no clock measures it: it rounds to 0.0 seconds
         raise InvalidParameterError(f"--timeout {text!r} is too small: it rounds to 0 seconds")
     return float(t)
+
+
+#: ``--out`` values that keep no file to check (standard output is handled as ``-``).
+_NO_FILE = ("-", os.devnull, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def check_with(args: argparse.Namespace) -> str:
+    """How to re-check the certificate this command wrote: ``check with: dpverify verify
+    FILE`` naming the ``--out`` file, or, when no file was written, how to keep one."""
+    out = getattr(args, "json_out", None)
+    if out is None or out in _NO_FILE:
+        return ("not saved: add --out FILE to keep the certificate, then check with: "
+                "dpverify verify FILE")
+    import shlex  # deferred: only this line needs it (about 2 ms at start-up)
+
+    return f"check with: dpverify verify {shlex.quote(out)}"
 
 
 def short(q_text: str, digits: int = 12) -> str:

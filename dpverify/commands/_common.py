@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..budget import check_cost
 from ..errors import InvalidParameterError, ParameterTypeError
@@ -16,6 +15,7 @@ from ..numbers import MAX_DEGREE, check_int, parse_exact
 from ..progress import Progress
 
 __all__ = [
+    "interval_flag",
     "CommandResult",
     "add_json_flag",
     "backend_flags",
@@ -34,14 +34,15 @@ __all__ = [
 ]
 
 
-@dataclass
-class CommandResult:
-    """What a handler returns: the JSON object, the human text, the exit code."""
+class CommandResult(NamedTuple):
+    """What a handler returns: the JSON object, the human text, the exit code, and lines
+    for standard error.  (A named tuple: every command loads this module, and a dataclass
+    costs about a millisecond to create.)"""
 
     data: dict[str, Any]
     text: str
     exit_code: int = 0
-    extra_lines: list[str] = field(default_factory=list)
+    extra_lines: Sequence[str] = ()
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -173,6 +174,18 @@ def psi_params(args: Any, d: int) -> dict[str, Any] | None:
 def exact(text: str, name: str):
     """Read a command-line number exactly (``1e-3`` is 1/1000, never a float)."""
     return parse_exact(text, name)
+
+
+def interval_flag(values: list[str], flag: str = "--interval") -> Any:
+    """``--interval A B``: exact numbers, or constant expressions (``0 pi/2``) that the
+    certificate rounds outward (:mod:`dpverify.expr.constant`); a
+    :class:`~dpverify.expr.constant.Box` of one interval.  Errors name ``--interval A``,
+    ``--interval B``."""
+    # deferred: the expression language, needed only by the commands with an interval
+    from ..expr.constant import Box, read_pair
+
+    a, b = values
+    return Box((read_pair(a, b, f"{flag} A", f"{flag} B", flag),))
 
 
 def int_flag(text: str, flag: str, minimum: int | None = None, maximum: int | None = None) -> int:

@@ -35,7 +35,6 @@ import shutil
 import signal
 import struct
 import sys
-import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -106,14 +105,12 @@ def _child(work: Callable[[], dict[str, Any]], result_w: int, err_w: int,
     try:
         die_with_parent(parent)
         tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
-        try:
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-        try:
-            sys.stdout.flush()
-        except (OSError, ValueError):
-            pass
+        for stream in (sys.stderr, sys.stdout):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
         # the child's stdout too: FLINT prints its abort message there, and the parent
         # alone writes the command's output (nothing half-written on a kill)
         os.dup2(err_w, 1)
@@ -142,8 +139,12 @@ def run_isolated(work: Callable[[], dict[str, Any]], seconds: float | None,
     as the user wrote it (for the message)."""
     result_r, result_w = os.pipe()
     err_r, err_w = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):  # None when Python started with it closed
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child ends in os._exit (coverage cannot see it)
@@ -255,6 +256,8 @@ def _copy_err(chunk: bytes, state: dict[str, bool]) -> None:
 
 def _write_err(chunk: bytes) -> None:
     stream = sys.stderr
+    if stream is None:  # closed at start-up and not reopened (an embedding program)
+        return
     try:
         binary = getattr(stream, "buffer", None)
         if binary is not None:
@@ -298,6 +301,8 @@ def stdout_buffer() -> IO[bytes] | None:
     """An unlinked temporary file (in ``$TMPDIR``) for the JSON document the child
     writes for standard output, or None when none can be made (the document then
     travels in the outcome)."""
+    import tempfile  # deferred: only --json / --out - need it (tempfile loads random, hashlib)
+
     try:
         return tempfile.TemporaryFile(prefix="dpverify-stdout-")
     except OSError:
@@ -314,6 +319,8 @@ def fill_buffer(buffer: IO[bytes], chunks: Iterable[str]) -> None:
             buffer.write(chunk.encode("utf-8"))
         buffer.flush()
     except OSError as exc:
+        import tempfile  # deferred: as stdout_buffer
+
         raise OSError(f"cannot hold the JSON document for standard output in "
                       f"{tempfile.gettempdir()}: {exc.strerror or exc} (set TMPDIR, or "
                       "write it with --out FILE)") from None

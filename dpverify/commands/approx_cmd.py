@@ -9,7 +9,7 @@ from ..constructions.remez import MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
 from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
-from ._cert import read_timeout, timeout_flag
+from ._cert import check_with, read_timeout, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -22,12 +22,17 @@ from .minimax_cmd import (
     bracket_rows,
     family_flags,
     family_rows,
+    note_interval,
     read_degree,
     read_family_flags,
     read_interval,
 )
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the search imports on first call: the isolating parent imports it before it forks
+#: the computing child (dpverify.cli).
+PRELOAD = ("dpverify.expr.float_eval",)
 
 
 def register(sub: Any) -> None:
@@ -43,7 +48,7 @@ def register(sub: Any) -> None:
     p.add_argument("--f", required=True, help='function of x, e.g. "exp(x)"')
     p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
                    help="the interval [A, B] of the uniform error (exact numbers, A < B, "
-                   "e.g. -1 1)")
+                   "e.g. -1 1; or constant expressions such as 0 pi/2, rounded outward)")
     p.add_argument("--gamma", required=True, help="target uniform error, > 0")
     p.add_argument("--max-degree", default="1000", help=f"largest degree tried "
                    f"(default 1000, at most {MAX_REMEZ_DEGREE})")
@@ -58,7 +63,7 @@ def register(sub: Any) -> None:
 
 def run(args: Any) -> CommandResult:
     f = parse(args.f, variables=("x",), name="--f")
-    a, b = read_interval(args)
+    a, b = read_interval(args, f)
     gamma = exact(args.gamma, "--gamma")
     if not gamma > 0:
         raise InvalidParameterError(f"--gamma must be > 0, got {args.gamma}")
@@ -70,9 +75,10 @@ def run(args: Any) -> CommandResult:
     with make_progress(args, "dpverify approx") as bar:
         cert = approx(f, (a, b), gamma, search=remez, max_degree=max_degree, rtol=rtol,
                       timeout=0.9 * read_timeout(args.timeout), progress=bar, **kw)
+    note_interval(cert, args)
     st = cert.statement
     n = st["degree"]
-    rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+    rows = [("f", f.canonical), ("interval", args.rounded_interval.describe()),
             ("gamma", fmpq_str(gamma)), ("degree N", str(n))] + family_rows(cert) + \
         bracket_rows(cert)
     rows.append(("degree N suffices", "proven: sup |f - p| <= gamma"))
@@ -93,5 +99,5 @@ def run(args: Any) -> CommandResult:
         rows.append(("least degree", f"NOT proven ({why}); N may not be the least degree"))
     for k, why in cert.info.get("undecided_degrees", {}).items():
         rows.append((f"degree {k}", f"undecided by the search ({why})"))
-    rows.append(("result", "certified (check with: dpverify verify CERT.json)"))
+    rows.append(("result", f"certified ({check_with(args)})"))
     return CommandResult(data=cert.data, text=format_table(rows))

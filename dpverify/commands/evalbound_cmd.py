@@ -23,7 +23,11 @@ from ._common import (
     read_poly_arg,
 )
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the handler imports when it runs: the isolating parent imports it before it
+#: forks the computing child (dpverify.cli), so the child imports nothing under --timeout.
+PRELOAD = ("dpverify.certify.evalbound_cert",)
 
 
 def register(sub: Any) -> None:

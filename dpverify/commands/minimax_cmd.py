@@ -8,20 +8,26 @@ from ..certify.alternation import minimax
 from ..constructions.remez import DEGREE_LIMIT_REASON, MAX_REMEZ_DEGREE, remez
 from ..errors import InvalidParameterError
 from ..expr import parse
-from ..numbers import fmpq_str, fmpq_to_decimal, parse_exact
-from ._cert import read_timeout, timeout_flag
+from ..numbers import fmpq_to_decimal, parse_exact
+from ._cert import check_with, read_timeout, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
     exact,
     format_table,
     int_flag,
+    interval_flag,
     make_progress,
     progress_flags,
 )
 
-__all__ = ["register", "bracket_rows", "read_degree", "bracket_outcome", "family_flags",
-           "read_family_flags", "family_rows", "error_words", "read_problem"]
+__all__ = ["register", "PRELOAD", "bracket_rows", "read_degree", "bracket_outcome",
+           "family_flags", "read_family_flags", "family_rows", "error_words", "read_problem",
+           "read_interval", "note_interval"]
+
+#: What the search imports on first call: the isolating parent imports it before it forks
+#: the computing child (dpverify.cli).
+PRELOAD = ("dpverify.expr.float_eval",)
 
 
 def register(sub: Any) -> None:
@@ -41,7 +47,8 @@ def register(sub: Any) -> None:
                    "search costs O(N^2) per exchange step)")
     p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
                    help="the interval [A, B] of the uniform error (exact numbers, A < B, "
-                   "e.g. -1 1)")
+                   "e.g. -1 1; or constant expressions such as 0 pi/2, rounded outward: "
+                   "the certificate is about the rounded interval and says so in info)")
     p.add_argument("--rtol", default="1e-6",
                    help="goal for the bracket: upper <= lower (1 + rtol) (default 1e-6)")
     family_flags(p, lists=True)
@@ -98,12 +105,24 @@ def family_rows(cert: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def read_interval(args: Any) -> tuple[Any, Any]:
-    a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
-    if not a < b:
-        raise InvalidParameterError(
-            f"--interval needs A < B, got {args.interval[0]} {args.interval[1]}")
+def read_interval(args: Any, f: Any = None) -> tuple[Any, Any]:
+    """``--interval A B`` as exact rationals: constant expressions (``0 pi/2``) rounded
+    outward (``args.rounded_interval`` keeps what was asked, for :func:`note_interval`);
+    ``f`` undefined at a rounded end is refused."""
+    box = interval_flag(args.interval)
+    if f is not None:
+        box.check_defined(f, "--f")
+    args.rounded_interval = box
+    (a, b), = box.stated
     return a, b
+
+
+def note_interval(cert: Any, args: Any) -> None:
+    """Record in ``info`` the interval as asked when its ends were rounded outward."""
+    box = getattr(args, "rounded_interval", None)
+    note = None if box is None else box.info()
+    if note is not None:
+        cert.data.setdefault("info", {})["requested_interval"] = note
 
 
 def read_degree(text: str, flag: str = "--degree") -> int:
@@ -116,11 +135,12 @@ def read_degree(text: str, flag: str = "--degree") -> int:
     return n
 
 
-def bracket_outcome(cert: Any) -> tuple[str, int]:
-    """The result line and exit code: certified only when the bracket met rtol."""
+def bracket_outcome(cert: Any, args: Any = None) -> tuple[str, int]:
+    """The result line and exit code: certified only when the bracket met rtol (the line
+    names the ``--out`` file of ``args`` to check, or says how to keep one)."""
     info = cert.info
     if info.get("bracket_met", True):
-        return "certified (check with: dpverify verify CERT.json)", 0
+        return f"certified ({check_with(args)})", 0
     rtol = info.get("rtol", "?")
     try:  # the exact rtol of info, shown as a short decimal (1/10^40 as 1e-40)
         rtol = fmpq_to_decimal(parse_exact(str(rtol)), 6)
@@ -167,7 +187,7 @@ def read_problem(args: Any) -> tuple[Any, int, Any, Any, Any]:
     """``(f, degree, a, b, rtol)`` from --f, --degree, --interval and --rtol."""
     f = parse(args.f, variables=("x",), name="--f")
     n = read_degree(args.degree)
-    a, b = read_interval(args)
+    a, b = read_interval(args, f)
     rtol = exact(args.rtol, "--rtol")
     if rtol <= 0:
         raise InvalidParameterError(f"--rtol must be > 0, got {args.rtol}")
@@ -180,8 +200,9 @@ def run(args: Any) -> CommandResult:
     with make_progress(args, "dpverify minimax") as bar:
         cert = minimax(f, n, (a, b), search=remez, rtol=rtol,
                        timeout=0.9 * read_timeout(args.timeout), progress=bar, **kw)
-    rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+    note_interval(cert, args)
+    rows = [("f", f.canonical), ("interval", args.rounded_interval.describe()),
             ("degree N", str(n))] + family_rows(cert) + bracket_rows(cert)
-    line, code = bracket_outcome(cert)
+    line, code = bracket_outcome(cert, args)
     rows.append(("result", line))
     return CommandResult(data=cert.data, text=format_table(rows), exit_code=code)

@@ -35,7 +35,12 @@ from ._common import (
     progress_flags,
 )
 
-__all__ = ["register", "MAX_NORM_DEGREE"]
+__all__ = ["register", "MAX_NORM_DEGREE", "PRELOAD"]
+
+#: What the handler imports on first call (dpverify.api is lazy): the isolating parent
+#: imports it before it forks the computing child (dpverify.cli).
+PRELOAD = ("dpverify.certify.claims", "dpverify.certify.finite",
+           "dpverify.constructions.chebyshev", "dpverify.constructions.multivariate_norm")
 
 
 def register(sub: Any) -> None:

@@ -23,7 +23,12 @@ from ._common import (
     progress_flags,
 )
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the handler imports when it runs: the isolating parent imports it before it
+#: forks the computing child (dpverify.cli), so the child imports nothing under --timeout.
+PRELOAD = ("dpverify.certify.finite", "dpverify.constructions.sherstov",
+           "dpverify.constructions.minimax")
 
 
 def register(sub: Any) -> None:

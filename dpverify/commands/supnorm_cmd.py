@@ -8,7 +8,7 @@ from ..api import supnorm_certificate
 from ..errors import InvalidParameterError
 from ..exact import BernsteinPoly, ChebyshevPoly, MonomialPoly
 from ..expr import parse
-from ..numbers import fmpq_str, round_to_float64
+from ..numbers import round_to_float64
 from ._cert import outcome, read_timeout, statement_rows, timeout_flag
 from ._common import (
     CommandResult,
@@ -16,6 +16,7 @@ from ._common import (
     exact,
     format_table,
     int_flag,
+    interval_flag,
     make_progress,
     progress_flags,
     read_poly_arg,
@@ -26,7 +27,11 @@ if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does 
 
     _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the handler imports on first call (dpverify.api is lazy): the isolating parent
+#: imports it before it forks the computing child (dpverify.cli).
+PRELOAD = ("dpverify.certify.claims",)
 
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
 
@@ -53,8 +58,9 @@ def register(sub: _Subparsers) -> None:
         help="basis of --poly (default monomial)",
     )
     p.add_argument("--interval", nargs=2, required=True, metavar=("A", "B"),
-                   help="the interval [A, B] over which sup |f - p| is taken (exact numbers, "
-                   "A < B, e.g. -1 1 or 0 1/2)")
+                   help="the interval [A, B] over which sup |f - p| is taken: exact numbers "
+                   "(-1 1, 0 1/2) or constant expressions (0 pi/2, -e sqrt(2)), which the "
+                   "certificate rounds outward to exact decimals and states as requested")
     p.add_argument(
         "--domain",
         nargs=2,
@@ -76,11 +82,8 @@ def register(sub: _Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> CommandResult:
     f = parse(args.f, variables=("x",), name="--f")
-    a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
-    if not a < b:
-        raise InvalidParameterError(
-            f"--interval needs A < B, got {args.interval[0]} {args.interval[1]}"
-        )
+    box = interval_flag(args.interval)
+    (a, b), = box.stated
     coeffs = read_poly_arg(args.poly, "--poly")
     if args.float64:
         coeffs = [round_to_float64(c, f"--poly[{i}]") for i, c in enumerate(coeffs)]
@@ -92,6 +95,10 @@ def run(args: argparse.Namespace) -> CommandResult:
             )
         poly = cls(coeffs)
     else:
+        if not box.exact and not args.domain:
+            raise InvalidParameterError(
+                f"--interval {args.interval[0]} {args.interval[1]}: give --domain for the "
+                f"{args.basis} basis (its default domain is the interval, which is not exact)")
         dom = (a, b)
         if args.domain:
             dom = (exact(args.domain[0], "--domain A"), exact(args.domain[1], "--domain B"))
@@ -110,7 +117,8 @@ def run(args: argparse.Namespace) -> CommandResult:
 
     with make_progress(args, "supnorm") as progress:
         cert = supnorm_certificate(
-            f, poly, (a, b), rtol=rtol, claim=claim, max_pieces=max_pieces,
+            f, poly, args.interval if not box.exact else (a, b), rtol=rtol, claim=claim,
+            max_pieces=max_pieces,
             timeout=0.9 * read_timeout(args.timeout),
             progress=progress,
         )
@@ -119,7 +127,7 @@ def run(args: argparse.Namespace) -> CommandResult:
         ("f", f.canonical),
         ("basis", f"{cert.polynomial['basis']}"
          + (" (coefficients rounded to binary64)" if args.float64 else "")),
-        ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+        ("interval", box.describe()),
     ]
     rows += statement_rows(cert)
     rows += [

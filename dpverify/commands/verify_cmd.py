@@ -15,7 +15,13 @@ if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does 
 
     _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What the handler imports when it runs: the isolating parent imports it before it
+#: forks the computing child (dpverify.cli), so the child imports nothing under --timeout.
+PRELOAD = ("dpverify.verify", "dpverify.verify.bounded", "dpverify.verify.cli",
+           "dpverify.verify.load", "dpverify.commands._common",
+           "dpverify.commands._verification")
 
 
 def register(sub: _Subparsers) -> None:

@@ -29,12 +29,13 @@ are used anywhere in this package except in the rounded outputs above.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._core import MAX_TENSOR_SIZE, affine_map, fmpq_abs_sum, fmpq_sum
 from .base import ExactPoly
 from .bernstein import BernsteinPoly, bernstein_basis_poly
 from .chebyshev import ChebyshevPoly, chebyshev_t
 from .cosine import CosinePoly
-from .floateval import MpmathPoly, evaluate_float
 from .monomial import MonomialPoly
 from .numpy_interop import as_poly, from_numpy, to_numpy
 from .serialize import poly_from_json
@@ -60,3 +61,12 @@ __all__ = [
     "evaluate_float",
     "MpmathPoly",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # the float outputs load numpy (about 60 ms at start-up), which exact work never needs
+    if name in ("MpmathPoly", "evaluate_float"):
+        import importlib  # lazy attributes (PEP 562)
+
+        return getattr(importlib.import_module(".floateval", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

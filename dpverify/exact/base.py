@@ -30,8 +30,6 @@ from ._core import (
     read_point,
     strip,
 )
-from .floateval import evaluate_float, to_mpmath, to_sympy
-from .numpy_convert import read_numpy, to_numpy
 
 __all__ = ["ExactPoly", "BASES"]
 
@@ -93,6 +91,9 @@ class ExactPoly(ABC):
 
     def _init(self, coeffs: Any, domain: Any) -> None:
         if type(coeffs).__module__.startswith("numpy.polynomial"):
+            # deferred: numpy (about 60 ms at start-up) only for numpy input
+            from .numpy_convert import read_numpy
+
             # never drop numpy's domain/window silently: convert exactly, or refuse
             basis, ncs, ndom = read_numpy(coeffs)
             if basis != self.basis:
@@ -207,6 +208,9 @@ class ExactPoly(ABC):
         None (float64).  ``p(x)`` at a float gives the exact value at its binary value;
         ``p(arb)`` a rigorous ball.
         """
+        # deferred: the float outputs load numpy (about 60 ms), which exact work never needs
+        from .floateval import evaluate_float
+
         return evaluate_float(self, xs)
 
     # ------------------------------------------------------------------ conversions
@@ -221,16 +225,22 @@ class ExactPoly(ABC):
         None beyond rounding: coefficients and domain ends are rounded to the nearest
         float64.
         """
+        from .numpy_convert import to_numpy  # deferred: as evaluate_float
+
         return to_numpy(self)
 
     def to_mpmath(self, prec: Any = 53) -> Any:
         """An :class:`~dpverify.exact.floateval.MpmathPoly`: coefficients rounded to nearest
         at ``prec`` bits, evaluated in mpmath at ``prec`` bits.  Guarantee: none."""
+        from .floateval import to_mpmath  # deferred: as evaluate_float
+
         return to_mpmath(self, prec)
 
     def to_sympy(self, var: Any = None) -> Any:
         """The same function as an exact SymPy expression (rational coefficients): see
         :func:`dpverify.exact.floateval.to_sympy`."""
+        from .floateval import to_sympy  # deferred: as evaluate_float
+
         return to_sympy(self, var)
 
     @classmethod

@@ -28,22 +28,22 @@ None of its own: results are those of the functions run, in this process or a wo
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FuturesTimeout
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..budget import checkpoint, die_with_parent, remaining
 from ..budget import current as current_budget
 from ..errors import InvalidParameterError
 from ..progress import ProgressCallback, report
+
+if TYPE_CHECKING:  # annotations only: a pool (multiprocessing, concurrent.futures: ~10 ms
+    # at start-up) is imported only when one is started
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = ["PARALLEL_BITS", "MIN_SHARE", "worker_count", "executor", "in_spans",
            "in_background"]
@@ -56,9 +56,15 @@ _TASK = 64
 _IN_WORKER = False
 #: Least memory (bytes) a worker may allocate; with less left in the budget, no workers.
 MIN_SHARE = 1 << 26
-#: what can go wrong in starting or running a worker (MemoryError: its share of the budget
-#: was too small): the work is done here instead
-_POOL_ERRORS = (BrokenProcessPool, OSError, AssertionError, MemoryError)
+
+
+def _pool_errors() -> tuple[type[BaseException], ...]:
+    """What can go wrong in starting or running a worker (MemoryError: its share of the
+    budget was too small): the work is then done here instead."""
+    from concurrent.futures.process import BrokenProcessPool  # deferred: as executor()
+
+    return (BrokenProcessPool, OSError, AssertionError, MemoryError)
+
 
 _T = TypeVar("_T")
 
@@ -92,6 +98,10 @@ def executor(workers: int) -> ProcessPoolExecutor | None:
     share = _memory_share(workers)
     if share is None:
         return None
+    # deferred: only a long computation starts a pool (start-up time of every command)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     try:
         return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                    initializer=_start_worker, initargs=(os.getpid(), share))
@@ -180,6 +190,8 @@ def _wait(fut: Future[_T], what: str) -> _T:
     """``fut.result()``, testing the deadline of the budget in force meanwhile (a task of
     minutes must not hold the caller past its ``timeout``: no progress report comes while
     it runs)."""
+    from concurrent.futures import TimeoutError as FuturesTimeout  # deferred: as executor()
+
     while True:
         left = remaining()
         try:
@@ -206,7 +218,7 @@ def in_spans(fn: Callable[[int, int], list[Any]], total: int, work_bits: int,
                 part: list[Any] = _wait(fut, stage)
                 out.extend(part)
                 report(progress, stage, len(out), total)
-        except _POOL_ERRORS:  # no worker, or one died: everything again, here
+        except _pool_errors():  # no worker, or one died: everything again, here
             out = []
             _stop(pool)
         except BaseException:  # an interrupt or time limit ends the workers at once
@@ -232,7 +244,7 @@ def in_background(fn: Callable[[], _T], work_bits: int) -> tuple[Callable[[], _T
     if pool is not None:
         try:
             fut = pool.submit(fn)
-        except _POOL_ERRORS:
+        except _pool_errors():
             _stop(pool)
             pool, fut = None, None
 
@@ -242,7 +254,7 @@ def in_background(fn: Callable[[], _T], work_bits: int) -> tuple[Callable[[], _T
         dropped.detach()
         try:
             value = _wait(fut, "work in a worker process")
-        except _POOL_ERRORS:
+        except _pool_errors():
             _stop(pool)
             return fn()
         except BaseException:

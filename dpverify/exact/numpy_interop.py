@@ -26,18 +26,40 @@ numbers, each read exactly).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from ..errors import ParameterTypeError
 from .base import BASES, ExactPoly
 from .monomial import MonomialPoly
-from .numpy_convert import is_numpy_polynomial, read_numpy, to_numpy
 from .tensor import TensorPoly
 
 __all__ = ["from_numpy", "to_numpy", "as_poly", "is_numpy_polynomial"]
+
+
+def is_numpy_polynomial(obj: Any) -> bool:
+    """True for an instance of a ``numpy.polynomial`` class (numpy is not imported for
+    the question: an object of numpy exists only once numpy is loaded)."""
+    if "numpy" not in sys.modules:
+        return False
+    from .numpy_convert import is_numpy_polynomial as check  # deferred: loads numpy
+
+    return check(obj)
+
+
+def to_numpy(poly: Any) -> Any:
+    """A numpy polynomial for fast float evaluation (rounded; see
+    :func:`dpverify.exact.numpy_convert.to_numpy`).
+
+    Examples
+    --------
+    >>> to_numpy(MonomialPoly([1, "1/2"]))
+    Polynomial([1. , 0.5], domain=[-1.,  1.], window=[-1.,  1.], symbol='x')
+    """
+    from .numpy_convert import to_numpy as convert  # deferred: loads numpy
+
+    return convert(poly)
 
 
 def from_numpy(obj: Any) -> ExactPoly:
@@ -51,6 +73,8 @@ def from_numpy(obj: Any) -> ExactPoly:
     >>> p.domain, p.coeffs
     ((0, 1), (1, 2, 3))
     """
+    from .numpy_convert import read_numpy  # deferred: loads numpy
+
     basis, cs, domain = read_numpy(obj)
     return BASES[basis]._make(cs, domain)
 
@@ -79,9 +103,11 @@ def as_poly(obj: Any) -> ExactPoly | TensorPoly:
         return obj
     if is_numpy_polynomial(obj):
         return from_numpy(obj)
-    if isinstance(obj, (str, bytes)) or not isinstance(obj, (Sequence, np.ndarray)):
+    np = sys.modules.get("numpy")  # a numpy array exists only once numpy is loaded
+    array = np is not None and isinstance(obj, np.ndarray)
+    if isinstance(obj, (str, bytes)) or not (isinstance(obj, Sequence) or array):
         raise ParameterTypeError(
             "expected a dpverify polynomial, a numpy.polynomial object or a sequence of "
             f"coefficients, got {type(obj).__name__}")
-    return MonomialPoly(list(np.asarray(obj).tolist()) if isinstance(obj, np.ndarray)
+    return MonomialPoly(list(np.asarray(obj).tolist()) if array and np is not None
                         else list(obj))

@@ -5,18 +5,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
-import numpy as np
 from flint import acb, arb, arb_series, fmpq, fmpz
 
 from ..errors import DomainError, ExpressionError, ParameterTypeError
 from .ball import ArbEval, series_prec
-from .complex_eval import AcbEval, NoAnalyticBox
-from .diagnose import explain_not_finite
 from .exact_eval import exact_value
-from .float_eval import mp_rational, mp_value, np_compile
 from .parser import Parser, is_valid_variable
 from .tree import (
     DEFAULT_VARIABLES,
@@ -27,6 +22,11 @@ from .tree import (
     is_polynomial_node,
     variables_used,
 )
+
+if TYPE_CHECKING:  # annotations only: the float evaluators (mpmath, numpy: about 80 ms at
+    # start-up) load on first use, so the rigorous paths never import them
+    import mpmath
+    import numpy as np
 
 __all__ = ["Expr", "parse"]
 
@@ -212,6 +212,9 @@ class Expr:
                 f"{type(a).__name__} ({a!r})"
             )
 
+        # deferred: complex evaluation is for the analytic-box bounds only (start-up)
+        from .complex_eval import AcbEval, NoAnalyticBox
+
         env = self._env(args, conv, "eval_acb")
         try:
             out = AcbEval(env).ev(self._root)
@@ -260,6 +263,8 @@ class Expr:
         ``NoEnclosure`` -- with ``overflow`` set when the value is a finite real too large
         to enclose (``exp(1e308*x)`` at 1).  One line naming ``name``, the point and the
         sub-expression."""
+        from .diagnose import explain_not_finite  # deferred: only a failure needs it
+
         exact = self._env(args, lambda a: fmpq(a), "explain_not_finite")
         env = {k: arb(v) for k, v in exact.items()}
         return explain_not_finite(self._root, env, exact, self.canonical, name)
@@ -279,6 +284,10 @@ class Expr:
         DomainError
             On division by zero or a non-real result (e.g. ``sqrt(-1)``).
         """
+
+        import mpmath  # deferred: see the imports at the top
+
+        from .float_eval import mp_rational, mp_value  # deferred: as mpmath
 
         def conv(a: Any) -> mpmath.mpf:
             if isinstance(a, fmpq):
@@ -312,6 +321,10 @@ class Expr:
         Heuristic, no guarantee (IEEE double arithmetic).  Outside the domain the
         result is NaN or +-inf and floating-point warnings are suppressed.
         """
+        import numpy as np  # deferred: see the imports at the top
+
+        from .float_eval import np_compile  # deferred: as numpy
+
         index = {name: i for i, name in enumerate(self.variables)}
         g = np_compile(self._root, index)
         nvars = len(self.variables)

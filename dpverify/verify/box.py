@@ -32,6 +32,7 @@ from .expr import Indeterminate, IvAlg, Undefined, point, run
 from .numbers import MAX_PREC, decide, expect_keys, read_exact, read_int, read_list, show, working
 from .poly import Poly, evaluate, read_interval
 from .report import BISECT, BOUNDED, MORE_PRECISION, Checks, Malformed, Refuted, refine
+from .requested import check_contains, check_inside
 from .supnorm import Sup, common_checks, read_sup, words
 from .taylor import PieceBound, bound_piece, endpoints
 
@@ -50,7 +51,7 @@ PAIRWISE_CAP = 4000
 Box = list[tuple[fmpq, fmpq]]
 
 __all__ = ["MAX_PIECES", "MAX_ORDER", "ORDER_WORK", "ORDER_CAP", "PAIRWISE_CAP", "Box",
-           "order_cap", "check_cover", "check_pieces", "verify_box"]
+           "order_cap", "check_cover", "check_pieces", "requested_checks", "verify_box"]
 
 _GAP = "gap"
 
@@ -273,3 +274,15 @@ def verify_box(st: object, evidence: object, ck: Checks, out: list[str]) -> None
     if ok:
         ck.run("sup |f - p| <= upper on every piece", lambda: check_pieces(s, pieces, ck))
     ck.run("witness: |f - p| >= lower", lambda: _witness(s, w))
+    requested_checks(s, w, ck)
+
+
+def requested_checks(s: Sup, witness: list[fmpq], ck: Checks) -> None:
+    """The checks of ``domain.requested`` (when stated): the intervals are the outward
+    rounding of the requested ones, so the enclosure holds on those too when the witness of
+    ``lower`` lies inside them."""
+    req = s.domain.get("requested")
+    if req is not None:
+        ck.run("requested intervals inside the stated ones",
+               lambda: check_contains(s.domain["intervals"], req))
+        ck.run("witness inside the requested intervals", lambda: check_inside(witness, req))

@@ -148,6 +148,11 @@ FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
         "error.upper": (_ORDER, _BSUP),
         "error.upper_decimal": (_DEC,),
         "max_error": (_MAXE,),
+        # the interval as asked (constant expressions) and the outward rounding that the
+        # stated intervals are (verify/requested.py)
+        "domain.requested": ("requested intervals inside the stated ones",
+                             "witness inside the requested intervals"),
+        "domain.rounding": ("requested intervals inside the stated ones",),
         # a weighted error w (f - p) (relative: w = 1/f), checked by verify/weighted_box.py
         "weight.kind": (_WBSUP, _WBWIT),
         "weight.expr": (_WBSUP, _WBWIT),
@@ -233,7 +238,7 @@ _VALUE_KEYWORDS = frozenset({
     "$schema", "$id", "$comment", "title", "description", "default", "examples", "type",
     "const", "enum", "minLength", "maxLength", "pattern", "minimum", "maximum",
     "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
-    "uniqueItems", "required", "minProperties", "maxProperties"})
+    "uniqueItems", "required", "minProperties", "maxProperties", "dependentRequired"})
 _STRUCTURE = frozenset({"$defs", "$ref", "allOf", "oneOf", "if", "then", "else", "properties",
                         "additionalProperties", "items", "prefixItems"})
 

@@ -28,6 +28,7 @@ from .numbers import (
 )
 from .poly import Poly, check_poly, read_interval, read_poly
 from .report import Checks, Cut, Malformed, cut_text, say
+from .requested import Requested, read_requested
 from .sherstov import DEFAULT_READING, READING_KEYS, READING_OPTIONS
 
 __all__ = ["MAX_POINTS", "BIG", "NAMES", "OPTIONAL", "METHODS", "Target", "Domain",
@@ -70,6 +71,7 @@ class Domain(_Kind, total=False):
     points: list[fmpq]  # points
     where: dict[fmpq, int]  # points: position of each point (built on first use)
     intervals: list[tuple[fmpq, fmpq]]  # box
+    requested: Requested  # box whose ends were rounded outward (.requested)
 
 
 class LeastDegree(TypedDict):
@@ -187,7 +189,8 @@ def _read_target(obj: object, where: str) -> Target:
 
 
 def _read_domain(obj: object, where: str) -> Domain:
-    v = expect_keys(obj, where, ("kind",), ("lo", "hi", "points", "intervals"))
+    v = expect_keys(obj, where, ("kind",), ("lo", "hi", "points", "intervals", "requested",
+                                            "rounding"))
     kind = v["kind"]
     if kind == "integers":
         expect_keys(v, where, ("kind", "lo", "hi"))
@@ -205,9 +208,14 @@ def _read_domain(obj: object, where: str) -> Domain:
             raise Malformed(f"{where}.points: points must be distinct")
         return {"kind": kind, "points": pts}
     if kind == "box":
-        expect_keys(v, where, ("kind", "intervals"))
+        v = expect_keys(v, where, ("kind", "intervals"), ("requested", "rounding"))
         ivs = read_list(v["intervals"], f"{where}.intervals", 1, 3)
-        return {"kind": kind, "intervals": [read_interval(x, f"{where}.intervals") for x in ivs]}
+        box: Domain = {"kind": kind,
+                       "intervals": [read_interval(x, f"{where}.intervals") for x in ivs]}
+        req = read_requested(v, where, len(ivs))
+        if req is not None:
+            box["requested"] = req
+        return box
     raise Malformed(f"{where}.kind: unknown domain kind")
 
 
@@ -298,6 +306,10 @@ def words(s: Sup) -> list[str]:
     where: list[str | Cut]
     if dom["kind"] == "box":
         where = interval_words(dom["intervals"])
+        if "requested" in dom:
+            where += [", which contains the requested ",
+                      " x ".join(f"[{a}, {b}]" for (a, _), (b, _) in dom["requested"]),
+                      " (ends rounded outward); the claim holds on the requested box too"]
     else:
         where = [f"the integers {dom['lo']}..{dom['hi']}" if dom["kind"] == "integers"
                  else f"{len(dom['points'])} listed points"]

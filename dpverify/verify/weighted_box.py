@@ -9,7 +9,7 @@ kind, :func:`.box.check_pieces`); the witness has ``|w (f - p)| >= lower``.
 
 from __future__ import annotations
 
-from .box import MAX_ORDER, MAX_PIECES, Box, check_cover, check_pieces
+from .box import MAX_ORDER, MAX_PIECES, Box, check_cover, check_pieces, requested_checks
 from .expr import Undefined
 from .numbers import MAX_PREC, expect_keys, read_exact, read_int, read_list, show, shown
 from .poly import monomial_form, read_interval
@@ -64,3 +64,4 @@ def verify_weighted_box(st: object, evidence: object, ck: Checks, out: list[str]
         return ge, f"|{err}| >= lower at x = {show(x)}: {ge}"
 
     ck.run(f"witness: |{err}| >= lower", witness)
+    requested_checks(s, wit, ck)
