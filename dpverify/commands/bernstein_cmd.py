@@ -36,7 +36,11 @@ if TYPE_CHECKING:  # annotations only: the CLI start-up imports nothing it does 
 
     _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What issuing the certificate imports (the checker's schema): the isolating parent
+#: imports it before it forks the computing child (dpverify.cli).
+PRELOAD = ("dpverify.verify.load", "jsonschema")
 
 
 def register(sub: _Subparsers) -> None:

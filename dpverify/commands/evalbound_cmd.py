@@ -27,7 +27,7 @@ __all__ = ["register", "PRELOAD"]
 
 #: What the handler imports when it runs: the isolating parent imports it before it
 #: forks the computing child (dpverify.cli), so the child imports nothing under --timeout.
-PRELOAD = ("dpverify.certify.evalbound_cert",)
+PRELOAD = ("dpverify.certify.evalbound_cert", "dpverify.verify.load", "jsonschema")
 
 
 def register(sub: Any) -> None:

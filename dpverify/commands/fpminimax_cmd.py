@@ -20,7 +20,11 @@ from ._common import (
 )
 from .minimax_cmd import family_flags, read_family_flags, read_problem
 
-__all__ = ["register"]
+__all__ = ["register", "PRELOAD"]
+
+#: What issuing the certificate imports (the checker's schema): the isolating parent
+#: imports it before it forks the computing child (dpverify.cli).
+PRELOAD = ("dpverify.verify.load", "jsonschema")
 
 
 def register(sub: Any) -> None:

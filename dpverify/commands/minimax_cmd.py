@@ -27,7 +27,7 @@ __all__ = ["register", "PRELOAD", "bracket_rows", "read_degree", "bracket_outcom
 
 #: What the search imports on first call: the isolating parent imports it before it forks
 #: the computing child (dpverify.cli).
-PRELOAD = ("dpverify.expr.float_eval",)
+PRELOAD = ("dpverify.expr.float_eval", "dpverify.verify.load", "jsonschema")
 
 
 def register(sub: Any) -> None:

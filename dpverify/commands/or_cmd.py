@@ -40,7 +40,8 @@ __all__ = ["register", "MAX_NORM_DEGREE", "PRELOAD"]
 #: What the handler imports on first call (dpverify.api is lazy): the isolating parent
 #: imports it before it forks the computing child (dpverify.cli).
 PRELOAD = ("dpverify.certify.claims", "dpverify.certify.finite",
-           "dpverify.constructions.chebyshev", "dpverify.constructions.multivariate_norm")
+           "dpverify.constructions.chebyshev", "dpverify.constructions.multivariate_norm",
+           "dpverify.verify.load", "jsonschema")
 
 
 def register(sub: Any) -> None:

@@ -31,7 +31,7 @@ __all__ = ["register", "PRELOAD"]
 
 #: What the handler imports on first call (dpverify.api is lazy): the isolating parent
 #: imports it before it forks the computing child (dpverify.cli).
-PRELOAD = ("dpverify.certify.claims",)
+PRELOAD = ("dpverify.certify.claims", "dpverify.verify.load", "jsonschema")
 
 _BASES = {"monomial": MonomialPoly, "chebyshev": ChebyshevPoly, "bernstein": BernsteinPoly}
 
