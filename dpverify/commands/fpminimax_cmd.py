@@ -8,8 +8,8 @@ from typing import Any
 
 from ..atomic import write_text
 from ..machine import fpminimax
-from ..numbers import fmpq_str, fmpq_to_decimal
-from ._cert import read_timeout, timeout_flag
+from ..numbers import fmpq_to_decimal
+from ._cert import check_with, read_timeout, timeout_flag
 from ._common import (
     CommandResult,
     add_json_flag,
@@ -18,7 +18,7 @@ from ._common import (
     make_progress,
     progress_flags,
 )
-from .minimax_cmd import family_flags, read_family_flags, read_problem
+from .minimax_cmd import family_flags, note_interval, read_family_flags, read_problem
 
 __all__ = ["register", "PRELOAD"]
 
@@ -71,7 +71,8 @@ def run(args: Any) -> CommandResult:
     err = res.certificate.statement["error"]
     real = res.minimax.statement["error"]
     what = "(f - p)/f" if res.relative else "w (f - p)" if res.weight else "f - p"
-    rows = [("f", f.canonical), ("interval", f"[{fmpq_str(a)}, {fmpq_str(b)}]"),
+    note_interval(res.certificate, args)
+    rows = [("f", f.canonical), ("interval", args.rounded_interval.describe()),
             ("degree N", str(n)), ("family", res.family.describe())]
     if res.relative or res.weight:
         rows.append(("error", f"{what}" + (f", w = {res.weight}" if res.weight else "")))
@@ -91,8 +92,9 @@ def run(args: Any) -> CommandResult:
          " (upper of these coefficients / lower of any real ones)"),
         ("search (not checked)", f"{res.stats.get('candidates')} candidates, "
          f"{res.stats['seconds']['total']} s"),
-        ("result", "certified (check with: dpverify verify CERT.json"
-         + (f" and {args.minimax_out}" if args.minimax_out else "") + ")"),
+        ("result", f"certified ({check_with(args)}"
+         + (f"; the real bracket: dpverify verify {args.minimax_out}" if args.minimax_out
+            else "") + ")"),
     ]
     data = dict(res.certificate.data)
     return CommandResult(data=data, text=format_table(rows))
