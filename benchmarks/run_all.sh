@@ -25,3 +25,8 @@ python3 benchmarks/check_scale.py
 # r-of-k at scale (about 15 minutes: (5, 500) writes a 4 GB certificate in a temporary
 # directory and needs about 10 GB of memory; `--quick` skips it)
 python3 benchmarks/rofk_scale.py
+# round-off of the 20 FPBench programs of FPTaylor's tests vs FPTaylor and Gappa, binary64
+# and binary32, 10^5 sampled inputs each (Gappa with hints: up to an hour)
+python3 benchmarks/roundoff_fpbench.py
+# total error of exp polynomials: binary32 exhaustively, binary64 at 10^6 inputs
+python3 benchmarks/total_error.py
