@@ -29,3 +29,8 @@ python3 benchmarks/check_scale.py
 python3 benchmarks/rofk_scale.py
 # the cost of checking every issued certificate against the checker's schema
 python3 benchmarks/issue_overhead.py
+# round-off of the 20 FPBench programs of FPTaylor's tests vs FPTaylor and Gappa, binary64
+# and binary32, 10^5 sampled inputs each (Gappa with hints: up to an hour)
+python3 benchmarks/roundoff_fpbench.py
+# total error of exp polynomials: binary32 exhaustively, binary64 at 10^6 inputs
+python3 benchmarks/total_error.py

@@ -34,7 +34,6 @@ from .progress import ProgressCallback, report
 
 if TYPE_CHECKING:  # annotations only: the certifiers load on first call
     from .certify.certificate import Certificate
-    from .certify.evalbound import EvalBound, FloatErrorBound
     from .certify.interval import SupNorm
     from .constructions.chebyshev_series import ChebyshevSeries
     from .expr.constant import Box
@@ -373,11 +372,16 @@ def _check_remez_degree(degree: Any, name: str) -> None:
             f"{name} must be <= {MAX_REMEZ_DEGREE} ({DEGREE_LIMIT_REASON}), got {n}")
 
 
-def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
+def evalbound(poly: Any, interval: Any = None, **options: Any) -> Any:
     """Rigorous bound on ``|fl(p(x)) - p(x)|`` for binary64 Horner (monomial) or Clenshaw
     (Chebyshev) evaluation over the binary64 ``x`` in ``interval`` (round to nearest, no
     FMA); ``poly`` may be a numpy polynomial.  ``.certificate()`` is the checkable
     ``evalbound`` certificate.  See :func:`dpverify.certify.evalbound.evalbound`.
+
+    A program instead of a polynomial -- infix text such as ``"(x + y) * z"``, FPCore
+    text, a :class:`~dpverify.expr.program.Program` or a read FPCore -- with ``interval``
+    its ranges ``{name: (lo, hi)}``: the round-off bound of that program
+    (:func:`dpverify.certify.roundoff.program_bound`, kind ``roundoff``).
 
     Examples
     --------
@@ -398,12 +402,29 @@ def evalbound(poly: Any, interval: Any, **options: Any) -> EvalBound:
     >>> from flint import fmpq
     >>> evalbound([1, 1], (0, "pi/2")).interval[1] == fmpq(0x1921fb54442d18, 2**52)
     True
+
+    A program, every operation rounded in the written order:
+
+    >>> r = evalbound("(x + y) * x", {"x": (1, 2), "y": ("0.5", 1)})
+    >>> verify_document(r.certificate().data).status
+    'holds'
     """
+    if _is_program(poly):
+        # function-level: the program analysis loads the FPCore reader and the program
+        # modules, which polynomial calls never need
+        from .certify.roundoff import program_bound
+
+        return program_bound(poly, interval, **options)
     from .certify.evalbound import evalbound as _evalbound  # deferred: module docstring
 
     _options("evalbound", _evalbound, options, ("poly", "interval"))
     return _evalbound(_eval_poly(poly), _binary64_interval(interval, poly, options),
                       **options)
+
+
+def _is_program(poly: Any) -> bool:
+    """A program (text, Program, FPCore) rather than a polynomial."""
+    return isinstance(poly, str) or type(poly).__name__ in ("Program", "FPCore")
 
 
 def _eval_poly(poly: Any) -> Any:
@@ -431,7 +452,7 @@ def _binary64_interval(interval: Any, poly: Any, options: dict[str, Any]) -> Any
     return (a.binary64_inside("up", "interval[0]"), b.binary64_inside("down", "interval[1]"))
 
 
-def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> FloatErrorBound:
+def float_error_bound(f: Any, poly: Any, interval: Any, **options: Any) -> Any:
     """Certified ``sup |f(x) - fl(p(x))|`` over the binary64 ``x`` in ``interval``: the
     certified ``sup |f - p|`` (a ``supnorm-box`` certificate, ``p`` with the binary64
     coefficients float code stores) plus the :func:`evalbound` of binary64 Horner /

@@ -53,7 +53,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "approx": ("approx_cmd",
                "least degree N with a certified best approximation within gamma"),
     "evalbound": ("evalbound_cmd",
-                  "certified bound on |fl(p(x)) - p(x)| for binary64 Horner / Clenshaw"),
+                  "certified round-off bounds: polynomials (Horner, Clenshaw, Estrin), "
+                  "programs, FPCore"),
     "minimax": ("minimax_cmd",
                 "best uniform approximation of degree N with a certified bracket of E_N(f)"),
     "fpminimax": ("fpminimax_cmd", "machine-number coefficients (lattice reduction) with the "

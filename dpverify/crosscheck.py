@@ -64,10 +64,14 @@ from .fast import (
 from .fast import iterated_basis_matrix as fast_M
 from .fast import jackson_coefficients_2pi as fast_j
 from .fast import jackson_multipliers as fast_w
-from .numbers import ExactLike, fmpq_to_decimal, to_fmpq
+from .numbers import ExactLike, check_int, fmpq_to_decimal, to_fmpq
 from .progress import ProgressCallback, report
 
-__all__ = ["Check", "CHECKS", "float_to_fmpq", "deviation", "run_check", "crosscheck"]
+__all__ = ["Check", "CHECKS", "float_to_fmpq", "deviation", "run_check", "crosscheck",
+           "CERTIFY_DEGREE"]
+
+#: the largest degree whose certified rounding bound the cross-check states by default
+CERTIFY_DEGREE = 12
 
 #: Chebyshev / OR / AND / h_k use the exact least degree from the reference, so that the
 #: comparison is of coefficients, not of the float degree search; the float degree search
@@ -142,6 +146,10 @@ class Check:
     requires: str | None = None
     scale_note: str = "max |exact|"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: the evaluator of dpverify.fast.rounding whose certified bound is stated next to the
+    #: measurement (coefficients from ``coefficients(params)``), if any
+    certified: str | None = None
+    coefficients: Callable[[dict[str, Any]], list[float]] | None = None
 
 
 def _ints(k: int) -> np.ndarray:
@@ -198,6 +206,14 @@ def _rng(p: dict[str, Any]) -> random.Random:
 
 def _random_floats(rng: random.Random, n: int, lo: float = -1.0, hi: float = 1.0) -> list[float]:
     return [rng.uniform(lo, hi) for _ in range(n)]
+
+
+def _clenshaw_coeffs(p: dict[str, Any]) -> list[float]:
+    return _random_floats(_rng(p), p["n"] + 1)
+
+
+def _de_casteljau_coeffs(p: dict[str, Any]) -> list[float]:
+    return _random_floats(_rng(p), p["k"] + 1)
 
 
 def _clenshaw(p: dict[str, Any]):
@@ -330,7 +346,8 @@ CHECKS: tuple[Check, ...] = (
         "rel", "1e-12", ({"n": 10, "points": 50}, {"n": 200, "points": 20}),
         ({"n": 10, "points": 200}, {"n": 200, "points": 100}, {"n": 1000, "points": 30},
          {"n": 5000, "points": 5}),
-        _clenshaw, scale_note="sum |c_n|",
+        _clenshaw, scale_note="sum |c_n|", certified="clenshaw",
+        coefficients=_clenshaw_coeffs,
     ),
     Check(
         "dct", "Chebyshev coefficients by FFT-DCT of values at Chebyshev points",
@@ -362,7 +379,8 @@ CHECKS: tuple[Check, ...] = (
         "de-casteljau", "de Casteljau on random float Bernstein coefficients in [0, 1]",
         "rel", "1e-13", ({"k": 5, "points": 40}, {"k": 50, "points": 10}),
         ({"k": 5, "points": 200}, {"k": 50, "points": 40}, {"k": 200, "points": 10}),
-        _de_casteljau, scale_note="sum |c_nu|",
+        _de_casteljau, scale_note="sum |c_nu|", certified="de-casteljau",
+        coefficients=_de_casteljau_coeffs,
     ),
     Check(
         "bernstein-eval", "Bernstein evaluation via basis values (binomial pmf) @ coefficients",
@@ -423,10 +441,14 @@ def _fmt(q: fmpq) -> str:
 
 
 def run_check(check: Check, grid: str = "quick",
-              progress: ProgressCallback | None = None) -> dict[str, Any]:
+              progress: ProgressCallback | None = None,
+              certify_degree: int = CERTIFY_DEGREE) -> dict[str, Any]:
     """Run one check over its grid; returns the JSON-able report (see :func:`crosscheck`).
     ``progress``: a :mod:`dpverify.progress` callback, called as ``(check.name, done,
-    cases)`` after each case."""
+    cases)`` after each case.  For the evaluators of :mod:`dpverify.fast.rounding`, each
+    case of degree ``<= certify_degree`` also states the certified rounding bound of its
+    coefficients over the whole domain (``certified``); a measured ``max_abs`` above it
+    fails the case."""
     if grid not in ("quick", "full"):
         raise InvalidParameterError(f"grid must be 'quick' or 'full', got {grid!r}")
     tol = to_fmpq(check.tolerance, "tolerance")
@@ -464,6 +486,11 @@ def run_check(check: Check, grid: str = "quick",
         }
         if m.structural:
             case["structural"] = m.structural
+        if check.certified is not None and check.coefficients is not None:
+            cert = _certified(check, params, certify_degree)
+            case["certified"] = cert
+            if "bound" in cert and m.max_abs > to_fmpq(cert["bound"]):
+                case["passed"] = ok = False  # the measurement contradicts a proof: a bug
         cases.append(case)
     report(progress, check.name, len(grid_params), len(grid_params))
     out.update(
@@ -477,9 +504,30 @@ def run_check(check: Check, grid: str = "quick",
     return out
 
 
+def _certified(check: Check, params: dict[str, Any], degree: int) -> dict[str, Any]:
+    """The certified rounding bound of the case's coefficients (dpverify.fast.rounding)."""
+    # function-level: the certifiers are only needed for these two checks
+    from .fast.rounding import EVALUATORS
+
+    assert check.coefficients is not None and check.certified is not None
+    c = check.coefficients(dict(params))
+    if len(c) - 1 > degree:
+        return {"note": f"not certified: degree {len(c) - 1} > {degree} (certify_degree)"}
+    fn, domain = EVALUATORS[check.certified]
+    r = fn(c)
+    return {"bound": fmpq_to_decimal(r.bound, 6, "up"), "over": domain,
+            "kind": r.certificate().data["kind"]}
+
+
 def crosscheck(grid: str = "quick", only: Sequence[str] | None = None, *,
-               progress: ProgressCallback | None = None) -> dict[str, Any]:
+               progress: ProgressCallback | None = None,
+               certify_degree: int = CERTIFY_DEGREE) -> dict[str, Any]:
     """Run every check (or those named in ``only``) on the ``quick`` or ``full`` grid.
+
+    The evaluators' cases (``clenshaw``, ``de-casteljau``) of degree ``<= certify_degree``
+    (default 12; the certificates of degree 200 take about a minute) also carry
+    ``certified``: the certified rounding bound of their coefficients at every point of the
+    evaluator's domain (:mod:`dpverify.fast.rounding`), next to the measured ``max_abs``.
 
     ``progress``: a :mod:`dpverify.progress` callback, called as ``("NAME [j/N]", done,
     cases)`` for the ``j``-th of the ``N`` selected checks, before each of its cases and at
@@ -514,7 +562,8 @@ def crosscheck(grid: str = "quick", only: Sequence[str] | None = None, *,
         def step(stage: str, done: int, total: int | None, tag: str = f"[{j}/{count}]") -> None:
             report(progress, f"{stage} {tag}", done, total)
 
-        reports.append(run_check(c, grid, step if progress is not None else None))
+        reports.append(run_check(c, grid, step if progress is not None else None,
+                                 check_int(certify_degree, "certify_degree", 0, 10**6)))
     return {
         "grid": grid,
         "passed": all(r["passed"] for r in reports),

@@ -1,19 +1,22 @@
-"""Certified rounding-error bounds of binary64 polynomial evaluation (Horner, Clenshaw).
+"""Certified rounding-error bounds of polynomial evaluation (Horner, Clenshaw) in binary64
+or binary32.
 
-:func:`evalbound` returns a rigorous bound on ``|fl(p(x)) - p(x)|`` over every binary64
-``x`` in an interval ``[A, B]``, where ``fl(p(x))`` is the value computed in IEEE 754
-binary64 by exactly the operations below, and a checkable certificate of it (kind
+:func:`evalbound` returns a rigorous bound on ``|fl(p(x)) - p(x)|`` over every float
+``x`` (of the format: binary64 by default, or binary32) in an interval ``[A, B]``, where
+``fl(p(x))`` is the value computed in that IEEE 754 format by exactly the operations below
+(every operation rounded to the format, no wider intermediate), and a checkable
+certificate of it (kind
 ``evalbound``, docs/certificates.md); :func:`float_error_bound` adds the certified
 ``sup |f - p|`` of the interval certifier, so that "this float64 code is within N of
 ``f`` on ``[A, B]``" is one verified statement (kind ``float-error``).
 
-Rounding model.  IEEE 754 binary64, rounding to nearest (ties to even), **no fused
-multiply-add** (``fma=True``: Horner with one fused multiply-add per step, as C code
-compiled with ``-ffp-contract=fast`` or calling ``fma`` does), no extended precision;
-gradual underflow is covered (the binade bound of :mod:`.binary64` never goes below half
-the subnormal spacing, ``2^-1075``); overflow is refused: every intermediate is proven
-``<= 2^1023`` in magnitude, else :class:`~dpverify.errors.DomainError`.  The operations
-are those of
+Rounding model.  IEEE 754 binary64 (or binary32 with ``format="binary32"``), rounding to
+nearest (ties to even), **no fused multiply-add** (``fma=True``: Horner with one fused
+multiply-add per step, as C code compiled with ``-ffp-contract=fast`` or calling ``fma``
+does), no extended precision; gradual underflow is covered (the binade bound of
+:mod:`.fpformat` never goes below half the subnormal spacing, ``2^-1075`` in binary64);
+overflow is refused: every intermediate is proven ``<= 2^emax`` in magnitude (``2^1023``,
+``2^127``), else :class:`~dpverify.errors.DomainError`.  The operations are those of
 ``numpy.polynomial.polynomial.polyval`` (Horner, monomial basis) and
 :func:`dpverify.fast.chebyshev.clenshaw` (Chebyshev basis on ``(a, b)``)::
 
@@ -35,15 +38,18 @@ the analysis Gappa does with ``$ x in N;`` bisection; the enclosures here are ex
 polynomial ranges instead of interval arithmetic on the expression, and the Clenshaw
 errors are summed through ``T_j`` and ``U_m`` instead of the recurrence (which grows).
 
-Coefficients.  A float implementation stores ``c^_i = round(c_i)`` (nearest binary64);
-the certificate is about ``p^`` (the binary64 coefficients), and :attr:`EvalBound.bound`
+Coefficients.  A float implementation stores ``c^_i = round(c_i)`` (nearest number of the
+format); the certificate is about ``p^`` (those coefficients), and :attr:`EvalBound.bound`
 adds ``sup |p^ - p|`` over the interval for the *given* exact coefficients (zero when they
-are binary64 already, e.g. hex floats or ``--float64`` input).
+are numbers of the format already, e.g. hex floats or ``--float64`` input).
+
+Results and certificates live in :mod:`.evalbound_cert` (this module imports it; it never
+imports this one).
 
 Guarantee
 ---------
-For every **binary64** ``x`` in ``[A, B]`` (the endpoints need not be binary64; the
-rounding of a real input to binary64 before evaluation is *not* covered),
+For every ``x`` **of the format** in ``[A, B]`` (the endpoints need not be; the
+rounding of a real input before evaluation is *not* covered),
 ``|fl(p^(x)) - p^(x)| <= evaluation`` and ``|fl(p^(x)) - p(x)| <= bound``, with the
 operations and arithmetic above.  Every number is exact rational arithmetic; floats are
 never used to decide.
@@ -54,7 +60,6 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from flint import fmpq, fmpq_poly
@@ -62,26 +67,30 @@ from flint import fmpq, fmpq_poly
 from ..budget import after, check_timeout, limits
 from ..errors import DomainError, InvalidParameterError, ParameterTypeError, TimeLimitExceeded
 from ..exact import ChebyshevPoly, ExactPoly, MonomialPoly, fmpq_sum
-from ..numbers import check_int, check_interval, fmpq_to_decimal, round_to_float64, to_fmpq
+from ..numbers import check_int, check_interval, fmpq_to_decimal, to_fmpq
 from ..progress import ProgressCallback, report
-from .binary64 import binary64_ceil, binary64_floor, floor_log2
+from .evalbound_cert import ASSUMPTIONS, EvalBound, FloatErrorBound
+from .fpformat import BINARY64, Format, floor_log2, read_format
 from .rounding_pieces import Piece, clenshaw_piece, horner_piece, up
 
 __all__ = ["EvalBound", "FloatErrorBound", "evalbound", "float_error_bound", "sup_abs_bound",
-           "inf_abs_bound", "ulp_of",
+           "inf_abs_bound", "ulp_of", "round_to_format",
            "ASSUMPTIONS", "DEFAULT_PIECES", "MAX_EVAL_DEGREE"]
-
-U = fmpq(1, 2**53)  # unit roundoff of binary64, round to nearest
 #: the default cap on the number of pieces of :func:`evalbound`
 DEFAULT_PIECES = 512
 #: the largest degree analysed (the checker's cap: 513 coefficients)
 MAX_EVAL_DEGREE = 512
 _STALE = 6  # bisections of the worst piece without improvement before stopping
 
-ASSUMPTIONS = ("x is a binary64 number in the interval; IEEE 754 binary64, round to nearest "
-               "even, no extended precision, FMA only where the scheme says so; the "
-               "operations of dpverify.certify.evalbound; gradual underflow covered; overflow "
-               "excluded (checked)")
+
+
+def round_to_format(c: fmpq, fmt: Format, name: str) -> fmpq:
+    """The number of the format nearest to the exact ``c`` (ties to even); overflow raises
+    :class:`~dpverify.errors.InvalidParameterError` naming ``name``."""
+    out = fmt.nearest(c)
+    if out is None:
+        raise InvalidParameterError(f"{name} = {fmpq_to_decimal(c, 6)} overflows {fmt.name}")
+    return out
 
 
 def sup_abs_bound(P: fmpq_poly, lo: fmpq, hi: fmpq, pieces: int = 32) -> fmpq:
@@ -117,70 +126,6 @@ def inf_abs_bound(P: fmpq_poly, lo: fmpq, hi: fmpq, pieces: int = 64) -> fmpq:
     return fmpq(0) if best is None else best
 
 
-@dataclass
-class EvalBound:
-    """A certified bound on the binary64 evaluation error (see the module docstring).
-
-    Attributes
-    ----------
-    bound : fmpq
-        ``|fl(p^(x)) - p(x)| <= bound`` for binary64 ``x`` in the interval, ``p`` the
-        polynomial with the given exact coefficients: ``evaluation + coefficients``.
-    evaluation : fmpq
-        ``|fl(p^(x)) - p^(x)| <= evaluation`` (the certificate's statement).
-    rounding, mapping : fmpq
-        The largest rounding part and the largest mapping part (Clenshaw off ``(-1, 1)``:
-        computing ``t``) over the pieces (each piece's sum is ``<= evaluation``).
-    coefficients : fmpq
-        ``sup |p^ - p|``: rounding the coefficients to binary64 (0 when already binary64).
-    higham : fmpq or None
-        Horner only: ``gamma_{2n} sum |c^_i| X^i`` (Higham 2002 eq. (5.3)), for comparison.
-    pieces : list of Piece
-        The pieces of the analysis with their claims (the certificate's evidence).
-    """
-
-    algorithm: str
-    basis: str
-    interval: tuple[fmpq, fmpq]
-    degree: int
-    bound: fmpq
-    evaluation: fmpq
-    rounding: fmpq
-    coefficients: fmpq
-    mapping: fmpq
-    higham: fmpq | None
-    float_coefficients: list[fmpq]
-    domain: tuple[fmpq, fmpq] | None
-    max_intermediate: fmpq
-    pieces: list[Piece] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        def dec(q: fmpq) -> str:
-            return fmpq_to_decimal(q, 6, "up")
-
-        return {
-            "algorithm": self.algorithm, "basis": self.basis,
-            "interval": [str(self.interval[0]), str(self.interval[1])],
-            "degree": self.degree, "bound": str(self.bound), "bound_decimal": dec(self.bound),
-            "evaluation": str(self.evaluation), "evaluation_decimal": dec(self.evaluation),
-            "rounding": dec(self.rounding), "coefficients": dec(self.coefficients),
-            "mapping": dec(self.mapping),
-            "higham": None if self.higham is None else dec(self.higham),
-            "max_intermediate": dec(self.max_intermediate), "pieces": len(self.pieces),
-            "assumptions": ASSUMPTIONS,
-        }
-
-    def certificate(self) -> Any:
-        """The ``evalbound`` certificate of ``|fl(p^(x)) - p^(x)| <= evaluation``
-        (a :class:`~dpverify.certify.certificate.Certificate`; check it with
-        ``dpverify verify``)."""
-        # function-level: the document builder is only needed when a certificate is asked
-        from .evalbound_cert import evalbound_certificate
-
-        return evalbound_certificate(self)
-
-
 def _read_poly(poly: Any, basis: str | None, domain: Any) -> ExactPoly:
     if isinstance(poly, ExactPoly):
         if basis is not None and basis != poly.basis:
@@ -207,10 +152,11 @@ def _read_poly(poly: Any, basis: str | None, domain: Any) -> ExactPoly:
     raise InvalidParameterError(f"basis must be 'monomial' or 'chebyshev', got {basis!r}")
 
 
-def _read_interval(interval: Any) -> tuple[fmpq, fmpq]:
+def _read_interval(interval: Any, fmt: Format = BINARY64) -> tuple[fmpq, fmpq]:
     A, B = check_interval(interval)
-    if max(abs(A), abs(B)) >= fmpq(2) ** 1022:
-        raise DomainError("interval reaches |x| >= 2^1022: overflow cannot be excluded")
+    if max(abs(A), abs(B)) >= fmpq(2) ** (fmt.emax - 1):
+        raise DomainError(f"interval reaches |x| >= 2^{fmt.emax - 1}: overflow cannot be "
+                          "excluded")
     return A, B
 
 
@@ -222,10 +168,13 @@ def evalbound(
     domain: Any = None,
     pieces: int = DEFAULT_PIECES,
     fma: bool = False,
+    format: Any = "binary64",
+    scheme: str | None = None,
+    parity: str | None = None,
     timeout: Any = None,
     progress: ProgressCallback | None = None,
-) -> EvalBound:
-    """Certified bound on ``|fl(p(x)) - p(x)|`` over binary64 ``x`` in ``interval``.
+) -> Any:
+    """Certified bound on ``|fl(p(x)) - p(x)|`` over the floats ``x`` in ``interval``.
 
     Parameters
     ----------
@@ -245,6 +194,17 @@ def evalbound(
     fma : bool
         Horner only: each step is one fused multiply-add ``fl(x * q + c)`` (default False:
         a rounded product, then a rounded sum, as numpy does).
+    format : {"binary64", "binary32"} or Format
+        The floating-point format of ``x``, the coefficients and every operation (default
+        binary64; binary32 means every operation rounded to binary32).
+    scheme : {"horner", "horner-fma", "estrin", "estrin-fma"}, optional
+        A monomial polynomial's evaluation order (:mod:`dpverify.certify.schemes`; default
+        ``"horner"``, or ``"horner-fma"`` with ``fma=True``).  Estrin's schemes and
+        ``parity`` are analysed as programs (:func:`dpverify.certify.roundoff.program_bound`)
+        and return its :class:`~dpverify.certify.roundoff_cert.RoundoffBound` (kind
+        ``roundoff`` certificate) for the polynomial with coefficients in the format.
+    parity : {"even", "odd"}, optional
+        Evaluate in ``y = x * x`` (one parity of powers; the others must be 0).
     timeout : seconds, optional
         Stop bisecting at ``timeout``: the bound of the pieces analysed so far is returned
         (valid, possibly looser; ``stats["stop"] == "timeout"``).  The first analysis of
@@ -262,36 +222,69 @@ def evalbound(
     Raises
     ------
     DomainError
-        When overflow cannot be excluded (some intermediate may exceed ``2^1023``).
+        When overflow cannot be excluded (some intermediate may exceed ``2^emax``).
     InvalidParameterError
-        No binary64 number lies in the interval, or a bad parameter.
+        No number of the format lies in the interval, or a bad parameter.
     TimeLimitExceeded
         Past ``1.05 timeout + 0.5`` s (see ``timeout``).
 
     Guarantee
     ---------
-    See the module docstring: rigorous for binary64 ``x`` in ``[A, B]`` and the stated
-    operations; exact rational arithmetic only.
+    See the module docstring: rigorous for every float ``x`` of the format in ``[A, B]``
+    and the stated operations; exact rational arithmetic only.
 
     Examples
     --------
     ``fl(fl(x * 1) + 1)`` on ``[0, 1]``: ``x * 1`` is exact (a power-of-two factor) and
-    ``x + 1 <= 2`` rounds by at most half an ulp of ``[1, 2)``, ``2^-53``:
+    ``x + 1 <= 2`` rounds by at most half an ulp of ``[1, 2)``, ``2^-53`` (``2^-24`` in
+    binary32):
 
     >>> evalbound([1, 1], (0, 1)).bound == fmpq(1, 2**53)
     True
+    >>> evalbound([1, 1], (0, 1), format="binary32").bound == fmpq(1, 2**24)
+    True
     """
-    p, A, B = _arguments(poly, interval, basis, domain, pieces, fma)
+    fmt = read_format(format)
+    if scheme is not None or parity is not None:
+        if scheme not in (None, "horner", "horner-fma", "estrin", "estrin-fma"):
+            raise InvalidParameterError(f"scheme must be 'horner', 'horner-fma', 'estrin' or "
+                                        f"'estrin-fma', got {scheme!r}")
+        if fma and scheme not in (None, "horner-fma"):
+            raise InvalidParameterError("fma=True contradicts scheme=" + repr(scheme))
+        fma = fma or scheme == "horner-fma"
+        if scheme in ("estrin", "estrin-fma") or parity is not None:
+            return _as_program(poly, interval, basis, domain, pieces, fmt,
+                               scheme or ("horner-fma" if fma else "horner"), parity,
+                               timeout, progress)
+    p, A, B = _arguments(poly, interval, basis, domain, pieces, fma, fmt)
     seconds = check_timeout(timeout)
     # bisection stops gracefully at the timeout; the budget (a little later) bounds the
     # first analysis and the wrap-up, which cannot stop with a valid partial result
     stop = None if seconds is None else time.monotonic() + seconds
     with limits(timeout=after(seconds), shown=seconds):
-        return _evalbound(p, A, B, pieces, fma, stop, progress)
+        return _evalbound(p, A, B, pieces, fma, stop, progress, fmt)
+
+
+def _as_program(poly: Any, interval: Any, basis: str | None, domain: Any, pieces: int,
+                fmt: Format, scheme: str, parity: str | None, timeout: Any,
+                progress: ProgressCallback | None) -> Any:
+    """Estrin and parity schemes: the program's round-off bound (a RoundoffBound)."""
+    # function-level: the program analysis (and the expression modules it loads) is only
+    # needed for these schemes
+    from .roundoff import program_bound
+    from .schemes import scheme_program
+
+    p, A, B = _arguments(poly, interval, basis, domain, pieces, False, fmt)
+    if p.basis != "monomial":
+        raise InvalidParameterError(f"scheme={scheme!r} evaluates the monomial basis")
+    chat = [round_to_format(c, fmt, f"poly[{i}]") for i, c in enumerate(p.coeffs)]
+    prog = scheme_program(chat, scheme, parity)
+    return program_bound(prog, {"x": (A, B)}, format=fmt, timeout=timeout, progress=progress,
+                         max_boxes=max(pieces, 1000))
 
 
 def _arguments(poly: Any, interval: Any, basis: str | None, domain: Any, pieces: int,
-               fma: bool) -> tuple[ExactPoly, fmpq, fmpq]:
+               fma: bool, fmt: Format = BINARY64) -> tuple[ExactPoly, fmpq, fmpq]:
     """The checked arguments of :func:`evalbound`: the polynomial and the interval."""
     p = _read_poly(poly, basis, domain)
     check_int(pieces, "pieces", 1, 65536)
@@ -300,7 +293,7 @@ def _arguments(poly: Any, interval: Any, basis: str | None, domain: Any, pieces:
     if fma and p.basis != "monomial":
         raise InvalidParameterError("fma=True applies to Horner's rule (the monomial basis) "
                                     "only")
-    A, B = _read_interval(interval)
+    A, B = _read_interval(interval, fmt)
     if p.degree > MAX_EVAL_DEGREE:
         raise InvalidParameterError(f"poly must have degree <= {MAX_EVAL_DEGREE} (the "
                                     "independent checker's cap for this kind), got "
@@ -309,17 +302,17 @@ def _arguments(poly: Any, interval: Any, basis: str | None, domain: Any, pieces:
 
 
 def _evalbound(p: ExactPoly, A: fmpq, B: fmpq, pieces: int, fma: bool, stop: float | None,
-               progress: ProgressCallback | None) -> EvalBound:
-    lo, hi = binary64_ceil(A), binary64_floor(B)
+               progress: ProgressCallback | None, fmt: Format = BINARY64) -> EvalBound:
+    lo, hi = fmt.ceil(A), fmt.floor(B)
     if lo > hi:
-        raise InvalidParameterError(f"no binary64 number lies in the interval [{A}, {B}]")
+        raise InvalidParameterError(f"no {fmt.name} number lies in the interval [{A}, {B}]")
     cs = list(p.coeffs)
-    chat = [round_to_float64(c, f"poly[{i}]") for i, c in enumerate(cs)]
+    chat = [round_to_format(c, fmt, f"poly[{i}]") for i, c in enumerate(cs)]
     t0 = time.perf_counter()
     analyse: Callable[[fmpq, fmpq], Piece]
     if p.basis == "monomial":
         def analyse(a: fmpq, b: fmpq) -> Piece:
-            return horner_piece(chat, a, b, fma)
+            return horner_piece(chat, a, b, fma, fmt)
         diff = fmpq_poly([h - c for h, c in zip(chat, cs)])
         coef_err = sup_abs_bound(diff, A, B) if not diff.is_zero() else fmpq(0)
         dom = None
@@ -327,16 +320,16 @@ def _evalbound(p: ExactPoly, A: fmpq, B: fmpq, pieces: int, fma: bool, stop: flo
         assert p.domain is not None
         dom = p.domain
         a, b = dom
-        ah, bh = round_to_float64(a, "domain[0]"), round_to_float64(b, "domain[1]")
-        s, w = round_to_float64(ah + bh, "a + b"), round_to_float64(bh - ah, "b - a")
+        ah, bh = round_to_format(a, fmt, "domain[0]"), round_to_format(b, fmt, "domain[1]")
+        s, w = round_to_format(ah + bh, fmt, "a + b"), round_to_format(bh - ah, fmt, "b - a")
         if w <= 0:
-            raise DomainError("the domain's endpoints round to the same binary64 number")
+            raise DomainError(f"the domain's endpoints round to the same {fmt.name} number")
         pt = fmpq_poly(list(ChebyshevPoly(chat).to_monomial().coeffs))
         dpt = pt.derivative()
 
         def analyse(a_: fmpq, b_: fmpq) -> Piece:
             return clenshaw_piece(chat, dom, s, w, a_, b_,
-                                  lambda u, v: sup_abs_bound(dpt, u, v, 4))
+                                  lambda u, v: sup_abs_bound(dpt, u, v, 4), fmt)
         diff = pt - fmpq_poly(list(ChebyshevPoly(cs).to_monomial().coeffs))
         ua, ub = (2 * A - a - b) / (b - a), (2 * B - a - b) / (b - a)
         coef_err = sup_abs_bound(diff, ua, ub) if not diff.is_zero() else fmpq(0)
@@ -352,7 +345,8 @@ def _evalbound(p: ExactPoly, A: fmpq, B: fmpq, pieces: int, fma: bool, stop: flo
         X = max(abs(A), abs(B))
         S = fmpq_sum([abs(c) * X**i for i, c in enumerate(chat)])
         steps = n if fma else 2 * n  # roundings on the longest path (Higham eq. (5.3))
-        higham = up(steps * U / (1 - steps * U) * S) if n > 0 else fmpq(0)
+        u = fmt.unit_roundoff
+        higham = up(steps * u / (1 - steps * u) * S) if n > 0 else fmpq(0)
     top = max(pc.top for pc in found)
     return EvalBound(
         ("horner-fma" if fma else "horner") if p.basis == "monomial" else "clenshaw", p.basis,
@@ -360,8 +354,8 @@ def _evalbound(p: ExactPoly, A: fmpq, B: fmpq, pieces: int, fma: bool, stop: flo
         up(evaluation + coef_err), evaluation, max(pc.rounding for pc in found), coef_err,
         max(pc.mapping for pc in found), higham, chat, dom,
         fmpq(2) ** top if top >= 0 else fmpq(1, 2 ** (-top)), found,
-        {"pieces": len(found), "seconds": time.perf_counter() - t0, "binary64_interval":
-         (lo, hi), "stop": how})
+        {"pieces": len(found), "seconds": time.perf_counter() - t0, "float_interval":
+         (lo, hi), "stop": how}, fmt)
 
 
 def _refine(analyse: Callable[[fmpq, fmpq], Piece], lo: fmpq, hi: fmpq, cap: int,
@@ -407,54 +401,29 @@ def _refine(analyse: Callable[[fmpq, fmpq], Piece], lo: fmpq, hi: fmpq, cap: int
     return sorted((e[4] for e in heap), key=lambda pc: pc.lo), how
 
 
-def ulp_of(y: fmpq) -> fmpq:
-    """``ulp(y) = 2^(max(floor(log2 |y|), -1022) - 52)``, the spacing of binary64 numbers
-    in the binade of ``y != 0`` (monotone in ``|y|``)."""
-    return fmpq(2) ** (max(floor_log2(abs(y)), -1022) - 52)
-
-
-@dataclass
-class FloatErrorBound:
-    """``|f(x) - fl(p^(x))| <= sup |f - p^| + evaluation`` for binary64 ``x`` in the
-    interval (``p^``: the binary64 coefficients the float code stores).
-
-    ``supnorm_upper`` is the interval certifier's enclosure of ``sup |f - p^|`` (its
-    ``supnorm-box`` certificate is ``certificate``), ``evaluation`` the :class:`EvalBound`;
-    ``bound`` their exact sum.  When ``|f| >= f_lower > 0`` on the interval (proven from
-    ``min |p^| - sup |f - p^|``), ``ulps`` is an ``N`` with ``bound <= N ulp(f_lower)``,
-    so ``|f(x) - fl(p^(x))| <= N ulp(f(x))``: the float code is within ``N`` ulp of ``f``
-    (None when ``f`` may vanish).  :meth:`float_certificate` is the ``float-error``
-    certificate of the whole statement (both parts embedded, each checkable alone)."""
-
-    bound: fmpq
-    supnorm_upper: fmpq
-    evaluation: EvalBound
-    certificate: Any
-    target: str = ""
-    ulps: fmpq | None = None
-    f_lower: fmpq | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"bound": str(self.bound),
-                "bound_decimal": fmpq_to_decimal(self.bound, 6, "up"),
-                "supnorm_upper": str(self.supnorm_upper),
-                "ulps": None if self.ulps is None else str(self.ulps),
-                "f_lower": None if self.f_lower is None else str(self.f_lower),
-                "evaluation": self.evaluation.to_json()}
-
-    def float_certificate(self) -> Any:
-        """The ``float-error`` certificate (docs/certificates.md)."""
-        # function-level: as EvalBound.certificate
-        from .evalbound_cert import float_error_certificate
-
-        return float_error_certificate(self)
+def ulp_of(y: fmpq, fmt: Format = BINARY64) -> fmpq:
+    """``ulp(y) = 2^(max(floor(log2 |y|), emin) - p + 1)`` (binary64:
+    ``2^(max(floor(log2 |y|), -1022) - 52)``), the spacing of the format in the binade of
+    ``y != 0`` (monotone in ``|y|``)."""
+    return fmt.ulp(y)
 
 
 def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = None,
                       domain: Any = None, rtol: Any = "1e-3", timeout: Any = None,
                       pieces: int = DEFAULT_PIECES, fma: bool = False,
-                      progress: ProgressCallback | None = None) -> FloatErrorBound:
+                      progress: ProgressCallback | None = None, format: Any = None,
+                      scheme: str | None = None, parity: str | None = None,
+                      error: str | None = None) -> Any:
     """Certified ``sup |f(x) - fl(p(x))|`` over binary64 ``x`` in ``interval``.
+
+    With any of ``format`` (``"binary32"``), ``scheme`` (``"estrin"``, ``"estrin-fma"``,
+    or naming Horner), ``parity`` or ``error`` (``"abs"``, ``"rel"``, ``"ulps"``), the
+    total error is certified one piece at a time instead (the approximation and rounding
+    errors added where they occur, a tighter bound) by
+    :func:`dpverify.certify.scheme_error.scheme_error_bound`, which returns a
+    :class:`~dpverify.certify.scheme_error.SchemeErrorBound` (its ``float-error``
+    certificate has a bisection tree as evidence).  Without them, binary64 Horner or
+    Clenshaw keep the two-part certificate below.
 
     ``p`` is evaluated with its coefficients rounded to binary64 (what float code stores):
     ``sup |f - p^|`` comes from :func:`dpverify.certify.certify` on the box (a checkable
@@ -479,6 +448,10 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
     from ..approximation import Approximation
     from ..expr import Expr, parse
     from .claims import certify
+
+    if any(v is not None for v in (format, scheme, parity, error)):
+        return _total(f, poly, interval, basis, domain, rtol, timeout, pieces, fma, progress,
+                      format, scheme, parity, error)
 
     if isinstance(f, Expr):
         if not f.used_variables <= {"x"}:
@@ -514,6 +487,28 @@ def float_error_bound(f: Any, poly: Any, interval: Any, *, basis: str | None = N
             raise TimeLimitExceeded(f"time limit of {seconds:g} s reached: sup |f - p| "
                                     f"not bounded in the time left ({exc})") from None
         return _combine(ev, p, phat, cert, fx.canonical)
+
+
+def _total(f: Any, poly: Any, interval: Any, basis: str | None, domain: Any, rtol: Any,
+           timeout: Any, pieces: int, fma: bool, progress: ProgressCallback | None,
+           format: Any, scheme: str | None, parity: str | None, error: str | None) -> Any:
+    """The one-piece-at-a-time total error (see :func:`float_error_bound`)."""
+    # function-level: as in float_error_bound
+    from .scheme_error import DEFAULT_SCHEME_PIECES, scheme_error_bound
+
+    fmt = read_format("binary64" if format is None else format)
+    p = _read_poly(poly, basis, domain)
+    if p.basis != "monomial":
+        raise InvalidParameterError("format, scheme, parity and error apply to the monomial "
+                                    "basis (a scheme of dpverify.certify.schemes)")
+    check_int(pieces, "pieces", 1, 65536)
+    if fma and scheme not in (None, "horner-fma"):
+        raise InvalidParameterError("fma=True contradicts scheme=" + repr(scheme))
+    return scheme_error_bound(
+        f, list(p.coeffs), interval, scheme=scheme or ("horner-fma" if fma else "horner"),
+        parity=parity, format=fmt, error=error or "abs", rtol=rtol,
+        max_pieces=DEFAULT_SCHEME_PIECES if pieces == DEFAULT_PIECES else pieces,
+        timeout=timeout, progress=progress)
 
 
 def _combine(ev: EvalBound, p: ExactPoly, phat: ExactPoly, cert: Any, target: str

@@ -1,15 +1,15 @@
-"""Rounding analysis of binary64 Horner and Clenshaw on one piece of the interval.
+"""Rounding analysis of Horner and Clenshaw (binary64 or binary32) on one piece of the interval.
 
 On a piece ``[lo, hi]`` of the input range, every intermediate value of the evaluation is
 enclosed (the exact intermediate polynomial by an exact Taylor form at the centre, plus
 the accumulated error of the computed operands), and each rounding is bounded by half an
-ulp of the largest binade the enclosure reaches (:mod:`.binary64`); an operation whose
-result is provably a binary64 number (a zero operand, a power-of-two factor, or the FIX
+ulp of the largest binade the enclosure reaches (:mod:`.fpformat`); an operation whose
+result is provably a number of the format (a zero operand, a power-of-two factor, or the FIX
 argument) costs nothing.  This is the analysis Gappa performs, with exact polynomial
 ranges on each piece instead of interval arithmetic on the expression.
 
 *Propagation is exactly linear.*  Every product in these schemes has an exact factor
-(``x`` in Horner; the binary64 number ``t`` and ``2t`` in Clenshaw), so writing ``d_op``
+(``x`` in Horner; the float ``t`` and ``2t`` in Clenshaw), so writing ``d_op``
 for the rounding error of each operation,
 
 * Horner (``q_n = c_n``, ``t_i = fl(x q_{i+1})``, ``q_i = fl(t_i + c_i)``):
@@ -47,19 +47,7 @@ from flint import fmpq, fmpz
 from ..budget import checkpoint
 from ..errors import DomainError
 from ..exact import fmpq_sum
-from .binary64 import (
-    MAX_EXP,
-    MIN_FIX,
-    ZERO_FIX,
-    ceil_log2,
-    exact_by_fix,
-    fix_after_rounding,
-    fix_of,
-    fix_of_range,
-    floor_log2,
-    half_ulp,
-    power_of_two,
-)
+from .fpformat import BINARY64, ZERO_FIX, Format, ceil_log2, fix_of, floor_log2, power_of_two
 
 __all__ = ["Piece", "Rounding", "horner_piece", "clenshaw_piece", "mapping_constants",
            "taylor_range", "horner_caps", "clenshaw_caps", "up", "MIN_E", "MAX_T"]
@@ -92,27 +80,27 @@ class Rounding:
     claim: _Claim
 
 
-def _round(lo: fmpq, hi: fmpq, e_in: fmpq, f: int | None, *, zero: bool = False,
-           scaled: bool = False) -> Rounding:
+def _round(fmt: Format, lo: fmpq, hi: fmpq, e_in: fmpq, f: int | None, *,
+           zero: bool = False, scaled: bool = False) -> Rounding:
     """The exact result ``v`` of an operation lies in ``[lo - e_in, hi + e_in]``; ``f`` is
     its FIX (None: unknown, a quotient); ``zero``: an operand is the constant 0;
-    ``scaled``: ``v`` is a binary64 number times a power of two."""
+    ``scaled``: ``v`` is a number of the format times a power of two."""
     vlo, vhi = lo - e_in, hi + e_in
     big = max(abs(vlo), abs(vhi))
     e = max(ceil_log2(big), MIN_E) if big > 0 else MIN_E
-    if e > MAX_EXP:
-        raise DomainError(f"an intermediate of the evaluation may reach 2^{e} > 2^1023: "
-                          "overflow cannot be excluded on this interval")
+    if e > fmt.emax:
+        raise DomainError(f"an intermediate of the evaluation may reach 2^{e} > "
+                          f"2^{fmt.emax}: overflow cannot be excluded on this interval")
     exact = big == 0 or zero or (f is not None and (
-        (scaled and f >= MIN_FIX) or exact_by_fix(f, e)))
-    delta = fmpq(0) if exact else half_ulp(e)
-    fv = ZERO_FIX if big == 0 else (MIN_FIX if f is None else f)
-    fix = fix_after_rounding(fv, None)
+        (scaled and f >= fmt.min_fix) or fmt.exact_by_fix(f, e)))
+    delta = fmpq(0) if exact else fmt.half_ulp(e)
+    fv = ZERO_FIX if big == 0 else (fmt.min_fix if f is None else f)
+    fix = fmt.fix_after_rounding(fv, None)
     claim: _Claim = e
     mn = vlo if vlo > 0 else -vhi if vhi < 0 else fmpq(0)
     if mn > 0:
         low = max(floor_log2(mn), MIN_E)
-        better = fix_after_rounding(fv, low)
+        better = fmt.fix_after_rounding(fv, low)
         if better > fix:
             fix, claim = better, [e, low]
     return Rounding(delta, fix, claim)
@@ -174,7 +162,7 @@ def clenshaw_caps(c: list[fmpq], big_t: fmpq) -> tuple[list[fmpq], list[fmpq]]:
 class Piece:
     """The analysis of one piece ``[lo, hi]`` of the interval (x coordinates).
 
-    ``bound`` bounds ``|fl(p(x)) - p(x)|`` for every binary64 ``x`` in the piece
+    ``bound`` bounds ``|fl(p(x)) - p(x)|`` for every float ``x`` in the piece
     (``rounding + mapping``); ``claims`` is the evidence, one per operation; ``dmax``
     (Clenshaw with ``D_t > 0`` only) bounds ``|P'|`` where the mapping term needs it."""
 
@@ -188,13 +176,15 @@ class Piece:
     top: int = MIN_E
 
 
-def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False) -> Piece:
-    """Horner's rule for binary64 ``x`` in ``[lo, hi]`` (module docstring); with ``fma``,
-    each step is one fused multiply-add ``q_i = fl(x q_{i+1} + c_i)`` (one rounding)."""
+def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False,
+                 fmt: Format = BINARY64) -> Piece:
+    """Horner's rule for ``x`` of the format ``fmt`` in ``[lo, hi]`` (module docstring);
+    with ``fma``, each step is one fused multiply-add ``q_i = fl(x q_{i+1} + c_i)`` (one
+    rounding)."""
     n = len(c) - 1
     m, r = (lo + hi) / 2, (hi - lo) / 2
     big_x = max(abs(lo), abs(hi))
-    fx = fix_of_range(lo, hi)
+    fx = fmt.fix_of_range(lo, hi)
     a = [c[n]]  # Taylor coefficients of the exact partial sum q_{i+1}(m + r s) in s
     err, fq = fmpq(0), fix_of(c[n])
     claims: list[_Claim] = []
@@ -213,14 +203,14 @@ def horner_piece(c: list[fmpq], lo: fmpq, hi: fmpq, fma: bool = False) -> Piece:
         steps: list[Rounding] = []
         if not fma:
             tlo, thi = _clamp(qlo - c[i], qhi - c[i], big_x * caps[i + 1])
-            steps.append(_round(tlo, thi, e_in, f_prod, zero=nil,
+            steps.append(_round(fmt, tlo, thi, e_in, f_prod, zero=nil,
                                 scaled=i == n - 1 and power_of_two(c[n])))
             e_in += steps[-1].delta
             f_prod = steps[-1].fix
         qlo, qhi = _clamp(qlo, qhi, caps[i])
         # the sum (or the fused x q + c): exact when the other operand is the constant 0 --
         # for the fused operation only q = 0 makes it exact (x q is not rounded before)
-        steps.append(_round(qlo, qhi, e_in, min(f_prod, fix_of(c[i])),
+        steps.append(_round(fmt, qlo, qhi, e_in, min(f_prod, fix_of(c[i])),
                             zero=nil if fma else c[i] == 0))
         err, fq = e_in + steps[-1].delta, steps[-1].fix
         claims += [st.claim for st in steps]
@@ -233,20 +223,21 @@ def _e(claim: _Claim) -> int:
 
 
 def mapping_constants(dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: fmpq, hi: fmpq,
+                      fmt: Format = BINARY64,
                       ) -> tuple[Rounding, Rounding, fmpq, fmpq, fmpq, fmpq, fmpq]:
-    """``t = fl(fl(2x - s) / w)`` for binary64 ``x`` in ``[lo, hi]``: the two roundings,
+    """``t = fl(fl(2x - s) / w)`` for ``x`` of the format in ``[lo, hi]``: the two roundings,
     the range ``[t_lo, t_hi]`` of the computed ``t``, its distance ``D`` to ``u(x)`` and
     the range ``[u_lo, u_hi]`` of ``u(x)``."""
     a, b = dom
-    if 2 * max(abs(lo), abs(hi)) > fmpq(2) ** MAX_EXP:
+    if 2 * max(abs(lo), abs(hi)) > fmpq(2) ** fmt.emax:
         raise DomainError("2x may overflow on this interval")
-    fx = fix_of_range(lo, hi)
+    fx = fmt.fix_of_range(lo, hi)
     f2x = ZERO_FIX if fx == ZERO_FIX else fx + 1
-    sub = _round(2 * lo - s, 2 * hi - s, fmpq(0), min(f2x, fix_of(s)), zero=s == 0)
+    sub = _round(fmt, 2 * lo - s, 2 * hi - s, fmpq(0), min(f2x, fix_of(s)), zero=s == 0)
     d_lo, d_hi = sorted(((2 * lo - s) / w, (2 * hi - s) / w))
     e_in = sub.delta / abs(w)
     pw = power_of_two(w)
-    div = _round(d_lo, d_hi, e_in, sub.fix - fix_of(w) if pw else None, scaled=pw)
+    div = _round(fmt, d_lo, d_hi, e_in, sub.fix - fix_of(w) if pw else None, scaled=pw)
     spread = e_in + div.delta
     u_lo, u_hi = sorted(((2 * lo - a - b) / (b - a), (2 * hi - a - b) / (b - a)))
     gap = max(abs((2 * x - s) / w - (2 * x - a - b) / (b - a)) for x in (lo, hi))
@@ -254,11 +245,12 @@ def mapping_constants(dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: fmpq, hi: fm
 
 
 def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: fmpq,
-                   hi: fmpq, dpoly_sup: Callable[[fmpq, fmpq], fmpq]) -> Piece:
-    """Clenshaw's recurrence for binary64 ``x`` in ``[lo, hi]`` (module docstring);
+                   hi: fmpq, dpoly_sup: Callable[[fmpq, fmpq], fmpq],
+                   fmt: Format = BINARY64) -> Piece:
+    """Clenshaw's recurrence for ``x`` of the format in ``[lo, hi]`` (module docstring);
     ``dpoly_sup(lo, hi)`` bounds ``|P'|`` on ``[lo, hi]`` (used when ``D_t > 0``)."""
     n = len(c) - 1
-    sub, div, tl, tr, gap, ul, uh = mapping_constants(dom, s, w, lo, hi)
+    sub, div, tl, tr, gap, ul, uh = mapping_constants(dom, s, w, lo, hi, fmt)
     big_t = max(abs(tl), abs(tr))
     if big_t > MAX_T:
         raise DomainError(f"the interval reaches |t| > {MAX_T} (t = u(x), the argument on "
@@ -283,17 +275,17 @@ def clenshaw_piece(c: list[fmpq], dom: tuple[fmpq, fmpq], s: fmpq, w: fmpq, lo: 
         lo_m, hi_m = _clamp(*taylor_range(mm), two * big_t * su[k + 1])
         e_in = two * big_t * err1
         const = k == n - 1  # b_{k+1} is the coefficient c_n itself
-        mul = _round(lo_m, hi_m, e_in,
+        mul = _round(fmt, lo_m, hi_m, e_in,
                      ZERO_FIX if ZERO_FIX in (ft, f1) else ft + (two - 1) + f1,
                      zero=ZERO_FIX in (ft, f1), scaled=const and power_of_two(c[n]))
         gg = [x - (b2[j] if j < len(b2) else 0) for j, x in enumerate(mm)]
         # g_k = b_k - c_k: sum_{j > k} c_j U_(j-k) in the loop, sum_{j >= 1} c_j T_j at the end
         lo_g, hi_g = _clamp(*taylor_range(gg), su[k] - abs(c[k]) if k else st[1])
         e_in += mul.delta + err2
-        g = _round(lo_g, hi_g, e_in, min(mul.fix, f2), zero=k == n - 1)
+        g = _round(fmt, lo_g, hi_g, e_in, min(mul.fix, f2), zero=k == n - 1)
         e_in += g.delta
         lo_a, hi_a = _clamp(lo_g + c[k], hi_g + c[k], su[k] if k else st[0])
-        add = _round(lo_a, hi_a, e_in, min(g.fix, fix_of(c[k])), zero=c[k] == 0)
+        add = _round(fmt, lo_a, hi_a, e_in, min(g.fix, fix_of(c[k])), zero=c[k] == 0)
         rk = mul.delta + g.delta + add.delta
         claims += [mul.claim, g.claim, add.claim]
         top = max(top, _e(mul.claim), _e(g.claim), _e(add.claim))

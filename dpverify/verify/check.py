@@ -41,13 +41,14 @@ from .report import (
     default_memory,
     one_line,
 )
+from .roundoff import verify_roundoff
 
 __all__ = ["KINDS", "info_lines", "verify_document", "verify_bytes", "verify_file", "read_file"]
 
 KINDS = {"supnorm-finite": verify_finite, "supnorm-box": verify_box,
          "jackson-kernel": verify_jackson, "lebesgue-constant": verify_lebesgue,
          "minimax": verify_minimax, "evalbound": verify_evalbound,
-         "float-error": verify_float_error}
+         "float-error": verify_float_error, "roundoff": verify_roundoff}
 
 
 def _info_text(value: Any) -> str:

@@ -1,4 +1,5 @@
-"""Kind ``evalbound``: for every binary64 ``x`` in ``[A, B]``, the binary64 evaluation of
+"""Kind ``evalbound``: for every float ``x`` (binary64, or binary32 when the statement's
+``format`` says so) in ``[A, B]``, the evaluation in that format of
 ``p`` by Horner's rule or Clenshaw's recurrence is within ``bound`` of ``p(x)``.
 
 The checker re-derives the bound from the evidence (docs/certificates.md).  Each piece
@@ -9,11 +10,11 @@ accumulated so far (built from the earlier claims only), and the polynomial is b
 the piece by its Taylor expansion at the centre (the quadratic part exactly, the rest by
 absolute values), bisecting the piece up to six times where that is not enough.  The
 rounding error of each operation is then ``0`` (exact by a zero operand, a power-of-two
-factor or the FIX argument of :mod:`.fpmodel`) or ``2^(max(E, -1021) - 54)``; the errors
+factor or the FIX argument of :mod:`.fpmodel`) or ``2^(max(E, emin + 1) - p - 1)``; the errors
 propagate linearly (Horner: ``sum X^i (d_mul_i + d_add_i)``; Clenshaw:
 ``sum_j R_j sup |T_j|``, the computed ``b_k`` within ``sum_j R_j sup |U_{j-k}|``) and the
 largest piece bound must be ``<= bound``.  When that cannot be shown, the evaluation is
-emulated exactly (:func:`fpmodel.nearest`) at the ends of the pieces: an error above
+emulated exactly (:meth:`fpmodel.Fmt.nearest`) at the ends of the pieces: an error above
 ``bound`` there makes the statement fail.
 """
 
@@ -24,20 +25,7 @@ from dataclasses import dataclass
 
 from flint import fmpq, fmpq_poly
 
-from .fpmodel import (
-    LOWEST,
-    TOP,
-    ZERO,
-    ceil64,
-    fix,
-    fix_range,
-    floor64,
-    half_ulp,
-    is_binary64,
-    nearest,
-    pow2,
-    pow2_abs,
-)
+from .fpmodel import B64, FMTS, ZERO, Fmt, fix, pow2, pow2_abs
 from .numbers import JsonObject, check_rounded_up, expect_keys, read_exact, read_list, show
 from .poly import read_interval
 from .report import Checks, Malformed
@@ -48,6 +36,13 @@ __all__ = ["ARITHMETIC", "ARITHMETIC_FMA", "SCHEMES", "MAX_COEFFS", "MAX_PIECES"
 
 ARITHMETIC = "binary64, round to nearest even, no FMA"
 ARITHMETIC_FMA = "binary64, round to nearest even, fused multiply-add"
+
+
+def arithmetic(fmt: Fmt, fma: bool) -> str:
+    """The ``arithmetic`` text a statement about ``fmt`` must carry."""
+    return f"{fmt.name}, round to nearest even, " + ("fused multiply-add" if fma else "no FMA")
+
+
 SCHEMES = {"horner": "monomial", "horner-fma": "monomial", "clenshaw": "chebyshev"}
 MAX_COEFFS = 513
 MAX_PIECES = 1_000_000
@@ -61,20 +56,25 @@ _Claim = tuple[int, int | None]
 
 @dataclass
 class Scheme:
-    """The float code a statement is about: scheme, binary64 coefficients, domain
-    (Clenshaw) and the interval ``[A, B]``."""
+    """The float code a statement is about: scheme, coefficients (numbers of the format),
+    domain (Clenshaw), the interval ``[A, B]`` and the format."""
 
     name: str
     coeffs: list[fmpq]
     domain: tuple[fmpq, fmpq] | None
     interval: tuple[fmpq, fmpq]
+    fmt: Fmt = B64
 
 
 def read_scheme(st: JsonObject) -> Scheme:
     name = st["scheme"]
     if not isinstance(name, str) or name not in SCHEMES:
         raise Malformed("statement.scheme: 'horner', 'horner-fma' or 'clenshaw'")
-    want = ARITHMETIC_FMA if name == "horner-fma" else ARITHMETIC
+    fname = st.get("format", "binary64")
+    if fname not in FMTS:
+        raise Malformed("statement.format: 'binary64' or 'binary32'")
+    fmt = FMTS[fname]
+    want = arithmetic(fmt, name == "horner-fma")
     if st["arithmetic"] != want:
         raise Malformed(f"statement.arithmetic: {name} is about {want!r}")
     pj = expect_keys(st["polynomial"], "statement.polynomial",
@@ -86,20 +86,21 @@ def read_scheme(st: JsonObject) -> Scheme:
     for i, raw in enumerate(read_list(pj["coefficients"], "statement.polynomial.coefficients",
                                       1, MAX_COEFFS)):
         c = read_exact(raw, f"statement.polynomial.coefficients[{i}]")
-        if not is_binary64(c):
-            raise Malformed(f"statement.polynomial.coefficients[{i}] is not a binary64 number")
+        if not fmt.is_member(c):
+            raise Malformed(f"statement.polynomial.coefficients[{i}] is not a {fmt.name} "
+                            "number")
         coeffs.append(c)
     domain = None
     if name == "clenshaw":
         domain = read_interval(pj["domain"], "statement.polynomial.domain")
-        if max(abs(domain[0]), abs(domain[1])) >= pow2(1023):
-            raise Malformed("statement.polynomial.domain: beyond 2^1023")
+        if max(abs(domain[0]), abs(domain[1])) >= pow2(fmt.emax):
+            raise Malformed(f"statement.polynomial.domain: beyond 2^{fmt.emax}")
     elif pj["domain"] is not None:
         raise Malformed("statement.polynomial.domain: null for the monomial basis")
     a, b = read_interval(st["interval"], "statement.interval")
-    if max(abs(a), abs(b)) >= pow2(1022):
-        raise Malformed("statement.interval: beyond 2^1022")
-    return Scheme(name, coeffs, domain, (a, b))
+    if max(abs(a), abs(b)) >= pow2(fmt.emax - 1):
+        raise Malformed(f"statement.interval: beyond 2^{fmt.emax - 1}")
+    return Scheme(name, coeffs, domain, (a, b), fmt)
 
 
 def scheme_words(s: Scheme) -> list[str]:
@@ -117,10 +118,10 @@ def scheme_words(s: Scheme) -> list[str]:
                "w), s = fl(a + b), w = fl(b - a); b_k = fl(fl(fl(2t * b_(k+1)) - b_(k+2)) + "
                "c_k); y = fl(fl(fl(t * b_1) - b_2) + c_0); p(x) = sum c_j T_j(u), "
                "u = (2x - a - b)/(b - a)")
-    arith = ARITHMETIC_FMA if s.name == "horner-fma" else ARITHMETIC
-    return [f"Float code: {how}; n = {n}, binary64 coefficients c_0..c_n; IEEE 754 "
+    arith = arithmetic(s.fmt, s.name == "horner-fma")
+    return [f"Float code: {how}; n = {n}, {s.fmt.name} coefficients c_0..c_n; IEEE 754 "
             f"{arith}.",
-            f"Inputs: every binary64 x in [{show(s.interval[0], 20)}, "
+            f"Inputs: every {s.fmt.name} x in [{show(s.interval[0], 20)}, "
             f"{show(s.interval[1], 20)}]."]
 
 
@@ -219,7 +220,7 @@ def _proves(P: fmpq_poly, lo: fmpq, hi: fmpq, e_in: fmpq, claim: _Claim, cap: fm
         _proves(P, mid, hi, e_in, claim, cap, splits - 1)
 
 
-def _round(kind: str, fa: int, fb: int, claim: _Claim, scaled: bool,
+def _round(fmt: Fmt, kind: str, fa: int, fb: int, claim: _Claim, scaled: bool,
            nil: bool = False) -> tuple[fmpq, int]:
     """(error bound, FIX of the result) of one rounded product or sum; ``nil``: the exact
     result is proven to be 0 (a representable number)."""
@@ -231,15 +232,8 @@ def _round(kind: str, fa: int, fb: int, claim: _Claim, scaled: bool,
         fv = fb if fa == ZERO else fa if fb == ZERO else min(fa, fb)
     if nil:
         return fmpq(0), ZERO
-    exact = zero or (fv >= LOWEST and (scaled or e <= fv + 53))
-    return fmpq(0) if exact else half_ulp(e), _after(fv, low)
-
-
-def _after(fv: int, low: int | None) -> int:
-    if fv == ZERO:
-        return ZERO
-    out = max(fv, LOWEST)
-    return out if low is None else max(out, max(low, -1022) - 52)
+    exact = zero or (fv >= fmt.lowest and (scaled or e <= fv + fmt.p))
+    return fmpq(0) if exact else fmt.half_ulp(e), fmt.after(fv, low)
 
 
 # ------------------------------------------------------------------------ pieces
@@ -270,7 +264,7 @@ def _horner(s: Scheme, ops: _Ops, pc: _Piece, prove: bool = True) -> fmpq:
     fma = s.name == "horner-fma"
     c, n = s.coeffs, len(s.coeffs) - 1
     lo, hi = pc.lo, pc.hi
-    big_x, fx = max(abs(lo), abs(hi)), fix_range(lo, hi)
+    big_x, fx = max(abs(lo), abs(hi)), s.fmt.fix_range(lo, hi)
     caps = _horner_caps(c, big_x)
     err, fq = fmpq(0), fix(c[n])
     for j in range(n):
@@ -281,15 +275,15 @@ def _horner(s: Scheme, ops: _Ops, pc: _Piece, prove: bool = True) -> fmpq:
         if not fma:
             nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, big_x * caps[i + 1],
                         prove)
-            dm, f_prod = _round("mul", fx, fq, pc.claims[k], i == n - 1 and pow2_abs(c[n]),
+            dm, f_prod = _round(s.fmt, "mul", fx, fq, pc.claims[k], i == n - 1 and pow2_abs(c[n]),
                                 nil)
             e_in += dm
             k += 1
         nil = _need(ops.polys[k], lo, hi, e_in, pc.claims[k], k, caps[i], prove)
         if fma and c[i] == 0:
-            da, fq = _round("mul", fx, fq, pc.claims[k], False, nil)
+            da, fq = _round(s.fmt, "mul", fx, fq, pc.claims[k], False, nil)
         else:
-            da, fq = _round("sum", f_prod, fix(c[i]), pc.claims[k], False, nil)
+            da, fq = _round(s.fmt, "sum", f_prod, fix(c[i]), pc.claims[k], False, nil)
         err = e_in + da
     return err
 
@@ -314,22 +308,23 @@ def _mapping(s: Scheme, pc: _Piece) -> tuple[fmpq, fmpq, fmpq, int, fmpq, fmpq]:
     """``t = fl(fl(2x - s)/w)`` on the piece: (t_lo, t_hi, D, FIX of t, u_lo, u_hi)."""
     assert s.domain is not None
     a, b = s.domain
-    ah, bh = nearest(a), nearest(b)
+    fmt = s.fmt
+    ah, bh = fmt.nearest(a), fmt.nearest(b)
     if ah is None or bh is None:
-        raise Malformed("statement.polynomial.domain: overflows binary64")
-    sh, wh = nearest(ah + bh), nearest(bh - ah)
+        raise Malformed(f"statement.polynomial.domain: overflows {fmt.name}")
+    sh, wh = fmt.nearest(ah + bh), fmt.nearest(bh - ah)
     if sh is None or wh is None or wh <= 0:
         raise Malformed("statement.polynomial.domain: fl(b - a) must be positive and finite")
     lo, hi = pc.lo, pc.hi
-    if 2 * max(abs(lo), abs(hi)) > pow2(TOP):
+    if 2 * max(abs(lo), abs(hi)) > pow2(fmt.emax):
         raise _Unproven("2x may overflow")
     v1, v2 = 2 * lo - sh, 2 * hi - sh
     c0, c1 = pc.claims[0], pc.claims[1]
     if not (max(abs(v1), abs(v2)) <= pow2(c0[0]) and (
             c0[1] is None or min(abs(v1), abs(v2)) >= pow2(c0[1]) and (v1 > 0) == (v2 > 0))):
         raise _Unproven(f"claim 0 ({_show_claim(c0)}) of 2x - s")
-    fx = fix_range(lo, hi)
-    d_sub, f_d = _round("sum", ZERO if fx == ZERO else fx + 1, fix(sh), c0, False)
+    fx = fmt.fix_range(lo, hi)
+    d_sub, f_d = _round(fmt, "sum", ZERO if fx == ZERO else fx + 1, fix(sh), c0, False)
     d_lo, d_hi = sorted((v1 / wh, v2 / wh))
     e_in = d_sub / abs(wh)
     if not (max(abs(d_lo), abs(d_hi)) + e_in <= pow2(c1[0]) and (
@@ -337,11 +332,11 @@ def _mapping(s: Scheme, pc: _Piece) -> tuple[fmpq, fmpq, fmpq, int, fmpq, fmpq]:
         raise _Unproven(f"claim 1 ({_show_claim(c1)}) of (2x - s) / w")
     if pow2_abs(wh) and f_d != ZERO:
         fv = f_d - fix(wh)
-        d_div = fmpq(0) if fv >= LOWEST else half_ulp(c1[0])
-        f_t = _after(fv, c1[1])
+        d_div = fmpq(0) if fv >= fmt.lowest else fmt.half_ulp(c1[0])
+        f_t = fmt.after(fv, c1[1])
     else:
-        d_div = fmpq(0) if f_d == ZERO else half_ulp(c1[0])
-        f_t = ZERO if f_d == ZERO else _after(LOWEST, c1[1])
+        d_div = fmpq(0) if f_d == ZERO else fmt.half_ulp(c1[0])
+        f_t = ZERO if f_d == ZERO else fmt.after(fmt.lowest, c1[1])
     spread = e_in + d_div
     gap = max(abs((2 * x - sh) / wh - (2 * x - a - b) / (b - a)) for x in (lo, hi)) + spread
     u_lo, u_hi = sorted(((2 * lo - a - b) / (b - a), (2 * hi - a - b) / (b - a)))
@@ -379,16 +374,16 @@ def _clenshaw(s: Scheme, ops: _Ops, pc: _Piece, prove: bool = True) -> fmpq:
         e_in = two * big_t * err1
         nil = _need(ops.polys[3 * j], tl, tr, e_in, pc.claims[idx], idx,
                     two * big_t * bsum[k + 1], prove)
-        dm, fm = _round("mul", ft + two - 1 if ft != ZERO else ZERO, f1, pc.claims[idx],
+        dm, fm = _round(s.fmt, "mul", ft + two - 1 if ft != ZERO else ZERO, f1, pc.claims[idx],
                         k == n - 1 and pow2_abs(c[n]), nil)
         e_in += dm + err2
         nil = _need(ops.polys[3 * j + 1], tl, tr, e_in, pc.claims[idx + 1], idx + 1,
                     bsum[k] - abs(c[k]) if k else tsum[1], prove)
-        dg, fg = _round("sum", fm, f2, pc.claims[idx + 1], False, nil)
+        dg, fg = _round(s.fmt, "sum", fm, f2, pc.claims[idx + 1], False, nil)
         e_in += dg
         nil = _need(ops.polys[3 * j + 2], tl, tr, e_in, pc.claims[idx + 2], idx + 2,
                     bsum[k] if k else tsum[0], prove)
-        da, fa = _round("sum", fg, fix(c[k]), pc.claims[idx + 2], False, nil)
+        da, fa = _round(s.fmt, "sum", fg, fix(c[k]), pc.claims[idx + 2], False, nil)
         rs.append(dm + dg + da)
         usum = sum((r * uu[len(rs) - 1 - i] for i, r in enumerate(rs)), fmpq(0))
         err1, err2 = min(e_in + da, usum), err1
@@ -415,10 +410,11 @@ def _sup_le(P: fmpq_poly, lo: fmpq, hi: fmpq, bound: fmpq, splits: int = _SPLITS
 
 # ----------------------------------------------------------------- the refutation
 def emulate(s: Scheme, x: fmpq) -> tuple[fmpq, fmpq] | None:
-    """``(fl(p(x)), p(x))`` for a binary64 ``x``, both exact (the float operations
-    rounded by :func:`fpmodel.nearest`); None when an operation overflows."""
+    """``(fl(p(x)), p(x))`` for a float ``x`` of the statement's format, both exact (the
+    float operations rounded by :meth:`fpmodel.Fmt.nearest`); None when an operation
+    overflows."""
     c, n = s.coeffs, len(s.coeffs) - 1
-    rnd: Callable[[fmpq], fmpq | None] = nearest
+    rnd: Callable[[fmpq], fmpq | None] = s.fmt.nearest
     if s.name in ("horner", "horner-fma"):
         y: fmpq | None = c[n]
         exact = c[n]
@@ -457,14 +453,15 @@ def emulate(s: Scheme, x: fmpq) -> tuple[fmpq, fmpq] | None:
 
 def _refute(s: Scheme, pieces: list[_Piece], bound: fmpq, lo: fmpq, hi: fmpq,
             ck: Checks) -> tuple[fmpq, fmpq] | None:
-    """A binary64 point of ``[lo, hi]`` where the error exceeds ``bound``, if one of the
+    """A float point of ``[lo, hi]`` where the error exceeds ``bound``, if one of the
     sampled points (piece ends and centres) shows it."""
     pts = {lo, hi}
     step = max(1, len(pieces) // _SAMPLES)
     for pc in pieces[::step]:
         for v in (pc.lo, (pc.lo + pc.hi) / 2, pc.hi):
             if lo <= v <= hi:
-                pts.add(ceil64(v) if ceil64(v) <= hi else floor64(v))
+                up = s.fmt.ceil(v)
+                pts.add(up if up <= hi else s.fmt.floor(v))
     for x in sorted(pts):
         ck.tick()
         r = emulate(s, x)
@@ -478,6 +475,7 @@ def _read_pieces(ev: object, s: Scheme) -> list[_Piece]:
     n = len(s.coeffs) - 1
     want = 0 if n == 0 else {"horner": 2 * n, "horner-fma": n}.get(s.name, 3 * n + 2)
     ev = expect_keys(ev, "evidence", ("pieces",))
+    top = s.fmt.emax
     out = []
     for i, raw in enumerate(read_list(ev["pieces"], "evidence.pieces", 1, MAX_PIECES)):
         where = f"evidence.pieces[{i}]"
@@ -488,10 +486,10 @@ def _read_pieces(ev: object, s: Scheme) -> list[_Piece]:
         claims: list[_Claim] = []
         for j, cl in enumerate(read_list(pc[2], f"{where} claims", want, want)):
             cl = cl if isinstance(cl, list) else [cl]
-            if not 1 <= len(cl) <= 2 or any(type(v) is not int or not MIN_E <= v <= TOP
+            if not 1 <= len(cl) <= 2 or any(type(v) is not int or not MIN_E <= v <= top
                                              for v in cl):
                 raise Malformed(f"{where} claim {j}: E or [E, L], integers in "
-                                f"[{MIN_E}, {TOP}]")
+                                f"[{MIN_E}, {top}]")
             claims.append((cl[0], cl[1] if len(cl) == 2 else None))
         dmax = read_exact(pc[3], f"{where} dmax") if len(pc) == 4 else None
         out.append(_Piece(lo, hi, claims, dmax))
@@ -506,7 +504,7 @@ def piece_bounds(st: object, evidence: object) -> tuple[Scheme, list[tuple[fmpq,
     fail).  For figures (``dpverify plot``).  Raises :class:`Malformed` like the
     checker."""
     st = expect_keys(st, "statement", ("scheme", "arithmetic", "polynomial", "interval",
-                                       "bound"), ("bound_decimal",))
+                                       "bound"), ("bound_decimal", "format"))
     s = read_scheme(st)
     pieces = _read_pieces(evidence, s)
     ops = _ops(s)
@@ -525,9 +523,10 @@ def check_evalbound(s: Scheme, bound: fmpq, ev: object, ck: Checks) -> None:
     """The checks of ``|fl(p(x)) - p(x)| <= bound`` (also used by ``float-error``)."""
     pieces = _read_pieces(ev, s)
     A, B = s.interval
-    lo, hi = ceil64(A), floor64(B)
+    lo, hi = s.fmt.ceil(A), s.fmt.floor(B)
     if lo > hi:
-        ck.add("binary64 inputs", True, "no binary64 number lies in [A, B]: nothing to check")
+        ck.add(f"{s.fmt.name} inputs", True, f"no {s.fmt.name} number lies in [A, B]: "
+               "nothing to check")
         return
 
     def cover() -> tuple[bool, str]:
@@ -536,10 +535,10 @@ def check_evalbound(s: Scheme, bound: fmpq, ev: object, ck: Checks) -> None:
             return False, f"pieces {bad[0]} and {bad[0] + 1} do not meet"
         ok = pieces[0].lo <= lo and pieces[-1].hi >= hi
         return ok, (f"{len(pieces)} pieces from {show(pieces[0].lo, 20)} to "
-                    f"{show(pieces[-1].hi, 20)}; binary64 inputs from {show(lo, 20)} to "
+                    f"{show(pieces[-1].hi, 20)}; {s.fmt.name} inputs from {show(lo, 20)} to "
                     f"{show(hi, 20)}")
 
-    if not ck.run("pieces cover the binary64 numbers of [A, B]", cover):
+    if not ck.run(f"pieces cover the {s.fmt.name} numbers of [A, B]", cover):
         return
     ops = _ops(s)
 
@@ -572,7 +571,7 @@ def check_evalbound(s: Scheme, bound: fmpq, ev: object, ck: Checks) -> None:
 
 def verify_evalbound(st: object, evidence: object, ck: Checks, out: list[str]) -> None:
     st = expect_keys(st, "statement", ("scheme", "arithmetic", "polynomial", "interval",
-                                       "bound"), ("bound_decimal",))
+                                       "bound"), ("bound_decimal", "format"))
     s = read_scheme(st)
     bound = read_exact(st["bound"], "statement.bound")
     dec = st.get("bound_decimal")

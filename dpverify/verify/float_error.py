@@ -1,6 +1,10 @@
 """Kind ``float-error``: ``|f(x) - fl(p(x))| <= bound`` for every binary64 ``x`` in
 ``[A, B]``, ``fl(p(x))`` the binary64 evaluation of ``p`` by the stated scheme.
 
+Two forms.  With ``evidence.tree`` (schemes of SCHEMES.md, binary32, relative errors,
+ulps) the statement is checked one piece at a time by :mod:`.scheme_error`.  The form
+below, with two embedded certificates, is the original binary64 one.
+
 The evidence is two complete certificates, ``evidence.parts.approximation`` (kind
 ``supnorm-box``: ``sup |f - p| <= upper`` on ``[A, B]``) and ``evidence.parts.evaluation``
 (kind ``evalbound``: ``|fl(p(x)) - p(x)| <= bound``).  Each is validated against its
@@ -21,6 +25,7 @@ from flint import fmpq
 from .box import verify_box
 from .evalbound import (
     Scheme,
+    arithmetic,
     exact_form,
     min_abs_at_least,
     read_scheme,
@@ -32,6 +37,7 @@ from .load import validate
 from .numbers import JsonObject, check_rounded_up, expect_keys, read_exact, read_list, show
 from .poly import read_interval
 from .report import Checks, Malformed
+from .scheme_error import verify_total_error
 
 __all__ = ["PARTS", "verify_float_error"]
 
@@ -83,9 +89,10 @@ def _consistent(name: str, part: JsonObject, s: Scheme, target: JsonObject,
         err = st.get("error")
         up = read_exact(err.get("upper") if isinstance(err, dict) else None, f"{where}.error")
         return up <= claim, f"sup |f - p| <= {show(up)}; approximation_error = {show(claim)}"
-    if st.get("scheme") != s.name or st.get("arithmetic") is None or \
+    if st.get("scheme") != s.name or st.get("format", "binary64") != s.fmt.name or \
+            st.get("arithmetic") != arithmetic(s.fmt, s.name == "horner-fma") or \
             read_interval(st.get("interval"), f"{where}.interval") != s.interval:
-        return False, "its scheme or interval is not this statement's"
+        return False, "its scheme, format or interval is not this statement's"
     b = read_exact(st.get("bound"), f"{where}.bound")
     return b <= claim, f"|fl(p) - p| <= {show(b)}; evaluation_error = {show(claim)}"
 
@@ -103,6 +110,10 @@ def _run_part(name: str, part: JsonObject, ck: Checks, words: list[str]) -> None
 
 
 def verify_float_error(st: object, evidence: object, ck: Checks, out: list[str]) -> None:
+    if isinstance(evidence, dict) and "tree" in evidence:
+        # the one-piece-at-a-time form (schemes, binary32, relative errors, ulps)
+        verify_total_error(st, evidence, ck, out)
+        return
     st = expect_keys(st, "statement", _OWN, ("bound_decimal", "ulps"))
     s = read_scheme(st)
     target = expect_keys(st["target"], "statement.target", ("kind", "expr", "variables"))

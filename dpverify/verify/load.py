@@ -141,7 +141,8 @@ def parse_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> Any:
 
 
 #: kinds with a schema file of their own (the other kinds: ``certificate-v1.json``)
-KIND_SCHEMAS = {"evalbound": "evalbound-v1.json", "float-error": "evalbound-v1.json"}
+KIND_SCHEMAS = {"evalbound": "evalbound-v1.json", "float-error": "evalbound-v1.json",
+                "roundoff": "roundoff-v1.json"}
 
 
 @lru_cache(maxsize=4)
