@@ -44,12 +44,13 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DomainError, PrecisionExhausted
 from ..expr import Expr, NotAnalytic
+from ..expr.bounds import range_bounds
 from ..expr.jets import series_cap, series_coeffs
 from .eft import SPLIT_MAX, horner_error_terms
-from .formats import BinaryFormat, floor_log2, pow2
+from .formats import BinaryFormat, floor_log2, pow2, round_nearest, ulp_exponent
 
-__all__ = ["PieceModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece", "cover",
-           "MAX_ORDER", "MIN_POINTS", "float_up"]
+__all__ = ["PieceModel", "FlatModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece",
+           "cover", "MAX_ORDER", "MIN_POINTS", "float_up", "float_down"]
 
 #: Highest order of a piece's Taylor model (beyond it the piece is bisected).
 MAX_ORDER = 20
@@ -84,17 +85,52 @@ class PieceModel:
 
 
 @dataclass(frozen=True)
+class FlatModel:
+    """A piece where the reference is flat at the format's resolution: ``lo <= f(x) <=
+    hi`` (floats rounded outward; +-inf for a value beyond every float) and every value of
+    ``[lo, hi]`` rounds to the same number ``rounded`` of the format (an overflow to
+    ``+-inf``, an underflow to 0, a saturation at ``+-1``...)."""
+
+    lo: float
+    hi: float
+    rounded: float
+    #: ``log2`` of the ulp of ``rounded`` and ``lo_u <= f(x) 2^-q <= hi_u`` (floats rounded
+    #: outward): the enclosure in ulps, sharp even where ``f`` is subnormal
+    q: int = 0
+    lo_u: float = -math.inf
+    hi_u: float = math.inf
+
+
+@dataclass(frozen=True)
 class Piece:
     """Points ``xs[start:stop]`` (sorted) and the model that covers them (None: decide
-    those points exactly)."""
+    those points exactly, unless ``flat`` is given)."""
 
     start: int
     stop: int
     model: PieceModel | None
+    flat: FlatModel | None = None
 
 
 class ModelBuilder(Protocol):
     def build(self, m: float, r: float) -> PieceModel | None: ...
+
+
+def float_down(x: arb) -> float:
+    """A float <= the lower end of the ball ``x``: the greatest one, or the largest finite
+    float beyond it, or -inf."""
+    lo = x.lower()
+    if not lo.is_finite():
+        return -math.inf
+    if lo >= arb(_MAX64):
+        return _MAX64
+    f = float(lo)
+    if not math.isfinite(f):
+        return -math.inf
+    return f if arb(f) <= lo else math.nextafter(f, -math.inf)
+
+
+_MAX64 = np.finfo(np.float64).max
 
 
 def float_up(q: fmpq | arb) -> float:
@@ -149,6 +185,18 @@ def _accept(model: PieceModel | None, size: arb, p: int, tmax: float) -> PieceMo
     return model if arb(worst) <= limit else None
 
 
+def _round_end(e: arb, fmt: BinaryFormat) -> float | None:
+    """The number of ``fmt`` nearest to the exact ball end ``e`` (None: not decided
+    here, an end far outside the float64 range but not beyond the format)."""
+    big = arb(2) ** (fmt.emax + 1)
+    if abs(e) >= big:
+        return math.inf if e > 0 else -math.inf
+    if abs(e) <= arb(2) ** (fmt.emin - fmt.p - 1):   # at most half the least subnormal
+        return 0.0
+    man, ex = e.mid().man_exp()
+    return round_nearest(int(man) * pow2(int(ex)), fmt)
+
+
 def _rho(r: float) -> int:
     return math.frexp(r)[1]  # 2^rho > r (r = mant 2^rho with 1/2 <= mant < 1)
 
@@ -181,6 +229,26 @@ class ExprModels:
             with ctx.workprec(self.prec):
                 return self._build(m, r)
         except (NotAnalytic, DomainError, PrecisionExhausted, ValueError, ZeroDivisionError):
+            return None
+
+    def flat(self, lo: float, hi: float) -> FlatModel | None:
+        """A :class:`FlatModel` of ``[lo, hi]`` when ``f`` there rounds to one number of the
+        format: decided exactly from inf-sup bounds of ``f``
+        (:func:`dpverify.expr.bounds.range_bounds`), else None."""
+        try:
+            with ctx.workprec(self.prec):
+                a, b = range_bounds(self.expr, fmpq(*lo.as_integer_ratio()),
+                                    fmpq(*hi.as_integer_ratio()))
+                if not (a.is_finite() and b.is_finite()):
+                    return None
+                ra, rb = _round_end(a, self.fmt), _round_end(b, self.fmt)
+                if ra is None or ra != rb:
+                    return None
+                q = ulp_exponent(ra, self.fmt)
+                scale = arb(2) ** -q
+                return FlatModel(float_down(a), float_up(b), ra, q, float_down(a * scale),
+                                 float_up(b * scale))
+        except (DomainError, ValueError, ZeroDivisionError):
             return None
 
     def _build(self, m: float, r: float) -> PieceModel | None:
@@ -290,6 +358,11 @@ def _zero_piece(xs: np.ndarray, builder: ModelBuilder, min_points: int
     return None
 
 
+def _flat(builder: ModelBuilder, lo: float, hi: float) -> FlatModel | None:
+    fn = getattr(builder, "flat", None)
+    return None if fn is None else fn(lo, hi)
+
+
 def cover(xs: np.ndarray, builder: ModelBuilder | None, min_points: int = MIN_POINTS
           ) -> list[Piece]:
     """Pieces covering the sorted, distinct, finite points ``xs`` in order (module
@@ -335,6 +408,10 @@ def cover(xs: np.ndarray, builder: ModelBuilder | None, min_points: int = MIN_PO
             built = builder.build(m, r) if r > 0 else None
             if built is not None:
                 pieces.append(Piece(i0, i1, built))
+                continue
+            flat = _flat(builder, lo, hi)
+            if flat is not None:
+                pieces.append(Piece(i0, i1, None, flat))
                 continue
             k = i0 + int(np.searchsorted(xs[i0:i1], m))
             if not i0 < k < i1:

@@ -99,6 +99,8 @@ class Reference:
     domain: tuple[fmpq, fmpq] | None = None
     #: every point costs a Python call (no models, no vectorised values)
     per_point: bool = False
+    #: "sin" or "cos" when the reference is exactly that function of its variable
+    trig: str | None = None
 
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None:
         """``(lo, hi)`` with ``lo <= f(x) <= hi`` at about ``prec`` bits (``lo == hi``
@@ -119,6 +121,9 @@ class ExprReference(Reference):
     def __init__(self, expr: Expr):
         self.expr = expr
         self.what = expr.text
+        # sin(x) and cos(x) in binary32: reduced exactly (dpverify.testing.trig)
+        self.trig = expr.canonical[:3] if expr.canonical in ("sin(x)", "cos(x)") and \
+            expr.variables == ("x",) else None
 
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None:
         args = [x] * len(self.expr.variables)

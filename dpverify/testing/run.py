@@ -29,11 +29,13 @@ import numpy as np
 from flint import fmpq
 
 from .decide import PointResult, decide_point, q_float
-from .formats import BinaryFormat
-from .models import cover
+from .formats import BINARY32, BinaryFormat
+from .models import ModelBuilder, cover
 from .points import Domain, Task, half_width, task_points
 from .references import Reference, call_vectorized
-from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_models, screen_values
+from .fastscreen import decide_values, put, screen_pieces
+from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_values
+from .trig import TRIG_MIN, trig_values
 
 __all__ = ["Setup", "Tally", "run_task", "HIST_EDGES", "EXACT_CAP", "KEEP", "PROFILE_BINS"]
 
@@ -132,9 +134,27 @@ def _screen(setup: Setup, xs: np.ndarray, ys: np.ndarray) -> tuple[Screen, int]:
     builder = ref.models(fmt)
     if builder is None:
         return Screen.undecided(xs.size), 0
+    if ref.trig is not None and fmt == BINARY32:
+        # sin/cos reduced exactly beyond 1/2 (trig), the piece models below
+        far = np.abs(xs) > TRIG_MIN
+        if np.any(far):
+            out = Screen.undecided(xs.size)
+            V, W = trig_values(ref.trig, xs[far])
+            put(out, far, decide_values(ys[far], V, W, fmt, setup.tol))
+            near = np.flatnonzero(~far)
+            if near.size:
+                part, n = _screen_models(builder, xs[near], ys[near], setup)
+                put(out, near, part)
+                return out, n
+            return out, 0
+    return _screen_models(builder, xs, ys, setup)
+
+
+def _screen_models(builder: ModelBuilder, xs: np.ndarray, ys: np.ndarray, setup: Setup
+                   ) -> tuple[Screen, int]:
     pieces = cover(xs, builder)
-    return screen_models(xs, ys, pieces, fmt, setup.tol), sum(p.model is not None
-                                                             for p in pieces)
+    return screen_pieces(xs, ys, pieces, setup.fmt, setup.tol), sum(
+        p.model is not None or p.flat is not None for p in pieces)
 
 
 def _profile(xs: np.ndarray, est: np.ndarray, dom: Domain) -> np.ndarray:
