@@ -42,6 +42,11 @@ INCREASING = ("exp", "log", "log1p", "expm1", "sqrt", "cbrt", "tanh", "atan", "e
 DECREASING = ("erfc", "acos", "erfcinv")
 
 Pair = tuple[arb, arb]
+#: increasing functions at least e^x (for x > 0), and the lower bound used where Arb's
+#: enclosure of them overflows (an argument beyond 2^100)
+_GROWTH = ("exp", "expm1", "sinh")
+_BIG_X = arb(2) ** 100
+_HUGE = arb(2) ** (2 ** 30)
 
 
 def _lower(a: arb) -> arb:
@@ -128,12 +133,23 @@ class _Bounds:
                 m, M = -hi_b, -lo_a
             else:
                 m, M = arb(0), _pick([-lo_a, hi_b], False)
-            return (m, M) if name == "abs" else (m.cosh(), M.cosh())
+            if name == "abs":
+                return m, M
+            low, high = m.cosh(), M.cosh()
+            if not low.is_finite():
+                low = _HUGE if m > _BIG_X else arb(1)
+            return low, high if high.is_finite() else arb.pos_inf()
         f = _FN[name]
         lo_x, hi_x = _lower(a), _upper(b)
         lo_v = f(lo_x) if lo_x.is_finite() else _limit(name, -1)
         hi_v = f(hi_x) if hi_x.is_finite() else _limit(name, 1)
-        return (lo_v, hi_v) if name in INCREASING else (hi_v, lo_v)
+        low, high = (lo_v, hi_v) if name in INCREASING else (hi_v, lo_v)
+        if not low.is_finite():
+            # Arb gives up on exp(x) beyond x ~ 2^127: e^x >= 2^(2^30) there
+            low = _HUGE if name in _GROWTH and lo_x > _BIG_X else arb.neg_inf()
+        if not high.is_finite():
+            high = arb.pos_inf()
+        return low, high
 
 
 def _limit(name: str, side: int) -> arb:

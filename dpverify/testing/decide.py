@@ -46,6 +46,10 @@ class Enclosing(Protocol):
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None: ...
 
 
+#: an Enclosing whose ``fixed`` attribute is True (a float reference with a declared error)
+#: gives the same enclosure at every precision: decide_point decides what it can from it
+
+
 @dataclass(frozen=True)
 class PointResult:
     """The decision at one input.  ``ref_lo <= f(x) <= ref_hi`` (equal when exact);
@@ -105,7 +109,7 @@ def decide_point(ref: Enclosing, x: float, y: float, fmt: BinaryFormat,
         lo, hi = enc
         if lo is None or hi is None:
             return _beyond(x, y, lo, hi, fmt, prec)
-        last = _at(x, y, lo, hi, fmt, ulps, atol, prec)
+        last = _at(x, y, lo, hi, fmt, ulps, atol, prec, getattr(ref, "fixed", False))
         if last.status != "undecided":
             return last
         prec *= 2
@@ -132,16 +136,19 @@ def _beyond(x: float, y: float, lo: fmpq | None, hi: fmpq | None, fmt: BinaryFor
 
 
 def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | None,
-        atol: fmpq | None, prec: int) -> PointResult:
+        atol: fmpq | None, prec: int, fixed: bool = False) -> PointResult:
     r_lo = round_nearest(lo, fmt)
     r_hi = r_lo if hi == lo else round_nearest(hi, fmt)
-    if r_lo != r_hi:
+    if r_lo != r_hi and not (fixed and math.isfinite(r_lo) and math.isfinite(r_hi)
+                             and ulp_exponent(r_lo, fmt) == ulp_exponent(r_hi, fmt)):
         return PointResult(x, y, lo, hi, math.nan, fmpq(0), None, None, None, None,
                            "undecided", prec)
-    rounded = r_lo
-    ulp = pow2(ulp_exponent(rounded, fmt))
+    # a fixed enclosure (a float reference with a declared error) whose ends round to
+    # different numbers of one binade: the ulp is decided, the rounded value is not
+    rounded = r_lo if r_lo == r_hi else math.nan
+    ulp = pow2(ulp_exponent(r_lo, fmt))
     if not math.isfinite(y):
-        if y == rounded:
+        if y == rounded and not math.isnan(rounded):
             z = fmpq(0)
             return PointResult(x, y, lo, hi, rounded, ulp, z, z, z, z, "pass", prec)
         return PointResult(x, y, lo, hi, rounded, ulp, None, None, None, None, "fail", prec)
@@ -153,7 +160,8 @@ def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | 
     u_lo, u_hi = a_lo / ulp, a_hi / ulp
     surely = (ulps is not None and u_hi <= ulps) or (atol is not None and a_hi <= atol)
     maybe = (ulps is not None and u_lo <= ulps) or (atol is not None and a_lo <= atol)
-    sharp = (u_hi - u_lo) <= u_lo / (1 << 20) or (u_hi - u_lo) <= fmpq(1, 1 << 40)
+    # a fixed enclosure never sharpens: decided as far as it goes (more bits cannot help)
+    sharp = fixed or (u_hi - u_lo) <= u_lo / (1 << 20) or (u_hi - u_lo) <= fmpq(1, 1 << 40)
     if surely and sharp:
         status = "pass"
     elif not maybe and sharp:

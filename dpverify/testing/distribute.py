@@ -1,9 +1,11 @@
 """Backends of a check: the tasks in this process, or spread over a Dask cluster.
 
 Both run :func:`dpverify.testing.run.run_task` on the same tasks and merge the same
-:class:`~dpverify.testing.run.Tally` objects (the merge is commutative and associative up
-to the order of equal keys, which is fixed by the inputs), so the report does not depend
-on the backend.  ``backend="dask"`` needs the ``dask`` extra (``pip install
+:class:`~dpverify.testing.run.Tally` objects (the merge is commutative and associative: it
+keeps the largest errors, ties broken by the input, and sums counts), so the report does
+not depend on the backend nor on the order in which tasks finish.  A long run records each
+merged task (``on_done``: the state file of :mod:`dpverify.testing.state`) and resumes by
+skipping the tasks done.  ``backend="dask"`` needs the ``dask`` extra (``pip install
 "dpverify[dask]"``); without ``scheduler`` it starts an embedded ``LocalCluster`` sized to
 the machine, with an address it connects to that cluster, and with a
 ``distributed.Client`` it uses the caller's client.  The implementation and the reference
@@ -37,19 +39,29 @@ Progress = Callable[[str, int, int], None]
 
 
 def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
-              progress: Progress | None, stage: str) -> Tally:
-    """Run ``tasks`` and merge their tallies (module docstring)."""
+              progress: Progress | None, stage: str, *, start: Tally | None = None,
+              skip: set[int] | None = None,
+              on_done: Callable[[int, Tally], None] | None = None) -> Tally:
+    """Run ``tasks`` and merge their tallies (module docstring).  ``start`` is the tally of
+    the tasks in ``skip`` (done before: a resumed run); ``on_done(k, total)`` is called
+    after task ``k`` is merged (a state file records it)."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
-    total = Tally()
-    if not tasks:
+    total = start if start is not None else Tally(first_n=setup.first)
+    skip = skip or set()
+    todo = [k for k in range(len(tasks)) if k not in skip]
+    done = len(tasks) - len(todo)
+    if not todo:
         return total
     if backend == "local":
-        for k, task in enumerate(tasks):
-            total = total.merge(run_task(task, setup))
+        for k in todo:
+            total = total.merge(run_task(tasks[k], setup))
+            done += 1
+            if on_done is not None:
+                on_done(k, total)
             # also the deadline of a budget.limits() around the check
             checkpoint(stage)
             if progress is not None:
-                progress(stage, k + 1, len(tasks))
+                progress(stage, done, len(tasks))
         return total
     # deferred: the dask extra is optional and loads ~1 s of modules
     from ..mechanisms.backend import dask_client
@@ -57,16 +69,18 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
     with dask_client(scheduler) as (client, _desc):
         # the setup (implementation, reference) travels with the tasks: a scattered copy
         # can be lost with its worker, and it is small
-        futures = client.map(run_task, tasks, setup=setup, pure=False)
+        futures = client.map(run_task, [tasks[k] for k in todo], setup=setup, pure=False)
         from distributed import as_completed  # deferred with dask_client (optional extra)
 
-        order = {fut.key: k for k, fut in enumerate(futures)}
-        tallies: dict[int, Tally] = {}
-        for done, fut in enumerate(as_completed(futures)):
-            tallies[order[fut.key]] = fut.result()
+        order = {fut.key: k for k, fut in zip(todo, futures)}
+        for fut in as_completed(futures):
+            k = order[fut.key]
+            # tallies merge in any order to the same result (Tally.merge sorts by input)
+            total = total.merge(fut.result())
+            done += 1
+            if on_done is not None:
+                on_done(k, total)
             checkpoint(stage)
             if progress is not None:
-                progress(stage, done + 1, len(tasks))
-    for k in range(len(tasks)):   # merged in task order: the report is the local one
-        total = total.merge(tallies[k])
+                progress(stage, done, len(tasks))
     return total

@@ -50,7 +50,7 @@ from .eft import SPLIT_MAX, horner_error_terms
 from .formats import BinaryFormat, floor_log2, pow2, round_nearest, ulp_exponent
 
 __all__ = ["PieceModel", "FlatModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece",
-           "cover", "MAX_ORDER", "MIN_POINTS", "float_up", "float_down"]
+           "cover", "MAX_ORDER", "MIN_POINTS", "float_up", "float_down", "rounds_to"]
 
 #: Highest order of a piece's Taylor model (beyond it the piece is bisected).
 MAX_ORDER = 20
@@ -78,6 +78,9 @@ class PieceModel:
     bl: np.ndarray
     eb: np.ndarray
     vanish: int = 0   # the order to which f vanishes at m (bh_j = 0 for j < vanish)
+    #: +1 / -1 where f is increasing / decreasing on the whole piece (its derivative's
+    #: ball excludes 0), 0 when not known
+    slope: int = 0
 
     @property
     def bound(self) -> float:
@@ -153,8 +156,8 @@ def _double_double(b: arb) -> tuple[float, float, arb]:
     return hi, lo, (rest - arb(lo)).abs_upper()
 
 
-def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb]
-            ) -> PieceModel | None:
+def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb],
+            slope: int = 0) -> PieceModel | None:
     """Round the (scaled) coefficient balls to double-double and close the error
     polynomial: ``extra[j]`` (truncation, remainder) plus, per power of ``t``, the
     rounding of the coefficient and :func:`~dpverify.testing.eft.horner_error_terms`."""
@@ -172,7 +175,7 @@ def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb]
     eb[0] += slack
     vanish = next((j for j, h in enumerate(bh) if h != 0 or bl[j] != 0), 0)
     return PieceModel(m, rho, scale, np.array(bh), np.array(bl),
-                      np.array([float_up(e) for e in eb]), vanish)
+                      np.array([float_up(e) for e in eb]), vanish, slope)
 
 
 def _accept(model: PieceModel | None, size: arb, p: int, tmax: float) -> PieceModel | None:
@@ -188,6 +191,8 @@ def _accept(model: PieceModel | None, size: arb, p: int, tmax: float) -> PieceMo
 def _round_end(e: arb, fmt: BinaryFormat) -> float | None:
     """The number of ``fmt`` nearest to the exact ball end ``e`` (None: not decided
     here, an end far outside the float64 range but not beyond the format)."""
+    if not e.is_finite():   # an infinite end: +-inf
+        return math.inf if e > 0 else -math.inf
     big = arb(2) ** (fmt.emax + 1)
     if abs(e) >= big:
         return math.inf if e > 0 else -math.inf
@@ -195,6 +200,13 @@ def _round_end(e: arb, fmt: BinaryFormat) -> float | None:
         return 0.0
     man, ex = e.mid().man_exp()
     return round_nearest(int(man) * pow2(int(ex)), fmt)
+
+
+def rounds_to(a: arb, b: arb, fmt: BinaryFormat) -> float | None:
+    """The number of ``fmt`` that every value in ``[a, b]`` rounds to (exact ball ends),
+    or None when the ends round differently (rounding is monotone)."""
+    ra, rb = _round_end(a, fmt), _round_end(b, fmt)
+    return ra if ra is not None and ra == rb else None
 
 
 def _rho(r: float) -> int:
@@ -239,10 +251,8 @@ class ExprModels:
             with ctx.workprec(self.prec):
                 a, b = range_bounds(self.expr, fmpq(*lo.as_integer_ratio()),
                                     fmpq(*hi.as_integer_ratio()))
-                if not (a.is_finite() and b.is_finite()):
-                    return None
-                ra, rb = _round_end(a, self.fmt), _round_end(b, self.fmt)
-                if ra is None or ra != rb:
+                ra = rounds_to(a, b, self.fmt)
+                if ra is None:
                     return None
                 q = ulp_exponent(ra, self.fmt)
                 scale = arb(2) ** -q
@@ -283,7 +293,8 @@ class ExprModels:
         rem = whole[order].abs_upper() * two ** (rho * order - scale)
         coeffs = [c * two ** (rho * j - scale) for j, c in enumerate(at_m[:order])]
         extra = [arb(0)] * order + [rem]
-        return _accept(_finish(m, rho, scale, coeffs, extra), ref * two ** -scale,
+        slope = 1 if whole[1] > 0 else -1 if whole[1] < 0 else 0   # f'(I)
+        return _accept(_finish(m, rho, scale, coeffs, extra, slope), ref * two ** -scale,
                        self.fmt.p, math.ldexp(r, -rho))
 
 
@@ -313,9 +324,14 @@ class PolyModels:
         while n > k + 1 and tail + abs(scaled[n - 1]) < target / 8:
             tail += abs(scaled[n - 1])
             n -= 1
+        # p'(m + s 2^rho) 2^(rho - scale) = sum_j j a_j t^(j-1), |t| <= 1: the sign of a_1
+        # when |a_1| exceeds the rest
+        rest = sum((j * abs(c) for j, c in enumerate(scaled) if j >= 2), fmpq(0))
+        slope = (1 if scaled[1] > 0 else -1) if len(scaled) > 1 and abs(scaled[1]) > rest \
+            else 0
         with ctx.workprec(self.fmt.p + 64):   # arb(fmpq) rounds into the ball: rigorous
             model = _finish(m, rho, scale, [arb(c) for c in scaled[:n]],
-                            [arb(0)] * n + [arb(tail)])
+                            [arb(0)] * n + [arb(tail)], slope)
             return _accept(model, arb(lead), self.fmt.p, math.ldexp(r, -rho))
 
 

@@ -34,10 +34,12 @@ from .models import ModelBuilder, cover
 from .points import Domain, Task, half_width, task_points
 from .references import Reference, call_vectorized
 from .fastscreen import decide_values, put, screen_pieces
+from .properties import PropTally, task_properties
 from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_values
 from .trig import TRIG_MIN, trig_values
 
-__all__ = ["Setup", "Tally", "run_task", "HIST_EDGES", "EXACT_CAP", "KEEP", "PROFILE_BINS"]
+__all__ = ["Setup", "Tally", "run_task", "bits_of", "HIST_EDGES", "EXACT_CAP", "KEEP",
+           "PROFILE_BINS"]
 
 #: Histogram bin edges of the error in ulps (the last bin is ``(2^20, inf]``).
 HIST_EDGES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0, 256.0, 1024.0, 2.0**20, math.inf)
@@ -62,6 +64,15 @@ class Setup:
     atol: fmpq | None
     tol: Tolerance
     seed: int
+    #: property checks per task: the reference's parity (symmetry), its range rounded
+    #: outward (range); None: not checked
+    parity: str | None = None
+    range: tuple[float, float] | None = None
+    #: how many failing inputs to name, first in bit-pattern order
+    first: int = KEEP
+    #: count the inputs whose error exceeds half an ulp (correct rounding)
+    count_cr: bool = True
+    properties: bool = True
 
     @property
     def fmt(self) -> BinaryFormat:
@@ -98,17 +109,35 @@ class Tally:
     pieces: int = 0
     seconds: float = 0.0
     by_ulps: bool = True
+    #: failing inputs first in bit-pattern order: ``(bits, result)``; at most ``first_n``
+    first: list[tuple[int, PointResult]] = field(default_factory=list)
+    first_n: int = KEEP
+    #: inputs whose error exceeds half an ulp (not correctly rounded); -1: not counted
+    not_cr: int = 0
+    #: inputs where the reference is undefined (a pole, outside its domain), and the
+    #: first few with the output there
+    singular: int = 0
+    singular_at: list[tuple[float, float]] = field(default_factory=list)
+    props: dict[str, PropTally] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> Tally:
+        props = dict(self.props)
+        for k, v in other.props.items():
+            props[k] = props[k].merge(v) if k in props else v
+        n = max(self.first_n, other.first_n)
         return Tally(
             self.points + other.points, self.screened + other.screened,
             self.exact + other.exact, self.failures + other.failures,
             self.undecided + other.undecided, self.undefined + other.undefined,
             self.hist + other.hist, np.fmax(self.profile, other.profile),
             _top(self.worst + other.worst), _top(self.failing + other.failing, self.by_ulps),
-            (self.odd + other.odd)[:KEEP], max(self.bound, other.bound),
-            sorted(self.screen_top + other.screen_top, key=lambda t: -t[1])[:4 * KEEP],
-            self.pieces + other.pieces, self.seconds + other.seconds, self.by_ulps)
+            sorted(self.odd + other.odd, key=lambda r: r.x)[:KEEP], max(self.bound, other.bound),
+            sorted(self.screen_top + other.screen_top, key=lambda t: (-t[1], t[0]))[:4 * KEEP],
+            self.pieces + other.pieces, self.seconds + other.seconds, self.by_ulps,
+            sorted(self.first + other.first, key=lambda t: t[0])[:n], n,
+            -1 if min(self.not_cr, other.not_cr) < 0 else self.not_cr + other.not_cr,
+            self.singular + other.singular,
+            sorted(self.singular_at + other.singular_at)[:KEEP], props)
 
 
 def _largest(values: np.ndarray, idx: np.ndarray, k: int) -> np.ndarray:
@@ -126,14 +155,22 @@ def call_impl(setup: Setup, xs: np.ndarray) -> np.ndarray:
     return call_vectorized(setup.impl, args, setup.vectorized, "implementation")
 
 
-def _screen(setup: Setup, xs: np.ndarray, ys: np.ndarray) -> tuple[Screen, int]:
+Runs = list[tuple[int, int, int]]
+
+
+def _screen(setup: Setup, xs: np.ndarray, ys: np.ndarray) -> tuple[Screen, int, Runs]:
+    """The screen of the task's points, the number of models, and the index ranges where
+    the reference is monotone (``(start, stop, slope)``)."""
     ref, fmt = setup.ref, setup.fmt
     vals = ref.values(xs.astype(fmt.dtype)) if not ref.per_point else None
     if vals is not None:
-        return screen_values(ys, vals, fmt, setup.tol), 0
+        bound = ref.bounds(vals)   # a float reference: 0, or its declared error
+        if fmt == BINARY32:
+            return decide_values(ys, vals, bound, fmt, setup.tol), 0, []
+        return screen_values(ys, vals, fmt, setup.tol, bound), 0, []
     builder = ref.models(fmt)
     if builder is None:
-        return Screen.undecided(xs.size), 0
+        return Screen.undecided(xs.size), 0, []
     if ref.trig is not None and fmt == BINARY32:
         # sin/cos reduced exactly beyond 1/2 (trig), the piece models below
         far = np.abs(xs) > TRIG_MIN
@@ -142,19 +179,21 @@ def _screen(setup: Setup, xs: np.ndarray, ys: np.ndarray) -> tuple[Screen, int]:
             V, W = trig_values(ref.trig, xs[far])
             put(out, far, decide_values(ys[far], V, W, fmt, setup.tol))
             near = np.flatnonzero(~far)
-            if near.size:
-                part, n = _screen_models(builder, xs[near], ys[near], setup)
+            if near.size:   # a contiguous range of the sorted points
+                part, n, runs = _screen_models(builder, xs[near], ys[near], setup)
                 put(out, near, part)
-                return out, n
-            return out, 0
+                return out, n, [(a + int(near[0]), b + int(near[0]), g) for a, b, g in runs]
+            return out, 0, []
     return _screen_models(builder, xs, ys, setup)
 
 
 def _screen_models(builder: ModelBuilder, xs: np.ndarray, ys: np.ndarray, setup: Setup
-                   ) -> tuple[Screen, int]:
+                   ) -> tuple[Screen, int, Runs]:
     pieces = cover(xs, builder)
+    runs = [(p.start, p.stop, p.model.slope) for p in pieces
+            if p.model is not None and p.model.slope != 0]
     return screen_pieces(xs, ys, pieces, setup.fmt, setup.tol), sum(
-        p.model is not None or p.flat is not None for p in pieces)
+        p.model is not None or p.flat is not None for p in pieces), runs
 
 
 def _profile(xs: np.ndarray, est: np.ndarray, dom: Domain) -> np.ndarray:
@@ -170,15 +209,21 @@ def _profile(xs: np.ndarray, est: np.ndarray, dom: Domain) -> np.ndarray:
     return prof
 
 
+def bits_of(xs: np.ndarray, fmt: BinaryFormat) -> np.ndarray:
+    """The bit patterns of format numbers (as int64; the order of an exhaustive run)."""
+    unsigned = np.uint32 if fmt.int_dtype == np.int32 else np.uint64
+    return np.ascontiguousarray(xs, dtype=fmt.dtype).view(unsigned).astype(np.int64)
+
+
 def run_task(task: Task, setup: Setup) -> Tally:
     """Check the points of ``task`` (module docstring)."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     t0 = time.perf_counter()
     xs = task_points(task, setup.dom, setup.seed)
     if xs.size == 0:
-        return Tally()
+        return Tally(first_n=setup.first)
     ys = call_impl(setup, xs)
-    sc, pieces = _screen(setup, xs, ys)
+    sc, pieces, runs = _screen(setup, xs, ys)
     by_ulps = setup.ulps is not None
     decided: dict[int, PointResult] = {}
 
@@ -197,13 +242,21 @@ def run_task(task: Task, setup: Setup) -> Tally:
     first = _largest(sc.ulps_hi, cand, EXACT_CAP)
     for i in first.tolist():
         decide(i)
-    rest = np.setdiff1d(cand, first, assume_unique=True)
-    bound = float(np.max(sc.ulps_hi[rest], initial=0.0))
+    rest = np.ones(cand.size, dtype=bool)
+    rest[np.searchsorted(cand, np.sort(first))] = False
+    bound = float(np.max(sc.ulps_hi[cand[rest]], initial=0.0))
+    failing = np.flatnonzero(sc.status == FAIL)
     rank = sc.ulps_hi if by_ulps else sc.abs_hi
-    for i in _largest(rank, np.flatnonzero(sc.status == FAIL), KEEP).tolist():
+    for i in _largest(rank, failing, KEEP).tolist():
         decide(i)
+    # the first failing inputs in bit-pattern order, decided exactly
+    bad = np.union1d(failing, np.array([i for i, r in decided.items() if r.status in (
+        "fail", "undefined") and not screened[i]], dtype=np.int64)).astype(np.int64)
+    keys = bits_of(xs[bad], setup.fmt) if bad.size else np.zeros(0, np.int64)
+    order = np.argsort(keys, kind="stable")[:setup.first]
+    firsts = [(int(keys[k]), decide(int(bad[k]))) for k in order.tolist()]
     results = list(decided.values())
-    n_fail = int(np.count_nonzero(sc.status == FAIL)) + sum(
+    n_fail = int(failing.size) + sum(
         r.status in ("fail", "undefined") for i, r in decided.items() if not screened[i])
     with np.errstate(over="ignore"):   # huge errors: the estimate is +inf
         est = np.where(screened, sc.ulps_lo / 2 + sc.ulps_hi / 2, np.nan)
@@ -215,7 +268,11 @@ def run_task(task: Task, setup: Setup) -> Tally:
     edges = np.array(HIST_EDGES)
     which = np.clip(np.searchsorted(edges, est, side="left") - 1, 0, edges.size - 2)
     hist = np.bincount(which, minlength=edges.size - 1).astype(np.int64)
-    top = _largest(est, np.arange(est.size), 4 * KEEP)
+    top = (_largest(est, np.arange(est.size), 4 * KEEP) if task.kind in _SEARCHED
+           else np.zeros(0, np.int64))
+    singular = [(r.x, r.y) for r in results if _singular(r)]
+    props = (task_properties(setup, xs, ys, runs, lambda v: call_impl(setup, v))
+             if setup.properties else {})
     return Tally(
         points=int(xs.size), screened=int(np.count_nonzero(screened)),
         exact=sum(1 for i in decided if not screened[i]), failures=n_fail,
@@ -224,9 +281,42 @@ def run_task(task: Task, setup: Setup) -> Tally:
         hist=hist, profile=_profile(xs, est, setup.dom),
         worst=_top([r for r in results if r.status != "undefined"]),
         failing=_top([r for r in results if r.status in ("fail", "undefined")], by_ulps),
-        odd=[r for r in results if r.status in ("undecided", "undefined")][:KEEP],
+        odd=sorted([r for r in results if r.status in ("undecided", "undefined")],
+                   key=lambda r: r.x)[:KEEP],
         bound=bound,
         screen_top=[(float(xs[i]), float(est[i])) for i in top.tolist()
                     if math.isfinite(est[i])],
-        pieces=pieces, seconds=time.perf_counter() - t0, by_ulps=by_ulps)
+        pieces=pieces, seconds=time.perf_counter() - t0, by_ulps=by_ulps,
+        first=firsts, first_n=setup.first,
+        not_cr=_not_cr(setup, xs, ys, sc, screened, decided) if setup.count_cr else -1,
+        singular=len(singular), singular_at=sorted(singular)[:KEEP], props=props)
 
+
+#: tasks of the random search, whose worst points seed the adaptive rounds
+_SEARCHED = ("structural", "uniform", "ordinal", "refine")
+_HALF = fmpq(1, 2)
+
+
+def _singular(r: PointResult) -> bool:
+    """The reference is undefined at the point (decide_point's convention)."""
+    return math.isnan(r.rounded) and r.ulp == 0 and r.ref_lo == r.ref_hi == 0 and \
+        r.status in ("pass", "undefined")
+
+
+def _not_cr(setup: Setup, xs: np.ndarray, ys: np.ndarray, sc: Screen, screened: np.ndarray,
+            decided: dict[int, PointResult]) -> int:
+    """How many points err by more than half an ulp (correct rounding allows exactly
+    half only at a tie): decided by the screen's enclosures where they are on one side of
+    1/2, exactly (at limit 1/2) otherwise."""
+    with np.errstate(invalid="ignore"):
+        over = screened & (sc.ulps_lo > 0.5)
+        doubt = np.flatnonzero(screened & ~over & (sc.ulps_hi > 0.5))
+    n = int(np.count_nonzero(over))
+    for i in doubt.tolist():
+        r = decide_point(setup.ref, float(xs[i]), float(ys[i]), setup.fmt, _HALF, None)
+        n += r.status in ("fail", "undefined") or (r.ulps_lo is not None and
+                                                   r.ulps_lo > _HALF)
+    for i, r in decided.items():
+        if not screened[i] and not _singular(r):
+            n += r.ulps_hi is None or r.ulps_lo is None or r.ulps_lo > _HALF
+    return n

@@ -171,11 +171,12 @@ def _decide(ys: np.ndarray, s: np.ndarray, c: np.ndarray, bound: np.ndarray,
 
 
 def screen_values(ys: np.ndarray, refs: np.ndarray, fmt: BinaryFormat,
-                  tol: Tolerance) -> Screen:
-    """The screen against reference *values* (a float reference, taken as exact)."""
+                  tol: Tolerance, bound: np.ndarray | None = None) -> Screen:
+    """The screen against reference *values* (a float reference, taken as exact, or
+    within ``bound`` of the true value when its error is declared)."""
     z = np.zeros(ys.size)
-    return _decide(ys, np.asarray(refs, dtype=np.float64), z, z, np.zeros(ys.size, np.int64),
-                   fmt, tol)
+    return _decide(ys, np.asarray(refs, dtype=np.float64), z, z if bound is None else bound,
+                   np.zeros(ys.size, np.int64), fmt, tol)
 
 
 def _error_at(eb: np.ndarray, k: np.ndarray, at: np.ndarray) -> np.ndarray:
