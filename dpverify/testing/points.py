@@ -263,13 +263,14 @@ def _strata(kind: str, lo: Any, hi: Any, n: int, start: int = 0) -> list[Task]:
             if c > 0]
 
 
-def plan_bits(dom: Domain, block: int = BLOCK) -> list[Task]:
+def plan_bits(dom: Domain, block: int | None = None) -> list[Task]:
     """Every number of the format in the interval ``dom``, in bit-pattern order: the
     non-negative ones from ``+0`` up, then the negative ones from the least in magnitude
     (``-0`` is skipped: the same input as ``+0`` for the value; its sign is a property);
     tasks of ``block`` consecutive patterns."""
     if dom.kind != "interval":
         raise InvalidParameterError("exhaustive checks need an interval domain")
+    block = BLOCK if block is None else block
     tasks: list[Task] = []
     one = np.array([0.0, 0.0], dtype=dom.fmt.dtype)
 

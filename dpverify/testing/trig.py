@@ -17,8 +17,9 @@ for ``x = M 2^E`` (``M < 2^24`` an integer, ``|x| > 1/2``):
   ``2^-94`` of the truncation and of the low limbs: the bound is generous);
 * ``sin x = (sin r, cos r, -sin r, -cos r)[k mod 4]``, ``cos x`` the same shifted by one;
   both are 1-Lipschitz, so ``|sin r - sin r_f| <= |r - r_f|``; ``sin r_f`` and ``cos r_f``
-  come from the piece models (:class:`~dpverify.testing.models.ExprModels`) on three
-  fixed pieces of ``[-1, 1]``, evaluated by :func:`~dpverify.testing.fastscreen.model_values`.
+  come from the piece models (:class:`~dpverify.testing.models.ExprModels`) of ``sin`` and
+  ``cos`` on ``[-0.8, 0.8]``, evaluated by
+  :func:`~dpverify.testing.fastscreen.model_values`.
 
 Guarantee
 ---------
@@ -39,7 +40,7 @@ from flint import arb, ctx
 from .formats import BINARY32
 from .models import ExprModels, PieceModel
 
-__all__ = ["TWO_OVER_PI_BITS", "reduce_quadrant", "trig_values", "TRIG_MIN"]
+__all__ = ["TWO_OVER_PI_BITS", "reduce_quadrant", "trig_values", "trig_runs", "TRIG_MIN"]
 
 #: bits of 2/pi kept (enough for E up to 128: b0 + 24 K <= 128 + 120 < 400)
 _L = 400
@@ -110,46 +111,27 @@ def reduce_quadrant(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @lru_cache(maxsize=4)
-def _models(fname: str) -> tuple[PieceModel, PieceModel, PieceModel]:
-    """Models of ``fname`` on ``[-1/2, 1/2]`` (centred at 0), ``[1/2, 1]`` and
-    ``[-1, -1/2]``."""
+def _model(fname: str) -> PieceModel:
+    """The model of ``fname`` on ``[-0.8, 0.8]`` (centred at 0; ``|r| <= pi/4 + 2^-40``)."""
     # deferred: the expression package loads on first use, as in references.py
     from ..expr import parse
 
-    builder = ExprModels(parse(f"{fname}(x)"), BINARY32)
-    built = (builder.build(0.0, 0.5), builder.build(0.75, 0.25), builder.build(-0.75, 0.25))
-    if any(m is None for m in built):
-        raise AssertionError(f"no model of {fname} on [-1, 1]")   # pragma: no cover
-    return built  # type: ignore[return-value]
+    built = ExprModels(parse(f"{fname}(x)"), BINARY32).build(0.0, 0.8)
+    if built is None:
+        raise AssertionError(f"no model of {fname} on [-0.8, 0.8]")   # pragma: no cover
+    return built
 
 
-def _eval(fname: str, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``fname(r)`` for ``|r| <= 1`` from the three models: ``(V, W)``."""
+def trig_values(fname: str, xs: np.ndarray, slopes: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(V, W, slope)``: ``|fname(x) - V| <= W`` at binary32 inputs ``|x| > 1/2``
+    (``fname`` is ``"sin"`` or ``"cos"``; module docstring), and with ``slopes`` the
+    direction of ``fname`` at each input (:func:`trig_runs`)."""
     # deferred: fastscreen imports screen and models; trig is imported by run
     from .fastscreen import model_values
 
-    zero, right, left = _models(fname)
-    V, W = np.empty_like(r), np.empty_like(r)
-    for model, mask in ((zero, np.abs(r) <= 0.5), (right, r > 0.5), (left, r < -0.5)):
-        if np.any(mask):
-            V[mask], W[mask] = model_values(model, r[mask])
-    return V, W
-
-
-def trig_values(fname: str, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(V, W)``: ``|fname(x) - V| <= W`` at binary32 inputs ``|x| > 1/2`` (``fname`` is
-    ``"sin"`` or ``"cos"``); module docstring."""
-    if xs.size > _CHUNK:   # chunks that stay in cache
-        parts = [_trig(fname, xs[a:a + _CHUNK]) for a in range(0, xs.size, _CHUNK)]
-        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    return _trig(fname, xs)
-
-
-_CHUNK = 1 << 15
-
-
-def _trig(fname: str, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k, r, w = reduce_quadrant(xs)
+    slope = _slopes(fname, k, r, xs) if slopes else None
     if fname == "cos":
         k = (k + 1) & 3
     use_cos = (k & 1) == 1
@@ -159,6 +141,40 @@ def _trig(fname: str, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     V, W = np.empty_like(r), np.empty_like(r)
     for name, mask in (("sin", ~use_cos), ("cos", use_cos)):
         if np.any(mask):
-            V[mask], W[mask] = _eval(name, r[mask])
-    V = np.where(negate, -V, V)
-    return V, (W + w) * (1 + 2.0 ** -50)
+            V[mask], W[mask] = model_values(_model(name), r[mask])
+    np.negative(V, out=V, where=negate)
+    return V, (W + w) * (1 + 2.0 ** -50), slope
+
+
+_MARGIN = 2.0 ** -20
+
+
+def _slopes(fname: str, k: np.ndarray, r: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """+1 / -1 where ``fname`` increases / decreases at ``x``, 0 within ``2^-20`` (in
+    quarter periods) of an extremum: from the position ``P = k + z`` in the period
+    (``z = r / (pi/2)``; the reduction errs by far less than the margin)."""
+    P = k + r / (np.pi / 2)                  # in [-1/2 - eps, 7/2 + eps]
+    if fname == "sin":   # sin' = cos > 0 for P mod 4 in (-1, 1); sin' is even
+        return np.where((P < 1 - _MARGIN) | (P > 3 + _MARGIN), 1,
+                        np.where((P > 1 + _MARGIN) & (P < 3 - _MARGIN), -1, 0))
+    # cos' = -sin > 0 for P mod 4 in (2, 4); cos' is odd: flipped below 0
+    slope = np.where((P > 2 + _MARGIN) | (P < -_MARGIN), 1,
+                     np.where((P > _MARGIN) & (P < 2 - _MARGIN), -1, 0))
+    return np.where(xs < 0, -slope, slope)
+
+
+def trig_runs(xs: np.ndarray, slope: np.ndarray, far: np.ndarray
+              ) -> list[tuple[int, int, int]]:
+    """Index ranges ``(start, stop, slope)`` of the sorted points ``xs`` where ``far`` holds
+    and the function is monotone between consecutive points: the same nonzero ``slope``
+    (:func:`_slopes`, 0 where not ``far``) and less than 1 apart (two branches of one
+    direction are ``pi`` apart)."""
+    if xs.size < 2:
+        return []
+    good = (slope[:-1] == slope[1:]) & (slope[:-1] != 0) & (np.diff(xs) < 1) & \
+        far[:-1] & far[1:]
+    runs = []
+    edges = np.flatnonzero(np.diff(np.r_[0, good.astype(np.int8), 0]))
+    for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):
+        runs.append((a, b + 1, int(slope[a])))
+    return runs
