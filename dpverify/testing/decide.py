@@ -139,14 +139,18 @@ def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | 
         atol: fmpq | None, prec: int, fixed: bool = False) -> PointResult:
     r_lo = round_nearest(lo, fmt)
     r_hi = r_lo if hi == lo else round_nearest(hi, fmt)
-    if r_lo != r_hi and not (fixed and math.isfinite(r_lo) and math.isfinite(r_hi)
-                             and ulp_exponent(r_lo, fmt) == ulp_exponent(r_hi, fmt)):
-        return PointResult(x, y, lo, hi, math.nan, fmpq(0), None, None, None, None,
-                           "undecided", prec)
-    # a fixed enclosure (a float reference with a declared error) whose ends round to
-    # different numbers of one binade: the ulp is decided, the rounded value is not
+    ulp_hi = ulp = pow2(ulp_exponent(r_lo, fmt))
+    if r_lo != r_hi:
+        if not (fixed and math.isfinite(r_lo) and math.isfinite(r_hi)):
+            return PointResult(x, y, lo, hi, math.nan, fmpq(0), None, None, None, None,
+                               "undecided", prec)
+        # a fixed enclosure (a float reference with a declared error) whose ends round
+        # differently: the ulp of RN(f) lies between the least and the greatest ulp of
+        # [r_lo, r_hi] (monotone in |v| on each side of 0); the rounded value is unknown
+        ends = [pow2(ulp_exponent(v, fmt)) for v in (r_lo, r_hi)]
+        ulp = pow2(ulp_exponent(0.0, fmt)) if r_lo < 0 < r_hi else min(ends)
+        ulp_hi = max(ends)
     rounded = r_lo if r_lo == r_hi else math.nan
-    ulp = pow2(ulp_exponent(r_lo, fmt))
     if not math.isfinite(y):
         if y == rounded and not math.isnan(rounded):
             z = fmpq(0)
@@ -157,7 +161,7 @@ def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | 
         a_lo, a_hi = fmpq(0), max(yq - lo, hi - yq)
     else:
         a_lo, a_hi = sorted((abs(yq - lo), abs(yq - hi)))
-    u_lo, u_hi = a_lo / ulp, a_hi / ulp
+    u_lo, u_hi = a_lo / ulp_hi, a_hi / ulp
     surely = (ulps is not None and u_hi <= ulps) or (atol is not None and a_hi <= atol)
     maybe = (ulps is not None and u_lo <= ulps) or (atol is not None and a_lo <= atol)
     # a fixed enclosure never sharpens: decided as far as it goes (more bits cannot help)
