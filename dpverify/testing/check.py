@@ -30,7 +30,7 @@ from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import ExactLike, check_int, fmpq_str, to_fmpq
-from .distribute import check_backend, run_tasks
+from .distribute import check_backend, default_workers, run_tasks
 from .formats import BINARY64, binary_format, pow2, round_nearest, ulp_exponent
 from .coverage import coverage
 from .decide import decide_point
@@ -175,6 +175,7 @@ def check_implementation(
     properties: bool = True,
     symmetry: str | None = None,
     ref_ulps: ExactLike | None = None,
+    workers: int | None = None,
 ) -> ImplementationCheck:
     """Check a float implementation ``impl`` against its reference, in ulps, at a million
     inputs by default.
@@ -296,6 +297,8 @@ def check_implementation(
     backend = check_backend(backend, scheduler)
     seed = check_int(seed, "seed", minimum=0)
     first_n = check_int(first_failures, "first_failures", minimum=0, maximum=10_000)
+    if workers is not None:
+        workers = check_int(workers, "workers", minimum=1, maximum=4096)
     for name, flag in (("raise_on_failure", raise_on_failure), ("exhaustive", exhaustive),
                        ("properties", properties)):
         if not isinstance(flag, bool):
@@ -355,7 +358,8 @@ def check_implementation(
 
     tally = run_tasks(tasks, setup, backend, scheduler, progress,
                       "exhaustive" if exhaustive else "search", start=start, skip=done,
-                      on_done=record)
+                      on_done=record, workers=workers if workers is not None else
+                      default_workers() if exhaustive else 1)
     if rest > 0:
         spacing = 2 * half_width(dom) / max(int(budget) // 2, 1)
         for r in range(ADAPTIVE_ROUNDS):

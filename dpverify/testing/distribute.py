@@ -14,6 +14,8 @@ are pickled (cloudpickle: lambdas and closures travel) with the tasks.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +23,53 @@ from ..budget import checkpoint
 from .points import Task
 from .run import Setup, Tally, run_task
 
-__all__ = ["check_backend", "run_tasks"]
+__all__ = ["check_backend", "run_tasks", "default_workers"]
+
+
+def default_workers() -> int:
+    """The cores this process may use (the local backend of an exhaustive check)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:   # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+#: the setup of the running forked check: inherited by the forked workers (no pickling of
+#: the implementation, which may be a lambda or a ctypes function)
+_FORKED: list[Any] = []
+
+
+def _forked_task(args: tuple[int, Task]) -> tuple[int, Tally]:
+    k, task = args
+    return k, run_task(task, _FORKED[0])
+
+
+def _forked(tasks: list[Task], todo: list[int], setup: Setup, workers: int, total: Tally,
+            done: int, progress: Progress | None, stage: str,
+            on_done: Callable[[int, Tally], None] | None) -> Tally:
+    """The tasks in ``workers`` processes forked from this one (Linux): each inherits the
+    setup, runs tasks and returns their tallies, merged here as they come (any order: the
+    merge does not depend on it)."""
+    _FORKED[:] = [setup]
+    ctx = multiprocessing.get_context("fork")
+    try:
+        with ctx.Pool(min(workers, len(todo))) as pool:
+            for k, tally in pool.imap_unordered(_forked_task,
+                                                [(k, tasks[k]) for k in todo]):
+                total = total.merge(tally)
+                done += 1
+                if on_done is not None:
+                    on_done(k, total)
+                checkpoint(stage)
+                if progress is not None:
+                    progress(stage, done, len(tasks))
+    finally:
+        _FORKED.clear()
+    return total
 
 def check_backend(backend: Any, scheduler: Any) -> str:
     """Validate ``backend`` (``"local"`` or ``"dask"``) and ``scheduler`` (an address
@@ -41,10 +89,12 @@ Progress = Callable[[str, int, int], None]
 def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
               progress: Progress | None, stage: str, *, start: Tally | None = None,
               skip: set[int] | None = None,
-              on_done: Callable[[int, Tally], None] | None = None) -> Tally:
+              on_done: Callable[[int, Tally], None] | None = None,
+              workers: int = 1) -> Tally:
     """Run ``tasks`` and merge their tallies (module docstring).  ``start`` is the tally of
     the tasks in ``skip`` (done before: a resumed run); ``on_done(k, total)`` is called
-    after task ``k`` is merged (a state file records it)."""
+    after task ``k`` is merged (a state file records it).  ``workers > 1`` runs the local
+    backend in that many forked processes (:func:`_forked`)."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     total = start if start is not None else Tally(first_n=setup.first)
     skip = skip or set()
@@ -52,6 +102,8 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
     done = len(tasks) - len(todo)
     if not todo:
         return total
+    if backend == "local" and workers > 1 and len(todo) > 1 and _can_fork():
+        return _forked(tasks, todo, setup, workers, total, done, progress, stage, on_done)
     if backend == "local":
         for k in todo:
             total = total.merge(run_task(tasks[k], setup))
