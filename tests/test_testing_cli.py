@@ -42,7 +42,8 @@ def test_bad_arguments_exit_2_in_one_line(argv, words, capsys):
 
 def test_libm_functions_through_ctypes():
     tgamma = libm_function("tgamma")
-    assert tgamma(np.array([5.0, 0.5])).tolist() == [24.0, math.gamma(0.5)]
+    five, half = tgamma(np.array([5.0, 0.5])).tolist()
+    assert five == 24.0 and abs(half - math.sqrt(math.pi)) <= 4 * math.ulp(half)
     assert np.isnan(tgamma(np.array([-2.0]))[0])        # C: a domain error, NaN
     assert load_implementation("math:erfc") is math.erfc
     with pytest.raises(Exception, match="MODULE:NAME"):
