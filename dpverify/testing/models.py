@@ -52,8 +52,10 @@ from .formats import BinaryFormat, floor_log2, pow2, round_nearest, ulp_exponent
 __all__ = ["PieceModel", "FlatModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece",
            "cover", "MAX_ORDER", "MIN_POINTS", "float_up", "float_down", "rounds_to"]
 
-#: Highest order of a piece's Taylor model (beyond it the piece is bisected).
-MAX_ORDER = 20
+#: Highest order of a piece's Taylor model (beyond it the piece is bisected): a model takes
+#: the least order that meets its accuracy, so a high cap costs only where it is needed
+#: (gamma far left of 0, between poles: pieces three times wider at order 32 than at 20)
+MAX_ORDER = 32
 #: A piece with fewer points is decided point by point (a model costs about as much as
 #: a dozen exact evaluations).
 MIN_POINTS = 12

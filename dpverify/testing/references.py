@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # annotations only: the expression package loads on first use
 
 __all__ = ["DEFAULT_DEGREE", "Reference", "ExprReference", "PolyReference",
            "CallableReference", "FloatReference", "as_reference", "resolve_reference",
-           "call_vectorized", "is_vectorized"]
+           "call_vectorized", "is_vectorized", "OVERFLOW", "overflowed"]
 
 
 def _bernstein_approx(f: Any, k: Any, h: Any, dim: Any = 1) -> Any:
@@ -272,18 +272,42 @@ def call_vectorized(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool,
     return out
 
 
+#: the output a scalar function's OverflowError stands for (a NaN with a payload of its own):
+#: the check replaces it by the infinity the reference rounds to (:func:`overflowed`)
+OVERFLOW = np.array([0x7FF8_0000_0F10_F10F], dtype=np.int64).view(np.float64)[0]
+
+
 def _errno(fn: Callable[..., Any]) -> Callable[[Any], Any]:
     """A scalar function whose domain and range errors become values, as C's ``errno``
     does: ``ValueError`` (``math.gamma(-2)``: "math domain error"; mpmath's "gamma function
-    pole") is NaN, ``OverflowError`` (``math.gamma(200)``: "math range error") is +inf."""
+    pole") is NaN; ``OverflowError`` (``math.gamma(200)``: "math range error") is an
+    infinity, of the reference's sign (:data:`OVERFLOW`, resolved by :func:`overflowed`)."""
     def call(x: Any) -> Any:
         try:
             return fn(x)
         except ValueError:
             return math.nan
         except OverflowError:
-            return math.inf
+            return float(OVERFLOW)
     return call
+
+
+def overflowed(ref: Reference, xs: np.ndarray, ys: np.ndarray, p: int) -> None:
+    """Replace the :data:`OVERFLOW` outputs in ``ys`` (in place) by ``+-inf`` with the sign
+    of the reference at the input (enclosed at ``p`` bits; NaN where it is undefined or its
+    sign is not decided)."""
+    bits = ys.view(np.int64)
+    for i in np.flatnonzero(bits == OVERFLOW.view(np.int64)).tolist():
+        x = float(xs[i])
+        enc = ref.enclose(fmpq(*x.as_integer_ratio()), p)
+        sign = math.nan
+        if enc is not None:
+            lo, hi = enc
+            if lo is None or (hi is not None and hi < 0):
+                sign = -1.0
+            elif hi is None or lo > 0:
+                sign = 1.0
+        ys[i] = sign * math.inf
 
 
 def _real_outputs(raw: Any, what: str) -> np.ndarray:

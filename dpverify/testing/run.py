@@ -32,7 +32,7 @@ from .decide import PointResult, decide_point, q_float
 from .formats import BINARY32, BinaryFormat
 from .models import Piece, cover
 from .points import Domain, Task, half_width, task_points
-from .references import Reference, call_vectorized
+from .references import Reference, call_vectorized, overflowed
 from .fastscreen import decide_values, put, screen_pieces
 from .properties import PropTally, task_properties
 from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_values
@@ -149,10 +149,15 @@ def _largest(values: np.ndarray, idx: np.ndarray, k: int) -> np.ndarray:
 
 
 def call_impl(setup: Setup, xs: np.ndarray) -> np.ndarray:
-    """The implementation's outputs at ``xs`` (passed in the format's dtype)."""
+    """The implementation's outputs at ``xs`` (passed in the format's dtype); a scalar
+    function's OverflowError is the infinity of the reference's sign
+    (:func:`~dpverify.testing.references.overflowed`)."""
     __tracebackhide__ = True   # pytest: a failure is the caller's, not ours
     args = xs.astype(setup.fmt.dtype)
-    return call_vectorized(setup.impl, args, setup.vectorized, "implementation")
+    ys = call_vectorized(setup.impl, args, setup.vectorized, "implementation")
+    if not setup.vectorized:
+        overflowed(setup.ref, xs, ys, setup.fmt.p + 40)
+    return ys
 
 
 Runs = list[tuple[int, int, int]]
