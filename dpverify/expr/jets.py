@@ -307,7 +307,8 @@ def compose_series(s: arb_series, coeffs: list[arb]) -> arb_series:
     truncated like ``s``: the composition of the power series ``coeffs`` (expanded at
     ``s_0``) with ``s``."""
     cs = s.coeffs()
-    u = s - (cs[0] if cs else arb(0))
+    # s - s_0 with the constant term exactly 0 (a ball minus itself is twice as wide)
+    u = arb_series([arb(0)] + cs[1:], prec=s.prec)
     out = arb_series([coeffs[-1]], prec=s.prec)
     for c in reversed(coeffs[:-1]):
         out = out * u + c

@@ -18,7 +18,9 @@ Series where Arb has none (derived here, and said so):
 * ``digamma``: the derivative of Arb's ``lgamma`` series for ``x > 0``, and the
   reflection ``psi(x) = psi(1 - x) - pi cot(pi x)`` for ``x < 0``;
 * ``lgamma`` for ``x < 0``: ``log|gamma(x)| = log pi - log|sin(pi x)| - lgamma(1 - x)``;
-* the Bessel functions: ``C_v^(k) = 2^-k sum_j (-1)^j binom(k, j) C_(v-k+2j)`` for
+* the Bessel functions: at an exact point ``|c| >= 4``, the Taylor recurrence of Bessel's
+  equation from ``C_v(c)`` and ``C_v'(c)``; elsewhere (balls, small ``c``)
+  ``C_v^(k) = 2^-k sum_j (-1)^j binom(k, j) C_(v-k+2j)`` for
   ``C = J, Y`` (from ``C_v' = (C_(v-1) - C_(v+1)) / 2``), the same without the signs for
   ``I`` (``I_v' = (I_(v-1) + I_(v+1)) / 2``) and with ``(-1)^k`` for ``K``
   (``K_v' = -(K_(v-1) + K_(v+1)) / 2``): ``2k + 1`` values of Arb's Bessel functions give
@@ -32,7 +34,11 @@ Series where Arb has none (derived here, and said so):
 
 A univariate expansion at the constant term ``c`` of a series ``s`` is composed with
 ``s - c`` (Horner): the coefficients enclose the true ones for every point of ``c``, so
-the result encloses ``f(s)`` (inclusion-monotone ball arithmetic).
+the result encloses ``f(s)`` (inclusion-monotone ball arithmetic).  Arb's enclosures of
+``gamma`` or the Bessel functions on a *wide* ball are loose (``besselj(0, x)`` on
+``[7.15, 7.35]``: ``[+/- 8.23]``): there the coefficients are *recentred*, the expansion at
+the exact midpoint carried over the ball by Taylor's theorem, with Arb's loose ball only
+in the remainder eight orders further (:func:`_recentre`).
 
 Guarantee
 ---------
@@ -89,8 +95,11 @@ def _meets_pole(c: arb) -> bool:
 
 
 def _compose(s: arb_series, cs: list[arb]) -> arb_series:
-    """``sum_k cs[k] (s - s_0)^k``, truncated like ``s``."""
-    u = s - _c0(s)
+    """``sum_k cs[k] (s - s_0)^k``, truncated like ``s``; ``s - s_0`` has the constant term
+    exactly 0 (subtracting the ball ``s_0`` from itself would leave a ball of twice its
+    radius, and every coefficient would pay for it)."""
+    cs_s = s.coeffs()
+    u = arb_series([arb(0)] + cs_s[1:], prec=s.prec)
     out = arb_series([cs[-1]], prec=s.prec)
     for c in reversed(cs[:-1]):
         out = out * u + c
@@ -201,6 +210,8 @@ def _bessel(name: str, order: fmpq, v: Any) -> Any:
         return _bessel_point(name, arb(order), v)
     c = _c0(v)
     n = v.prec
+    if c.rad().is_zero() and abs(c) >= 4 and n > 3:
+        return _compose(v, _bessel_ode(name, order, c, n))
     values = {m: _bessel_point(name, arb(order + m), c) for m in range(-n + 1, n)}
     out = []
     for k in range(n):
@@ -212,6 +223,30 @@ def _bessel(name: str, order: fmpq, v: Any) -> Any:
             acc = -acc
         out.append(acc / (arb(2) ** k * math.factorial(k)))
     return _compose(v, out)
+
+
+def _bessel_ode(name: str, order: fmpq, c: arb, n: int) -> list[arb]:
+    """Taylor coefficients at an exact point ``c`` (``|c| >= 4``) from the Bessel equation
+    ``x^2 y'' + x y' + (s x^2 - v^2) y = 0`` (``s = 1`` for J, Y; ``-1`` for I, K):
+    ``a_(k+2) = -(c (k+1)(2k+1) a_(k+1) + (k^2 + s c^2 - v^2) a_k + 2 s c a_(k-1)
+    + s a_(k-2)) / (c^2 (k+1)(k+2))``, from ``a_0 = C_v(c)`` and ``a_1 = C_v'(c)`` (three
+    Bessel values instead of ``2n - 1``; the recurrence loses at most a bit per step at
+    ``|c| >= 4``, which the balls account for)."""
+    nu = arb(order)
+    s = 1 if name in ("besselj", "bessely") else -1
+    a0 = _bessel_point(name, nu, c)
+    lo, hi = _bessel_point(name, nu - 1, c), _bessel_point(name, nu + 1, c)
+    a1 = {"besselj": (lo - hi) / 2, "bessely": (lo - hi) / 2, "besseli": (lo + hi) / 2,
+          "besselk": -(lo + hi) / 2}[name]
+    a = [a0, a1]
+    c2, zero = c * c, arb(0)
+    for k in range(n - 2):
+        am1 = a[k - 1] if k >= 1 else zero
+        am2 = a[k - 2] if k >= 2 else zero
+        num = c * ((k + 1) * (2 * k + 1)) * a[k + 1] + (k * k + s * c2 - nu * nu) * a[k] \
+            + 2 * s * c * am1 + s * am2
+        a.append(-num / (c2 * ((k + 1) * (k + 2))))
+    return a[:n]
 
 
 # ------------------------------------------------------------------ elementary inverses
@@ -346,9 +381,18 @@ _UNARY = {
 }  # fmt: skip
 
 
-def special_ball(name: str, v: Any) -> Any:
-    """``name(v)`` for a one-argument special function, ``v`` an ``arb`` or
-    ``arb_series`` (module docstring)."""
+#: functions (besides the Bessel functions) whose Arb enclosures on wide balls are loose
+#: (on ``[7.15, 7.35]``: ``digamma`` ``[2e+0 +/- 0.301]`` for ``[1.896, 1.926]``,
+#: ``besselj(0, .)`` ``[+/- 8.23]``): recentred; gamma, lgamma, zeta, airyai and lambertw
+#: are tight enough there (measured: recentring them costs more than it gains)
+_RECENTRED = ("rgamma", "digamma", "airybi")
+#: terms of the expansion at the midpoint in a recentred enclosure
+_RECENTRE_TERMS = 8
+
+
+def _plain(name: str, order: fmpq | None, v: Any) -> Any:
+    if order is not None:
+        return _bessel(name, order, v)
     if name in ("erfinv", "erfcinv"):
         return _inverse_erf(name, v)
     if name in ("airyai", "airybi"):
@@ -356,10 +400,62 @@ def special_ball(name: str, v: Any) -> Any:
     return _UNARY[name](v)
 
 
+def _recentre(name: str, order: fmpq | None, c: arb, n: int) -> list[arb] | None:
+    """Enclosures of the first ``n`` Taylor coefficients of ``name`` over the wide ball
+    ``c = m +- r`` from its expansion at the exact midpoint ``m`` (tight) and the loose
+    ball coefficients of orders ``K`` further: by Taylor's theorem for ``f^(j)``,
+    ``a_j(m + t) = sum_(i<K) binom(j+i, i) a_(j+i)(m) t^i + binom(j+K, K) a_(j+K)(xi) t^K``,
+    ``xi`` in ``c``, ``|t| <= r``.  None where either expansion does not exist."""
+    K = _RECENTRE_TERMS
+    N = n + K
+    try:
+        A = _coeffs(_plain(name, order, arb_series([arb(c.mid()), 1], prec=N)), N)
+        B = _coeffs(_plain(name, order, arb_series([c, 1], prec=N)), N)
+    except (NotAnalytic, Undefined):
+        return None
+    if not all(a.is_finite() for a in A) or not all(b.is_finite() for b in B[K:]):
+        return None
+    T = arb(0, c.rad())
+    out = []
+    for j in range(n):
+        acc, power = arb(0), arb(1)
+        for i in range(K):
+            acc += math.comb(j + i, i) * A[j + i] * power
+            power = power * T
+        out.append(acc + math.comb(j + K, K) * B[j + K] * power)
+    return out
+
+
+def _wide(c: arb) -> bool:
+    return c.is_finite() and not c.rad().is_zero() and c.rad() > abs(c.mid()) * 2.0 ** -30
+
+
+def _special(name: str, order: fmpq | None, v: Any) -> Any:
+    """``name`` at ``v``, recentred on wide balls (:func:`_recentre`) where Arb's own
+    enclosures are loose, intersected with the plain enclosure (both contain the value)."""
+    c = _c0(v)
+    if (order is not None or name in _RECENTRED) and _wide(c):
+        n = v.prec if isinstance(v, arb_series) else 1
+        cs = _recentre(name, order, c, n)
+        if cs is not None:
+            if isinstance(v, arb):
+                plain = _plain(name, order, v)
+                return cs[0].intersection(plain) if plain.is_finite() and \
+                    plain.overlaps(cs[0]) else cs[0]
+            return _compose(v, cs)
+    return _plain(name, order, v)
+
+
+def special_ball(name: str, v: Any) -> Any:
+    """``name(v)`` for a one-argument special function, ``v`` an ``arb`` or
+    ``arb_series`` (module docstring)."""
+    return _special(name, None, v)
+
+
 def special_order_ball(name: str, order: fmpq, v: Any) -> Any:
     """A Bessel function ``name`` of the exact real ``order`` at ``v`` (``arb`` or
     ``arb_series``)."""
-    return _bessel(name, order, v)
+    return _special(name, order, v)
 
 
 def hypot_ball(a: Any, b: Any) -> Any:

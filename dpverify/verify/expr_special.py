@@ -176,8 +176,9 @@ def special_ball(name: str, b: arb) -> arb:
 
 
 def _compose(s: arb_series, cs: list[arb]) -> arb_series:
-    """``sum_k cs[k] (s - s_0)^k`` (Horner), truncated like ``s``."""
-    h = s - _c0(s)
+    """``sum_k cs[k] (s - s_0)^k`` (Horner), truncated like ``s``; the constant term of
+    ``s - s_0`` is exactly 0."""
+    h = arb_series([arb(0)] + s.coeffs()[1:], prec=s.prec)
     out = arb_series([cs[-1]], prec=s.prec)
     for c in cs[-2::-1]:
         out = out * h + c
