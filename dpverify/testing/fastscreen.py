@@ -39,6 +39,8 @@ goes to exact evaluation.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .formats import BINARY32, BinaryFormat
@@ -156,6 +158,13 @@ def screen_flat(ys: np.ndarray, flat: FlatModel, fmt: BinaryFormat, tol: Toleran
     point, and ``f 2^-q`` in ``[lo_u, hi_u]``: the error in ulps is enclosed between the
     distance of ``y 2^-q`` (exact) to that interval and its distance to the farther end."""
     n = ys.size
+    if math.isnan(flat.rounded):
+        # undefined everywhere: a non-finite output errs by 0, a finite one fails
+        # (decide.py's convention)
+        fin = np.isfinite(ys)
+        err = np.where(fin, np.inf, 0.0)
+        status = np.where(fin, FAIL, PASS).astype(np.int8)
+        return Screen(status, err, err.copy(), err.copy(), err.copy())
     q = np.full(n, flat.q, dtype=np.int64)
     with np.errstate(all="ignore"):
         yu = np.ldexp(ys, -flat.q)

@@ -43,7 +43,7 @@ import numpy as np
 from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DomainError, PrecisionExhausted
-from ..expr import Expr, NotAnalytic
+from ..expr import Expr, NotAnalytic, Undefined
 from ..expr.bounds import range_bounds
 from ..expr.jets import series_cap, series_coeffs
 from .eft import SPLIT_MAX, horner_error_terms
@@ -94,7 +94,8 @@ class FlatModel:
     """A piece where the reference is flat at the format's resolution: ``lo <= f(x) <=
     hi`` (floats rounded outward; +-inf for a value beyond every float) and every value of
     ``[lo, hi]`` rounds to the same number ``rounded`` of the format (an overflow to
-    ``+-inf``, an underflow to 0, a saturation at ``+-1``...)."""
+    ``+-inf``, an underflow to 0, a saturation at ``+-1``...); ``rounded`` NaN: the
+    reference is undefined at every point of the piece (``log`` left of 0)."""
 
     lo: float
     hi: float
@@ -248,7 +249,17 @@ class ExprModels:
     def flat(self, lo: float, hi: float) -> FlatModel | None:
         """A :class:`FlatModel` of ``[lo, hi]`` when ``f`` there rounds to one number of the
         format: decided exactly from inf-sup bounds of ``f``
-        (:func:`dpverify.expr.bounds.range_bounds`), else None."""
+        (:func:`dpverify.expr.bounds.range_bounds`); an *undefined* one (``rounded`` NaN)
+        where ``f`` is proven undefined at every point (``log`` of negative numbers); else
+        None."""
+        ball = arb(fmpq(*lo.as_integer_ratio())).union(arb(fmpq(*hi.as_integer_ratio())))
+        try:
+            with ctx.workprec(self.prec):
+                self.expr.eval_arb(ball)
+        except Undefined:   # proven undefined on the whole ball (expr.Undefined)
+            return FlatModel(math.nan, math.nan, math.nan)
+        except (DomainError, ValueError, ZeroDivisionError):
+            pass
         try:
             with ctx.workprec(self.prec):
                 a, b = range_bounds(self.expr, fmpq(*lo.as_integer_ratio()),

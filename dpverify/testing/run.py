@@ -248,6 +248,9 @@ class _Sub:
     hist: np.ndarray = field(default_factory=lambda: np.zeros(len(HIST_EDGES) - 1, np.int64))
     profile: np.ndarray = field(default_factory=lambda: np.full(PROFILE_BINS, np.nan))
     top: list[np.ndarray] = field(default_factory=list)
+    #: points of pieces where the reference is undefined, and the first few
+    singular: int = 0
+    singular_at: list[tuple[float, float]] = field(default_factory=list)
 
 
 def _pass(setup: Setup, task: Task, xs: np.ndarray, ys: np.ndarray, plan: _Plan
@@ -257,6 +260,11 @@ def _pass(setup: Setup, task: Task, xs: np.ndarray, ys: np.ndarray, plan: _Plan
     up afterwards): ``ulps_hi``, ``rank`` (``abs_hi`` without an ulp limit), ``status``."""
     n = xs.size
     sub = _Sub()
+    for p in plan.pieces:   # pieces where the reference is undefined everywhere
+        if p.flat is not None and math.isnan(p.flat.rounded):
+            sub.singular += p.stop - p.start
+            sub.singular_at += [(float(xs[i]), float(ys[i]))
+                                for i in range(p.start, min(p.stop, p.start + KEEP))]
     ulps_hi = np.empty(n)
     rank = ulps_hi if setup.ulps is not None else np.empty(n)
     status = np.empty(n, dtype=np.int8)
@@ -374,7 +382,11 @@ def run_task(task: Task, setup: Setup) -> Tally:
     top = _cat(sub.top)
     est_top = [(float(xs[i]), float(ulps_hi[i])) for i in top.tolist()
                if math.isfinite(ulps_hi[i])]
-    singular = [(r.x, r.y) for r in results if _singular(r)]
+    # undefined points decided exactly (those the screen settled in undefined pieces are
+    # counted by the pass)
+    singular = [(r.x, r.y) for i, r in decided.items() if _singular(r) and not screened[i]]
+    n_singular = len(singular) + sub.singular
+    singular += sub.singular_at
     props = (task_properties(setup, xs, ys, plan.runs, lambda v: call_impl(setup, v))
              if setup.properties else {})
     not_cr = -1
@@ -394,7 +406,7 @@ def run_task(task: Task, setup: Setup) -> Tally:
         screen_top=sorted(est_top, key=lambda t: (-t[1], t[0]))[:4 * KEEP],
         pieces=plan.models, seconds=time.perf_counter() - t0, by_ulps=by_ulps,
         first=firsts, first_n=setup.first, not_cr=not_cr,
-        singular=len(singular), singular_at=sorted(singular)[:KEEP], props=props)
+        singular=n_singular, singular_at=sorted(singular)[:KEEP], props=props)
 
 
 #: tasks of the random search, whose worst points seed the adaptive rounds
