@@ -102,6 +102,13 @@ class _Bounds:
             base, ex = node.args
             if ex.kind == "num" and is_int(ex.args[0]):
                 return self.ipow(self.ev(base), int(ex.args[0].p))
+            if base.constant:   # a^u = exp(u log a), a > 0: monotone in u
+                b = self.ball.ev(base)
+                if b > 0:
+                    lb = b.log()
+                    u, w = self.ev(ex)
+                    cs = [u * lb, w * lb]
+                    return self.monotone("exp", (_pick(cs, True), _pick(cs, False)))
         if k == "call" and node.args[0] in INCREASING + DECREASING + ("abs", "cosh"):
             return self.monotone(node.args[0], self.ev(node.args[1]))
         v = self.ball.ev(node)
