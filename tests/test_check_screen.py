@@ -19,6 +19,7 @@ from flint import arb, ctx, fmpq
 from dpverify.expr import parse
 from dpverify.numbers import arb_to_fmpq_bounds
 from dpverify.testing.eft import comp_horner, horner_error_terms, two_prod, two_sum
+from dpverify.testing.fastscreen import decide_values, screen_flat, screen_pieces
 from dpverify.testing.formats import (
     BINARY32,
     BINARY64,
@@ -28,7 +29,6 @@ from dpverify.testing.formats import (
     ulp_exponent,
 )
 from dpverify.testing.models import ExprModels, PolyModels, cover
-from dpverify.testing.fastscreen import decide_values, screen_flat, screen_pieces
 from dpverify.testing.screen import FAIL, PASS, UNDECIDED, Tolerance, screen_models
 from dpverify.testing.trig import trig_values
 

@@ -71,8 +71,9 @@ def test_a_killed_run_resumes_to_the_same_report(tmp_path, monkeypatch):
 
 def test_dask_and_forked_workers_give_the_same_report(monkeypatch):
     pytest.importorskip("distributed")
-    import dpverify.testing.points as points
     from distributed import Client, LocalCluster
+
+    import dpverify.testing.points as points
 
     monkeypatch.setattr(points, "BLOCK", 1 << 20)
     args = dict(domain=(-4, -0.5), dtype=np.float32, exhaustive=True, ulps=1,

@@ -4,9 +4,9 @@ when exact rules decide it, else ``None``.
 
 from __future__ import annotations
 
-from flint import fmpq, fmpz
+import math
 
-from flint import arb
+from flint import arb, fmpq, fmpz
 
 from .tree import MAX_INT_EXPONENT, SPECIAL_FUNCTIONS, Node, Undefined, is_int
 
@@ -39,7 +39,7 @@ def _special_exact(fname: str, v: fmpq) -> fmpq | None:
             return fmpq(0)
         raise Undefined(f"{fname} has a pole at {n}")
     if fname in ("gamma", "rgamma") and n is not None and n <= _MAX_FACTORIAL:
-        g = fmpq(fmpz.fac_ui(n - 1))
+        g = fmpq(math.factorial(n - 1))
         return g if fname == "gamma" else 1 / g
     if fname == "lgamma" and v in (1, 2):
         return fmpq(0)

@@ -193,7 +193,7 @@ def _numpy_special(name: str, order: float | None = None
     if order is not None:
         nu = order
         return lambda a: fn(nu, a)
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 def _mp_loop(name: str, order: float | None) -> Callable[[np.ndarray], np.ndarray]:

@@ -84,9 +84,8 @@ def _text(c: arb) -> str:
 
 def _exact_int(c: arb) -> int | None:
     """The integer ``c`` is, when it is an exact integer ball."""
-    if c.is_exact() and c.is_integer():
-        return int(c.unique_fmpz())
-    return None
+    u = c.unique_fmpz() if c.is_exact() and c.is_integer() else None
+    return None if u is None else int(u)
 
 
 def _meets_pole(c: arb) -> bool:

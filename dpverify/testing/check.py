@@ -30,10 +30,10 @@ from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import ExactLike, check_int, fmpq_str, to_fmpq
-from .distribute import check_backend, default_workers, run_tasks
-from .formats import BINARY64, binary_format, pow2, round_nearest, ulp_exponent
 from .coverage import coverage
 from .decide import decide_point
+from .distribute import check_backend, default_workers, run_tasks
+from .formats import BINARY64, binary_format, pow2, round_nearest, ulp_exponent
 from .hardcases import special_points
 from .points import (
     DEFAULT_POINTS,
@@ -51,8 +51,8 @@ from .properties import PropertyResult, parity, range_limits, special_values
 from .references import is_vectorized, resolve_reference
 from .report import ImplementationCheck, build_report, failure_message
 from .run import Setup, Tally, call_impl
-from .state import StateFile
 from .screen import Tolerance
+from .state import StateFile
 
 __all__ = ["ImplementationCheck", "check_implementation", "ulp_of", "ADAPTIVE_ROUNDS"]
 

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .points import CHUNK, Domain
 from .formats import to_ordinal
+from .points import CHUNK, Domain
 
 __all__ = ["Coverage", "BinadeCoverage", "coverage", "PROBABILITY"]
 

@@ -167,10 +167,10 @@ def _sign_changes(f: Any, lo: float, hi: float, n: int) -> np.ndarray:
     points (uniform, and log-uniform on each side of 0 for a wide interval), refined by
     60 bisections in floats."""
     grids = [np.linspace(lo, hi, n)]
-    for a, b in ((max(lo, 0.0), hi), (max(-hi, 0.0), -lo)):
-        if b > 0 and b > 4 * max(a, 1e-300):
-            g = np.geomspace(max(a, b * 1e-30, 1e-300), b, n // 2)
-            grids.append(g if (a, b) == (max(lo, 0.0), hi) else -g)
+    for first, last in ((max(lo, 0.0), hi), (max(-hi, 0.0), -lo)):
+        if last > 0 and last > 4 * max(first, 1e-300):
+            g = np.geomspace(max(first, last * 1e-30, 1e-300), last, n // 2)
+            grids.append(g if (first, last) == (max(lo, 0.0), hi) else -g)
     xs = np.unique(np.concatenate(grids))
     with np.errstate(all="ignore"):
         v = np.asarray(f(xs), dtype=np.float64)

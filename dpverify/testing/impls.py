@@ -113,4 +113,4 @@ def load_implementation(spec: str, dtype: Any = np.float64) -> Callable[..., Any
                 from None
     if not callable(obj):
         raise InvalidParameterError(f"impl: {spec!r} is not callable")
-    return obj  # type: ignore[no-any-return]
+    return obj

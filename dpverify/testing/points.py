@@ -8,10 +8,11 @@ search of a budget of ``N`` points on an interval:
 * ``structural``: the domain's ends and their neighbouring floats, the implementation's
   breakpoints (the two floats around each, and their neighbours), 0 and the smallest
   subnormals when inside, the published hard cases of the reference and the floats around
-  its zeros and poles (``extra``: :mod:`dpverify.testing.hardcases`), the Chebyshev extrema and nodes of a polynomial reference's
-  degree, and, in *every binade* of either sign that meets the domain, its first and last
-  float (and, from a budget of :data:`FULL_BINADES`, its middle float and two random
-  ones): about 4300 (or 10^4) points for a binary64 domain around 0;
+  its zeros and poles (``extra``: :mod:`dpverify.testing.hardcases`), the Chebyshev
+  extrema and nodes of a polynomial reference's degree, and, in *every binade* of either
+  sign that meets the domain, its first and last float (and, from a budget of
+  :data:`FULL_BINADES`, its middle float and two random ones): about 4300 (or 10^4)
+  points for a binary64 domain around 0;
 * ``uniform``: ``N/2`` points uniform in ``[lo, hi]`` (rounded to the format), in strata;
 * ``ordinal``: ``N/4`` points uniform over the *representable numbers* of the domain
   (each binade equally likely: log-uniform in ``|x|``), in strata;

@@ -7,9 +7,10 @@ the report of :func:`dpverify.testing.check_implementation`:
   ``expm1(-0) = -0``, ``cosh``-like even functions ``+0`` on both sides); the sign is
   decided with arb at the smallest subnormal;
 * **special values**: on a check of the whole line (the domain reaches both ends of the
-  format), a NaN input gives NaN, and ``+-inf`` give the limit of the reference where it has one that rounds to one number
-  of the format (``exp(-inf) = +0``, ``tanh(+inf) = 1``), NaN where it is undefined or has
-  no limit (``log(-inf)``, ``sin(+inf)``); the largest finite number and the smallest
+  format), a NaN input gives NaN, and ``+-inf`` give the limit of the reference where it
+  has one that rounds to one number of the format (``exp(-inf) = +0``,
+  ``tanh(+inf) = 1``), or C99's value for a one-function reference (``log(+inf) = +inf``,
+  ``sin(+inf) = NaN``); the largest finite number and the smallest
   subnormal of either sign, where inside the domain, within the ulp limit (decided
   exactly);
 * **symmetry**: for an odd reference ``impl(-x) == -impl(x)``, for an even one
@@ -149,8 +150,8 @@ def parity(node: Any) -> str | None:
             return "odd" if int(order.p) % 2 else "even"
         return "even" if parity(arg) == "even" else None
     if k == "call2":
-        ps = [parity(a) for a in node.args[1]]
-        return "even" if all(p in ("odd", "even") for p in ps) else None
+        both = [parity(a) for a in node.args[1]]
+        return "even" if all(p in ("odd", "even") for p in both) else None
     if k == "minmax":
         return "even" if all(parity(a) == "even" for a in node.args[1]) else None
     return None
@@ -300,14 +301,14 @@ def special_values(setup: Any, call: Any, decide: Any) -> tuple[PropertyResult,
         zeros = PropertyResult("signed zeros", "skipped",
                                detail="not an expression, and not declared odd")
     else:
-        want = zero_signs(ref, fmt)
-        if want is None:
+        signs = zero_signs(ref, fmt)
+        if signs is None:
             zeros = PropertyResult("signed zeros", "skipped",
                                    detail="the reference is not 0 at 0 with a sign each side")
         else:
             got = call(np.array([0.0, -0.0]))
             bad = [f"f({z}) = {g!r}, expected {w!r}" for z, g, w in
-                   zip(("+0", "-0"), got.tolist(), want) if not _same(g, w)]
+                   zip(("+0", "-0"), got.tolist(), signs) if not _same(g, w)]
             zeros = PropertyResult("signed zeros", "fail" if bad else "pass", 2, len(bad),
                                    "", tuple(bad))
     # special values: NaN and +-inf for a check of the whole line (a check of part of it
@@ -317,9 +318,9 @@ def special_values(setup: Any, call: Any, decide: Any) -> tuple[PropertyResult,
         else []
     if expr is not None:
         for side, end in ((1, dom.hi >= fmt.max_finite), (-1, dom.lo <= -fmt.max_finite)):
-            want = limit_at(expr, side, fmt) if end else None
-            if want is not None:
-                cases.append(("+inf" if side > 0 else "-inf", side * math.inf, want))
+            limit = limit_at(expr, side, fmt) if end else None
+            if limit is not None:
+                cases.append(("+inf" if side > 0 else "-inf", side * math.inf, limit))
     sub = math.ldexp(1.0, fmt.emin - fmt.p + 1)
     for label, x in (("largest finite", fmt.max_finite), ("-largest finite", -fmt.max_finite),
                      ("smallest subnormal", sub), ("-smallest subnormal", -sub)):

@@ -29,12 +29,12 @@ import numpy as np
 from flint import fmpq
 
 from .decide import PointResult, decide_point, q_float
+from .fastscreen import decide_values, put, screen_pieces
 from .formats import BINARY32, BinaryFormat
 from .models import Piece, cover
 from .points import Domain, Task, half_width, task_points
-from .references import Reference, call_vectorized, overflowed
-from .fastscreen import decide_values, put, screen_pieces
 from .properties import PropTally, task_properties
+from .references import Reference, call_vectorized, overflowed
 from .screen import FAIL, UNDECIDED, Screen, Tolerance, screen_values
 from .trig import TRIG_MIN, trig_runs, trig_values
 

@@ -55,9 +55,10 @@ def _two_over_pi_bits() -> int:
     with ctx.workprec(_L + 200):
         t = 2 / arb.pi() * arb(2) ** _L
         f = t.floor()
-        if not f.is_exact() or t.contains_integer():
+        u = f.unique_fmpz() if f.is_exact() and not t.contains_integer() else None
+        if u is None:
             raise AssertionError("2/pi: not enough precision")   # pragma: no cover
-        return int(f.unique_fmpz())
+        return int(u)
 
 
 #: ``floor(2^400 2/pi)`` as a Python integer

@@ -55,7 +55,8 @@ from .expr_special import (
 from .numbers import charge, read_exact
 from .report import Malformed
 
-__all__ = ["FUNCTIONS", "NARY", "BINARY", "CONSTANTS", "SPACE", "MAX_LENGTH", "MAX_INT_EXPONENT", "IDENT",
+__all__ = ["FUNCTIONS", "NARY", "BINARY", "CONSTANTS", "SPACE", "MAX_LENGTH", "MAX_INT_EXPONENT",
+           "IDENT",
            "Undefined", "Indeterminate", "BinaryOp", "Instr", "Code", "parse", "Algebra", "run",
            "ipow", "constant", "nonzero", "arb_call", "Iv", "point", "interval", "IvAlg", "c0",
            "coeffs", "series_call", "SerAlg"]

@@ -72,7 +72,8 @@ def _c0(s: arb_series) -> arb:
 
 
 def _int_at(b: arb) -> int | None:
-    return int(b.unique_fmpz()) if b.is_exact() and b.is_integer() else None
+    u = b.unique_fmpz() if b.is_exact() and b.is_integer() else None
+    return None if u is None else int(u)
 
 
 def _pole_near(b: arb) -> bool:
@@ -187,8 +188,8 @@ def _compose(s: arb_series, cs: list[arb]) -> arb_series:
 
 def _taylor(c: arb, n: int, f: str) -> list[arb]:
     """The first ``n`` Taylor coefficients of Arb's series function ``f`` at ``c``."""
-    s = getattr(arb_series([c, 1], prec=n), f)()
-    cs = s.coeffs()[:n]
+    s: arb_series = getattr(arb_series([c, 1], prec=n), f)()
+    cs: list[arb] = s.coeffs()[:n]
     return cs + [arb(0)] * (n - len(cs))
 
 
@@ -211,7 +212,7 @@ def _inverse_coeffs(name: str, c: arb, n: int) -> list[arb]:
     es[0] = arb(0)
     if not (es[1] > 0 or es[1] < 0):
         raise Indeterminate()
-    rev = arb_series(es, prec=n).reversion().coeffs()[:n]
+    rev: list[arb] = arb_series(es, prec=n).reversion().coeffs()[:n]
     rev = rev + [arb(0)] * (n - len(rev))
     rev[0] = y0
     return rev
