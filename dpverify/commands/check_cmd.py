@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> CommandResult:
     # numpy, flint and the checker load only when the command runs
     import numpy as np
 
+    # (the same reason: the CLI start-up imports nothing it does not run)
     from ..numbers import parse_exact
     from ..testing import check_implementation
     from ..testing.impls import load_implementation

@@ -196,6 +196,7 @@ def special_points(expr: Any, lo: float, hi: float, fmt: BinaryFormat,
     # deferred: the expression package loads on first use (references.py)
     from flint import fmpq
 
+    # (as above)
     from ..errors import DomainError
     from ..expr.breakpoints import breakpoints
 
