@@ -57,8 +57,8 @@ from flint import arb, arb_series, fmpq
 
 from .tree import NotAnalytic, Undefined
 
-__all__ = ["special_ball", "special_order_ball", "hypot_ball", "POLE_FUNCTIONS",
-           "ENTIRE_SPECIAL"]
+__all__ = ["special_ball", "special_order_ball", "hypot_ball", "compose_series",
+           "POLE_FUNCTIONS", "ENTIRE_SPECIAL"]
 
 #: functions with poles at the non-positive integers (``lgamma``: its log singularities)
 POLE_FUNCTIONS = ("gamma", "lgamma", "digamma")
@@ -93,10 +93,11 @@ def _meets_pole(c: arb) -> bool:
     return not c > 0 and c.contains_integer()
 
 
-def _compose(s: arb_series, cs: list[arb]) -> arb_series:
-    """``sum_k cs[k] (s - s_0)^k``, truncated like ``s``; ``s - s_0`` has the constant term
-    exactly 0 (subtracting the ball ``s_0`` from itself would leave a ball of twice its
-    radius, and every coefficient would pay for it)."""
+def compose_series(s: arb_series, cs: list[arb]) -> arb_series:
+    """``sum_k cs[k] (s - s_0)^k`` (Horner; ``s_0`` the constant term of ``s``), truncated
+    like ``s``: the composition of the power series ``cs`` (expanded at ``s_0``) with
+    ``s``; ``s - s_0`` has the constant term exactly 0 (subtracting the ball ``s_0`` from
+    itself would leave a ball of twice its radius, and every coefficient would pay)."""
     cs_s = s.coeffs()
     u = arb_series([arb(0)] + cs_s[1:], prec=s.prec)
     out = arb_series([cs[-1]], prec=s.prec)
@@ -156,7 +157,7 @@ def _digamma(v: Any) -> Any:
     n = v.prec
     if c > 0:
         d = _expansion(c, n + 1, arb_series.lgamma).derivative()
-        return _compose(v, _coeffs(d, n))
+        return compose_series(v, _coeffs(d, n))
     # psi(x) = psi(1 - x) - pi cot(pi x) (c < 0, no integer in the ball)
     return _digamma(1 - v) - arb.pi() * v.cot_pi()
 
@@ -210,7 +211,7 @@ def _bessel(name: str, order: fmpq, v: Any) -> Any:
     c = _c0(v)
     n = v.prec
     if c.rad().is_zero() and abs(c) >= 4 and n > 3:
-        return _compose(v, _bessel_ode(name, order, c, n))
+        return compose_series(v, _bessel_ode(name, order, c, n))
     values = {m: _bessel_point(name, arb(order + m), c) for m in range(-n + 1, n)}
     out = []
     for k in range(n):
@@ -221,7 +222,7 @@ def _bessel(name: str, order: fmpq, v: Any) -> Any:
         if name == "besselk" and k % 2:
             acc = -acc
         out.append(acc / (arb(2) ** k * math.factorial(k)))
-    return _compose(v, out)
+    return compose_series(v, out)
 
 
 def _bessel_ode(name: str, order: fmpq, c: arb, n: int) -> list[arb]:
@@ -351,7 +352,7 @@ def _inverse_erf(name: str, v: Any) -> Any:
     y = arb_series([y0], prec=n)
     for _ in range(n):
         y = (k * (y * y).exp()).integral() + y0
-    return _compose(v, _coeffs(y, n))
+    return compose_series(v, _coeffs(y, n))
 
 
 def _lambertw(v: Any) -> Any:
@@ -441,7 +442,7 @@ def _special(name: str, order: fmpq | None, v: Any) -> Any:
                 plain = _plain(name, order, v)
                 return cs[0].intersection(plain) if plain.is_finite() and \
                     plain.overlaps(cs[0]) else cs[0]
-            return _compose(v, cs)
+            return compose_series(v, cs)
     return _plain(name, order, v)
 
 

@@ -60,13 +60,8 @@ def _forked(tasks: list[Task], todo: list[int], setup: Setup, workers: int, tota
         with ctx.Pool(min(workers, len(todo))) as pool:
             for k, tally in pool.imap_unordered(_forked_task,
                                                 [(k, tasks[k]) for k in todo]):
-                total = total.merge(tally)
-                done += 1
-                if on_done is not None:
-                    on_done(k, total)
-                checkpoint(stage)
-                if progress is not None:
-                    progress(stage, done, len(tasks))
+                total, done = _merged(total, tally, k, done, len(tasks), on_done, progress,
+                                      stage)
     finally:
         _FORKED.clear()
     return total
@@ -106,14 +101,8 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
         return _forked(tasks, todo, setup, workers, total, done, progress, stage, on_done)
     if backend == "local":
         for k in todo:
-            total = total.merge(run_task(tasks[k], setup))
-            done += 1
-            if on_done is not None:
-                on_done(k, total)
-            # also the deadline of a budget.limits() around the check
-            checkpoint(stage)
-            if progress is not None:
-                progress(stage, done, len(tasks))
+            total, done = _merged(total, run_task(tasks[k], setup), k, done, len(tasks),
+                                  on_done, progress, stage)
         return total
     # deferred: the dask extra is optional and loads ~1 s of modules
     from ..mechanisms.backend import dask_client
@@ -126,13 +115,21 @@ def run_tasks(tasks: list[Task], setup: Setup, backend: str, scheduler: Any,
 
         order = {fut.key: k for k, fut in zip(todo, futures)}
         for fut in as_completed(futures):
-            k = order[fut.key]
             # tallies merge in any order to the same result (Tally.merge sorts by input)
-            total = total.merge(fut.result())
-            done += 1
-            if on_done is not None:
-                on_done(k, total)
-            checkpoint(stage)
-            if progress is not None:
-                progress(stage, done, len(tasks))
+            total, done = _merged(total, fut.result(), order[fut.key], done, len(tasks),
+                                  on_done, progress, stage)
     return total
+
+
+def _merged(total: Tally, tally: Tally, k: int, done: int, n: int,
+            on_done: Callable[[int, Tally], None] | None, progress: Progress | None,
+            stage: str) -> tuple[Tally, int]:
+    """Merge task ``k``'s tally, record it (``on_done``), report progress."""
+    total = total.merge(tally)
+    if on_done is not None:
+        on_done(k, total)
+    # also the deadline of a budget.limits() around the check
+    checkpoint(stage)
+    if progress is not None:
+        progress(stage, done + 1, n)
+    return total, done + 1

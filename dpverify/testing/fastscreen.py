@@ -45,7 +45,7 @@ import numpy as np
 
 from .formats import BINARY32, BinaryFormat
 from .models import FlatModel, Piece, PieceModel
-from .screen import FAIL, PASS, UNDECIDED, Screen, Tolerance, screen_models
+from .screen import FAIL, PASS, Screen, Tolerance, limit_status, screen_models
 
 __all__ = ["decide_values", "screen_flat", "model_values", "screen_pieces", "ulp_exponents",
            "put"]
@@ -66,25 +66,6 @@ def ulp_exponents(r: np.ndarray, fmt: BinaryFormat) -> np.ndarray:
         e = np.frexp(np.where(np.isfinite(r), r, fmt.max_finite))[1].astype(np.int64) - 1
     e = np.where(r == 0, fmt.emin, e)
     return np.maximum(e, fmt.emin) - (fmt.p - 1)
-
-
-def _status(ulps_lo: np.ndarray, ulps_hi: np.ndarray, abs_lo: np.ndarray,
-            abs_hi: np.ndarray, ok: np.ndarray, tol: Tolerance) -> np.ndarray:
-    n = ulps_lo.size
-    passes = np.zeros(n, dtype=bool)
-    if tol.ulps_lo is not None:
-        passes |= ulps_hi <= tol.ulps_lo
-    if tol.atol_lo is not None:
-        passes |= abs_hi <= tol.atol_lo
-    fails = np.ones(n, dtype=bool)
-    if tol.ulps_hi is not None:
-        fails &= ulps_lo > tol.ulps_hi
-    if tol.atol_hi is not None:
-        fails &= abs_lo > tol.atol_hi
-    status = np.full(n, UNDECIDED, dtype=np.int8)
-    status[ok & passes] = PASS
-    status[ok & fails & ~passes] = FAIL
-    return status
 
 
 def _errors(ys: np.ndarray, lo_d: np.ndarray, hi_d: np.ndarray, q: np.ndarray,
@@ -113,7 +94,7 @@ def _errors(ys: np.ndarray, lo_d: np.ndarray, hi_d: np.ndarray, q: np.ndarray,
         for arr in (ulps_lo, ulps_hi, abs_lo, abs_hi):
             arr[same_inf] = 0.0
             arr[wrong] = np.inf
-    status = _status(ulps_lo, ulps_hi, abs_lo, abs_hi, ok, tol)
+    status = limit_status(ulps_lo, ulps_hi, abs_lo, abs_hi, ok, tol)
     if same_inf is not None and wrong is not None:
         status[wrong] = FAIL
         status[same_inf] = PASS
