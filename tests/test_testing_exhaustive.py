@@ -181,7 +181,7 @@ def test_state_file_resumes_an_interrupted_run(small_blocks, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         check_implementation(np.exp, "exp(x)", state=str(state), progress=interrupt, **args)
     saved = json.loads(state.read_text())
-    assert sorted(saved["done"]) == [0, 1, 2, 3, 4]
+    assert len(saved["done"]) == 5           # any five: workers finish in any order
     resumed = check_implementation(np.exp, "exp(x)", state=str(state), **args)
     whole = check_implementation(np.exp, "exp(x)", **args)
     assert resumed.resumed == 5 and resumed.tasks == whole.tasks == 33

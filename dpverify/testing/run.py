@@ -246,7 +246,6 @@ class _Sub:
     over_half: int = 0
     doubt: list[np.ndarray] = field(default_factory=list)
     hist: np.ndarray = field(default_factory=lambda: np.zeros(len(HIST_EDGES) - 1, np.int64))
-    profile: np.ndarray = field(default_factory=lambda: np.full(PROFILE_BINS, np.nan))
     top: list[np.ndarray] = field(default_factory=list)
     #: points of pieces where the reference is undefined, and the first few
     singular: int = 0
@@ -254,10 +253,11 @@ class _Sub:
 
 
 def _pass(setup: Setup, task: Task, xs: np.ndarray, ys: np.ndarray, plan: _Plan
-          ) -> tuple[_Sub, np.ndarray, np.ndarray, np.ndarray]:
+          ) -> tuple[_Sub, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Screen the task in sub-blocks of :data:`SUB` points and summarise each while it is
     in cache; returns the summary and the screened enclosures (for the few points looked
-    up afterwards): ``ulps_hi``, ``rank`` (``abs_hi`` without an ulp limit), ``status``."""
+    up afterwards): ``ulps_hi``, ``rank`` (``abs_hi`` without an ulp limit), ``status``,
+    and the estimates ``est`` (for the profile, once the exact decisions are in)."""
     n = xs.size
     sub = _Sub()
     for p in plan.pieces:   # pieces where the reference is undefined everywhere
@@ -266,6 +266,7 @@ def _pass(setup: Setup, task: Task, xs: np.ndarray, ys: np.ndarray, plan: _Plan
             sub.singular_at += [(float(xs[i]), float(ys[i]))
                                 for i in range(p.start, min(p.stop, p.start + KEEP))]
     ulps_hi = np.empty(n)
+    est_all = np.empty(n)
     rank = ulps_hi if setup.ulps is not None else np.empty(n)
     status = np.empty(n, dtype=np.int8)
     edges = np.array(HIST_EDGES)
@@ -308,16 +309,16 @@ def _pass(setup: Setup, task: Task, xs: np.ndarray, ys: np.ndarray, plan: _Plan
                 if d.size:
                     sub.doubt.append(d + a)
             est = np.where(scr, lo / 2 + hi / 2, np.nan)
+        est_all[a:b] = est
         which = np.clip(np.searchsorted(edges, est[scr], side="left") - 1, 0,
                         edges.size - 2)
         sub.hist += np.bincount(which, minlength=edges.size - 1)
-        sub.profile = np.fmax(sub.profile, _profile(xs[a:b], est, setup.dom))
         if searched:
             t = _largest(np.where(np.isfinite(est), est, -np.inf), np.arange(b - a), 4 * KEEP)
             sub.top.append(t + a)
     if slope is not None and plan.trig is not None:
         plan.runs += trig_runs(xs, slope, plan.trig)
-    return sub, ulps_hi, rank, status
+    return sub, ulps_hi, rank, status, est_all
 
 
 def _cat(parts: list[np.ndarray]) -> np.ndarray:
@@ -333,7 +334,7 @@ def run_task(task: Task, setup: Setup) -> Tally:
         return Tally(first_n=setup.first)
     ys = call_impl(setup, xs)
     plan = _plan(setup, xs)
-    sub, ulps_hi, rank, status = _pass(setup, task, xs, ys, plan)
+    sub, ulps_hi, rank, status, est = _pass(setup, task, xs, ys, plan)
     by_ulps = setup.ulps is not None
     decided: dict[int, PointResult] = {}
 
@@ -369,16 +370,21 @@ def run_task(task: Task, setup: Setup) -> Tally:
     results = list(decided.values())
     n_fail = sub.fails + sum(r.status in ("fail", "undefined")
                              for i, r in decided.items() if not screened[i])
-    hist, profile = sub.hist, sub.profile
+    hist = sub.hist
     edges = np.array(HIST_EDGES)
+
+    def bin_of(v: float) -> int:
+        return int(np.clip(np.searchsorted(edges, v, side="left") - 1, 0, edges.size - 2))
+
     for i, r in decided.items():
         if r.ulps_hi is not None:
             bound = max(bound, r.ulps_key())
-        if not screened[i]:   # not in the histogram yet
-            e = r.ulps_key() if r.status != "pass" or r.ulps_hi is not None else 0.0
-            hist[int(np.clip(np.searchsorted(edges, e, side="left") - 1, 0,
-                             edges.size - 2))] += 1
-            profile = np.fmax(profile, _profile(xs[i:i + 1], np.array([e]), setup.dom))
+        e = r.ulps_key() if r.status != "pass" or r.ulps_hi is not None else 0.0
+        if screened[i]:   # counted by its estimate: moved to its exact bin
+            hist[bin_of(float(est[i]))] -= 1
+        hist[bin_of(e)] += 1
+        est[i] = e
+    profile = _profile(xs, est, setup.dom)
     top = _cat(sub.top)
     est_top = [(float(xs[i]), float(ulps_hi[i])) for i in top.tolist()
                if math.isfinite(ulps_hi[i])]
