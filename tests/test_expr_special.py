@@ -224,3 +224,21 @@ def test_numpy_and_mpmath_evaluators_agree_with_the_balls():
             assert abs(g - ref) <= 1e-12 * max(1.0, abs(ref)), (text, x, g, ref)
             assert abs(float(e.eval_mpmath(fmpq(*x.as_integer_ratio()))) - ref) <= 1e-13 * max(
                 1.0, abs(ref)), (text, x)
+
+
+def test_minimax_and_supnorm_of_special_functions_certify_and_verify(tmp_path, capsys):
+    """Every command takes the new functions: a minimax certificate of gamma and of a
+    Bessel function, re-checked by the independent verifier; a pole in the interval is
+    refused in one line naming it."""
+    from dpverify.cli import main
+
+    for f in ("gamma(x)", "besselj(1/3, x) + lgamma(x)"):
+        out = tmp_path / "c.json"
+        assert main(["minimax", "--f", f, "--degree", "6", "--interval", "1/2", "2",
+                     "--out", str(out)]) == 0
+        assert main(["verify", str(out)]) == 0
+        assert "HOLDS" in capsys.readouterr().out
+    assert main(["minimax", "--f", "digamma(x)", "--degree", "4", "--interval", "-2",
+                 "-1/2"]) == 2
+    err = capsys.readouterr().err
+    assert "has a pole at x = -" in err and err.count("\n") == 1
