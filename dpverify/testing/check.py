@@ -234,13 +234,35 @@ def check_implementation(
     raise_on_failure : bool
         Raise ``AssertionError`` when a point fails (default); else return the report with
         ``passed=False``.
+    exhaustive : bool
+        Every binary32 input of the domain (``dtype=numpy.float32``; default domain: the
+        whole binary32 line), in bit-pattern order, in tasks of ``2^21`` inputs on
+        ``workers`` local processes or on Dask.
+    state : path, optional
+        With ``exhaustive``: a JSON state file recording every finished task; the same call
+        resumes an interrupted run from it (:mod:`dpverify.testing.state`).
+    first_failures : int
+        How many failing inputs the report names (``first_failures``), first in
+        bit-pattern order, each decided exactly (default 10).
+    properties : bool
+        Run the named property checks (signed zeros, special values, symmetry,
+        monotonicity, range: :mod:`dpverify.testing.properties`); default True.
+    symmetry : "odd", "even", "none" or None
+        The reference's parity for the symmetry check; None infers it from an expression.
+    ref_ulps : exact number, optional
+        The declared error of a float reference, in ulps of its binary64 result: every
+        error becomes an exact interval that accounts for it (trusted, not checked).
+    workers : int, optional
+        Local processes (forked): default every core for ``exhaustive``, else 1.
 
     Returns
     -------
     ImplementationCheck
         The worst input, the reference there (exact or a tight ball) and its correctly
         rounded value, the output, the error in ulps and absolute, a rigorous bound on all
-        errors, a histogram and a profile (``report.save(path)``; ``dpverify plot``).
+        errors, a histogram and a profile (``report.save(path)``; ``dpverify plot``); the
+        first failing inputs, the count of inputs not correctly rounded, the singular
+        inputs (poles), the property checks, and (default search) its coverage.
 
     Raises
     ------
