@@ -242,3 +242,22 @@ def test_minimax_and_supnorm_of_special_functions_certify_and_verify(tmp_path, c
                  "-1/2"]) == 2
     err = capsys.readouterr().err
     assert "has a pole at x = -" in err and err.count("\n") == 1
+
+
+def test_two_variable_jets_agree_between_certifier_and_checker():
+    """The checker's multivariate Taylor jets (verify.taylor.JetAlg, the order carried in
+    the function's name) and the certifier's (expr.jets) enclose the same coefficients."""
+    from dpverify.expr.jets import Jet, jet_eval, multi_indices
+    from dpverify.verify.taylor import JetAlg
+
+    text = "besselj(1, x * y) + hypot(x, y) + gamma(x + 3) * cbrt(y + 2)"
+    e = parse(text, variables=("x", "y"))
+    code = vexpr.parse(e.canonical, ["x", "y"], "t")
+    cx, cy = arb(fmpq(1, 3)), arb(fmpq(3, 4))
+    with ctx.workprec(200):
+        mine = jet_eval(e, [Jet.variable(2, 4, 0, cx), Jet.variable(2, 4, 1, cy)])
+        alg = JetAlg(2, 4)
+        theirs = vexpr.run(code, alg, [alg.var(0, cx), alg.var(1, cy)])
+    by_index = {al: c for al, c in zip(multi_indices(2, 4), mine.c)}
+    for k, c in theirs.items():
+        assert c.overlaps(by_index[alg.monos[k]]), (alg.monos[k], c, by_index[alg.monos[k]])
