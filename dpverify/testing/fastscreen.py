@@ -7,8 +7,8 @@ At a point ``x`` the reference is ``f(x) = V + delta``, ``|delta| <= W`` (float6
 ``sin``/``cos`` of :mod:`dpverify.testing.trig`).  In binary32, :func:`decide_values`:
 
 * ``r = RN32(V)`` (numpy's float64 -> float32 cast rounds to nearest, ties to even); the
-  rounding cell of ``r`` contains ``r +- h``, ``h`` half the ulp of ``r`` (a quarter at a
-  power of two, where the gap towards 0 is half; the overflow threshold
+  rounding cell of ``r`` reaches ``h``, half the ulp of ``r``, on each side (a quarter
+  towards 0 at a power of two, where the gap below is half; the overflow threshold
   ``2^128 - 2^103`` above the largest float; ``+-inf``'s cell is beyond it);
 * when ``|V - r| + W < h`` (``V - r`` is exact; the sum is rounded up),
   ``RN32(f) = r`` and the ulp is decided;
@@ -117,14 +117,17 @@ def decide_values(ys: np.ndarray, V: np.ndarray, W: np.ndarray, fmt: BinaryForma
         r = V.astype(np.float32).astype(np.float64)
         inf = np.isinf(r)
         mant, ex = np.frexp(np.where(inf, _MAX32, r))
-        q = np.maximum(ex.astype(np.int64) - 1, fmt.emin) - (fmt.p - 1)
+        e = ex.astype(np.int64) - 1
+        q = np.maximum(e, fmt.emin) - (fmt.p - 1)
         q[r == 0] = fmt.emin - fmt.p + 1
-        h = np.ldexp(0.5, q)
-        h[np.abs(mant) == 0.5] *= 0.5    # a power of two: the narrower side
+        h = np.ldexp(0.5, q)               # half the ulp above |r|
+        # at a power of two above the subnormals the gap towards 0 is half as wide
+        h_in = np.where((np.abs(mant) == 0.5) & (e > fmt.emin), h / 2, h)
         w = W * _UP
         D = np.abs(ys - V)
-        dv = np.abs(V - r)                # exact (r is V rounded to 24 bits)
-        ok = (dv + w) * _UP < h
+        d = V - r                          # exact (r is V rounded to 24 bits)
+        outward = (d >= 0) == (r >= 0)     # away from 0
+        ok = (np.abs(d) + w) * _UP < np.where(outward, h, h_in)
         if np.any(inf):   # +-inf: V - W beyond the threshold, on the same side
             ok[inf] = (np.abs(V[inf]) - w[inf]) * _DOWN > _OVER32
         ok &= np.isfinite(W)

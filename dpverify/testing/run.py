@@ -336,73 +336,49 @@ def run_task(task: Task, setup: Setup) -> Tally:
     plan = _plan(setup, xs)
     sub, ulps_hi, rank, status, est = _pass(setup, task, xs, ys, plan)
     by_ulps = setup.ulps is not None
-    decided: dict[int, PointResult] = {}
-
-    def decide(i: int) -> PointResult:
-        if i not in decided:
-            decided[i] = decide_point(setup.ref, float(xs[i]), float(ys[i]), setup.fmt,
-                                      setup.ulps, setup.atol)
-        return decided[i]
-
-    undecided = _cat(sub.undecided)
-    for i in undecided.tolist():
-        decide(i)
     screened = status != UNDECIDED
-    exact_lo = [q_float(r.ulps_lo) for r in decided.values() if r.ulps_lo is not None]
-    floor = max([sub.lo_max, *exact_lo])
+    acc = _Exact(setup, xs, ys, screened, est)
+    decide = acc.decide
+    for i in _cat(sub.undecided).tolist():
+        decide(i)
+    floor = max(sub.lo_max, acc.lo_max)
     cand = _cat(sub.cand)
     cand = cand[ulps_hi[cand] >= floor] if cand.size else cand
     chosen = _largest(ulps_hi, cand, EXACT_CAP)
     for i in chosen.tolist():
         decide(i)
     others = np.setdiff1d(cand, chosen)
-    bound = max(sub.rest_max, float(np.max(ulps_hi[others], initial=0.0)))
+    bound = max(sub.rest_max, float(np.max(ulps_hi[others], initial=0.0)), acc.bound)
     fail_top = _cat(sub.fail_top)
     for i in _largest(rank, fail_top, KEEP).tolist():
         decide(i)
     # the first failing inputs in bit-pattern order, decided exactly
     bad = np.union1d(_cat(sub.fail_first), np.array(
-        [i for i, r in decided.items() if r.status in ("fail", "undefined") and
+        [i for i, r in acc.kept.items() if r.status in ("fail", "undefined") and
          not screened[i]], dtype=np.int64)).astype(np.int64)
     keys = bits_of(xs[bad], setup.fmt) if bad.size else np.zeros(0, np.int64)
     firsts = [(int(keys[k]), decide(int(bad[k])))
               for k in np.argsort(keys, kind="stable")[:setup.first].tolist()]
-    results = list(decided.values())
-    n_fail = sub.fails + sum(r.status in ("fail", "undefined")
-                             for i, r in decided.items() if not screened[i])
-    hist = sub.hist
-    edges = np.array(HIST_EDGES)
-
-    def bin_of(v: float) -> int:
-        return int(np.clip(np.searchsorted(edges, v, side="left") - 1, 0, edges.size - 2))
-
-    for i, r in decided.items():
-        if r.ulps_hi is not None:
-            bound = max(bound, r.ulps_key())
-        e = r.ulps_key() if r.status != "pass" or r.ulps_hi is not None else 0.0
-        if screened[i]:   # counted by its estimate: moved to its exact bin
-            hist[bin_of(float(est[i]))] -= 1
-        hist[bin_of(e)] += 1
-        est[i] = e
+    bound = max(bound, acc.bound)
+    results = list(acc.kept.values()) + acc.passes
+    n_fail = sub.fails + acc.fails
+    hist = sub.hist + acc.hist
     profile = _profile(xs, est, setup.dom)
     top = _cat(sub.top)
     est_top = [(float(xs[i]), float(ulps_hi[i])) for i in top.tolist()
                if math.isfinite(ulps_hi[i])]
     # undefined points decided exactly (those the screen settled in undefined pieces are
     # counted by the pass)
-    singular = [(r.x, r.y) for i, r in decided.items() if _singular(r) and not screened[i]]
-    n_singular = len(singular) + sub.singular
-    singular += sub.singular_at
+    n_singular = acc.singular + sub.singular
+    singular = acc.singular_at + sub.singular_at
     props = (task_properties(setup, xs, ys, plan.runs, lambda v: call_impl(setup, v))
              if setup.properties else {})
     not_cr = -1
     if setup.count_cr:
-        not_cr = sub.over_half + _not_cr(setup, xs, ys, _cat(sub.doubt), screened, decided)
+        not_cr = sub.over_half + acc.not_cr + _not_cr(setup, xs, ys, _cat(sub.doubt))
     return Tally(
         points=int(xs.size), screened=int(np.count_nonzero(screened)),
-        exact=sum(1 for i in decided if not screened[i]), failures=n_fail,
-        undecided=sum(r.status == "undecided" for r in results),
-        undefined=sum(r.status == "undefined" for r in results),
+        exact=acc.exact, failures=n_fail, undecided=acc.undecided, undefined=acc.undefined,
         hist=hist, profile=profile,
         worst=_top([r for r in results if r.status != "undefined"]),
         failing=_top([r for r in results if r.status in ("fail", "undefined")], by_ulps),
@@ -426,20 +402,78 @@ def _singular(r: PointResult) -> bool:
         r.status in ("pass", "undefined")
 
 
-def _not_cr(setup: Setup, xs: np.ndarray, ys: np.ndarray, doubt: np.ndarray,
-            screened: np.ndarray, decided: dict[int, PointResult]) -> int:
-    """How many of the points not settled by the screen err by more than half an ulp:
-    the screened ones whose enclosure straddles 1/2 (``doubt``) decided exactly at limit
-    1/2, and those decided exactly."""
+def _not_cr(setup: Setup, xs: np.ndarray, ys: np.ndarray, doubt: np.ndarray) -> int:
+    """How many of the screened points whose enclosure straddles 1/2 (``doubt``) err by
+    more than half an ulp, decided exactly at limit 1/2."""
     n = 0
     for i in doubt.tolist():
         r = decide_point(setup.ref, float(xs[i]), float(ys[i]), setup.fmt, _HALF, None)
         n += r.status in ("fail", "undefined") or (r.ulps_lo is not None and
                                                    r.ulps_lo > _HALF)
-    for i, r in decided.items():
-        if not screened[i] and not _singular(r):
-            n += r.ulps_hi is None or r.ulps_lo is None or r.ulps_lo > _HALF
     return n
+
+
+class _Exact:
+    """The exact decisions of a task, absorbed as they come: counts, the histogram and
+    estimates, and only the results needed afterwards (anything but a pass, and the
+    largest passes): a task whose every point goes to exact evaluation keeps its memory
+    bounded."""
+
+    def __init__(self, setup: Setup, xs: np.ndarray, ys: np.ndarray, screened: np.ndarray,
+                 est: np.ndarray):
+        self.setup, self.xs, self.ys, self.screened, self.est = setup, xs, ys, screened, est
+        self.kept: dict[int, PointResult] = {}
+        self.passes: list[PointResult] = []
+        self.seen: set[int] = set()
+        self.lo_max = 0.0
+        self.bound = 0.0
+        self.fails = self.exact = self.not_cr = self.singular = 0
+        self.undecided = self.undefined = 0
+        self.singular_at: list[tuple[float, float]] = []
+        self.hist = np.zeros(len(HIST_EDGES) - 1, np.int64)
+        self.edges = np.array(HIST_EDGES)
+
+    def _bin(self, v: float) -> int:
+        return int(np.clip(np.searchsorted(self.edges, v, side="left") - 1, 0,
+                           self.edges.size - 2))
+
+    def decide(self, i: int) -> PointResult:
+        if i in self.kept:
+            return self.kept[i]
+        setup = self.setup
+        r = decide_point(setup.ref, float(self.xs[i]), float(self.ys[i]), setup.fmt,
+                         setup.ulps, setup.atol)
+        if i in self.seen:   # a pass asked for again (rare): counted already
+            return r
+        self.seen.add(i)
+        scr = bool(self.screened[i])
+        if r.ulps_lo is not None:
+            self.lo_max = max(self.lo_max, q_float(r.ulps_lo))
+        if r.ulps_hi is not None:
+            self.bound = max(self.bound, r.ulps_key())
+        self.undecided += r.status == "undecided"
+        self.undefined += r.status == "undefined"
+        e = r.ulps_key() if r.status != "pass" or r.ulps_hi is not None else 0.0
+        if scr:   # counted by its estimate: moved to its exact bin
+            self.hist[self._bin(float(self.est[i]))] -= 1
+        self.hist[self._bin(e)] += 1
+        self.est[i] = e
+        if not scr:
+            self.exact += 1
+            self.fails += r.status in ("fail", "undefined")
+            if _singular(r):
+                self.singular += 1
+                if len(self.singular_at) < KEEP:
+                    self.singular_at.append((r.x, r.y))
+            elif setup.count_cr:
+                self.not_cr += r.ulps_hi is None or r.ulps_lo is None or r.ulps_lo > _HALF
+        if r.status != "pass":
+            self.kept[i] = r
+        else:
+            self.passes.append(r)
+            if len(self.passes) > 4 * KEEP:
+                self.passes = _top(self.passes)
+        return r
 
 
 def bits_of(xs: np.ndarray, fmt: BinaryFormat) -> np.ndarray:
