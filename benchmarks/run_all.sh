@@ -24,6 +24,10 @@ python3 benchmarks/fpminimax_vs_sollya.py
 # every degree of |x| to 512 and sqrt(x) to 256, each verified (about 30-40 minutes)
 python3 benchmarks/minimax_sweep.py
 python3 benchmarks/check_scale.py
+# every binary32 input of 8 numpy float32 functions, all cores and Dask (about 45 minutes)
+python3 benchmarks/check_binary32.py
+# glibc tgamma/lgamma/j0/y0 and math.gamma/lgamma against Arb; planted binary64 defects
+python3 benchmarks/check_special.py
 # r-of-k at scale (about 15 minutes: (5, 500) writes a 4 GB certificate in a temporary
 # directory and needs about 10 GB of memory; `--quick` skips it)
 python3 benchmarks/rofk_scale.py

@@ -60,6 +60,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fpminimax": ("fpminimax_cmd", "machine-number coefficients (lattice reduction) with the "
                   "certified error of that polynomial"),
     "and": ("or_cmd", "certified AND polynomial on integer counts (thaler2012 Fact 4.2)"),
+    "check": ("check_cmd", "check a float implementation against a rigorous reference, in "
+              "ulps (every binary32 input with --exhaustive)"),
     "answer": ("mechanism_cmd",
                "answer from a release summary (bernstein: --at; wang-summary: --query)"),
     "bernstein": ("bernstein_cmd", "exact iterated Bernstein basis + certified Lebesgue constant"),

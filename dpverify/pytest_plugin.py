@@ -7,10 +7,11 @@ write::
     def test_my_fast_or(dpverify_check):
         dpverify_check(my_fast_or, ("or", {"k": 100, "gamma": "1e-6"}), ulps=1)
 
-A failing check fails the test with the worst input, the exact reference value there and
-the error in ulps (:func:`~dpverify.testing.check_implementation`), in a few lines: the
-check's own frames are hidden from the traceback (``__tracebackhide__``), so pytest shows
-the test's line and the message.  With ``raise_on_failure=False`` it returns the report
+A failing check (``exhaustive=True`` included: every binary32 input) fails the test with
+the worst input, the exact reference value there and the error in ulps
+(:func:`~dpverify.testing.check_implementation`), in a few lines: the check's own frames
+are hidden from the traceback (``__tracebackhide__``), so pytest shows the test's line and
+the message.  With ``raise_on_failure=False`` it returns the report
 instead (``report.passed``).
 
 Loading: automatic through the entry point.  With ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``

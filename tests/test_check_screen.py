@@ -19,6 +19,7 @@ from flint import arb, ctx, fmpq
 from dpverify.expr import parse
 from dpverify.numbers import arb_to_fmpq_bounds
 from dpverify.testing.eft import comp_horner, horner_error_terms, two_prod, two_sum
+from dpverify.testing.fastscreen import decide_values, screen_flat, screen_pieces
 from dpverify.testing.formats import (
     BINARY32,
     BINARY64,
@@ -28,7 +29,8 @@ from dpverify.testing.formats import (
     ulp_exponent,
 )
 from dpverify.testing.models import ExprModels, PolyModels, cover
-from dpverify.testing.screen import UNDECIDED, Tolerance, screen_models
+from dpverify.testing.screen import FAIL, PASS, UNDECIDED, Tolerance, screen_models
+from dpverify.testing.trig import trig_values
 
 
 def q(f: float) -> fmpq:
@@ -131,14 +133,59 @@ def test_screen_enclosures_contain_the_exact_error(text, lo, hi, fmt):
     # a few ulps of the format away (any float64 output is compared exactly)
     ys = ys + rng.integers(-4, 5, xs.size) * np.spacing(ys.astype(fmt.dtype)).astype(float)
     pieces = cover(xs, ExprModels(e, fmt))
-    sc = screen_models(xs, ys, pieces, fmt, Tolerance(2.0, 2.0, None, None))
+    # the screen of the checks: models (plain Horner in binary32) and flat pieces
+    sc = screen_pieces(xs, ys, pieces, fmt, Tolerance(2.0, 2.0, None, None))
     decided = np.flatnonzero(sc.status != UNDECIDED)
     # most: erfc near 27 needs pieces ~0.01 wide, a few points each at this density
     assert decided.size > 0.5 * xs.size
+    flat = np.zeros(xs.size, dtype=bool)
+    for p in pieces:
+        flat[p.start:p.stop] = p.flat is not None
     for i in rng.choice(decided, size=min(250, decided.size), replace=False):
         lo_e, hi_e = exact_ulps(e, xs[i], ys[i], fmt)
         assert q(sc.ulps_lo[i]) <= lo_e and hi_e <= q(sc.ulps_hi[i]), (xs[i], ys[i])
-        assert sc.ulps_hi[i] - sc.ulps_lo[i] < 1e-3      # and it is sharp
+        # and it is sharp (a flat piece: one enclosure of f for all its points, within
+        # the ulp its values share)
+        assert sc.ulps_hi[i] - sc.ulps_lo[i] < (1.0 if flat[i] else 1e-3)
+
+
+@pytest.mark.parametrize("fname", ["sin", "cos"])
+def test_reduced_trig_screen_contains_the_exact_error(fname):
+    """binary32 sin/cos beyond 1/2: exact reduction, then the fast screen (trig.py)."""
+    rng = np.random.default_rng(11)
+    bits = rng.integers(0x3F000001, 0x7F7FFFFF, 600).astype(np.uint32)
+    xs = np.unique(np.concatenate([bits.view(np.float32).astype(np.float64),
+                                   -bits[:200].view(np.float32).astype(np.float64)]))
+    ys = getattr(np, fname)(xs).astype(np.float32).astype(np.float64)
+    ys = ys + rng.integers(-3, 4, xs.size) * np.spacing(ys.astype(np.float32)).astype(float)
+    V, W, _ = trig_values(fname, xs)
+    sc = decide_values(ys, V, W, BINARY32, Tolerance(2.0, 2.0, None, None))
+    decided = np.flatnonzero(sc.status != UNDECIDED)
+    assert decided.size > 0.95 * xs.size
+    e = parse(f"{fname}(x)")
+    for i in decided[::3]:
+        lo_e, hi_e = exact_ulps(e, xs[i], ys[i], BINARY32)
+        assert q(sc.ulps_lo[i]) <= lo_e and hi_e <= q(sc.ulps_hi[i]), (xs[i], ys[i])
+
+
+def test_flat_pieces_decide_overflow_underflow_and_saturation():
+    """exp beyond the binary32 range and tanh near +-1: one ball per piece decides the
+    rounding (models.FlatModel); a wrong output fails, a right one passes."""
+    tol = Tolerance(1.0, 1.0, None, None)
+    for text, lo, hi, want in [("exp(x)", 100, 1e30, np.inf), ("exp(x)", -1e30, -120, 0.0),
+                               ("tanh(x)", 10, 3e38, 1.0), ("tanh(x)", -3e38, -10, -1.0)]:
+        xs = np.unique(np.geomspace(abs(lo), abs(hi), 200).astype(np.float32).astype(float)
+                       * np.sign(lo))
+        builder = ExprModels(parse(text), BINARY32)
+        flat = builder.flat(float(xs[0]), float(xs[-1]))
+        assert flat is not None and flat.rounded == want, (text, flat)
+        good = screen_flat(np.full(xs.size, want), flat, BINARY32, tol)
+        assert np.all(good.status == PASS)
+        # the largest float for +inf (10^12 ulps off); 2 ulps off for 0 and +-1
+        wrong = np.full(xs.size, {np.inf: float(np.finfo(np.float32).max), 0.0: 2.0 ** -148,
+                                  1.0: 1 - 2.0 ** -22, -1.0: -1 + 2.0 ** -22}[want])
+        bad = screen_flat(wrong, flat, BINARY32, tol)
+        assert np.all(bad.status != PASS) and np.any(bad.status == FAIL), text
 
 
 def test_polynomial_models_with_cancellation():

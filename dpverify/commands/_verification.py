@@ -49,6 +49,10 @@ VERIFICATION: dict[str, tuple[bool, str]] = {
                    "exactly at grid points, and pass/fail against declared tolerances: "
                    "measurements, not bounds over a domain; nothing here is a certificate. "
                    "Re-run `dpverify crosscheck`."),
+    "check": (True, "A check of an implementation at the inputs it lists (every binary32 input "
+              "with --exhaustive): each error enclosed rigorously, the worst decided "
+              "exactly; testing, not a bound over the unchecked inputs, and not a "
+              "certificate kind: re-run `dpverify check` with the same arguments."),
     "plot": (False, "Describes a figure (sampled curves, an illustration); states no bound. "
              "Check the certificate it was drawn from with dpverify verify."),
     "verify": (False, "The report of dpverify verify on the certificate it names; run it "

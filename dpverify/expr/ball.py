@@ -11,7 +11,8 @@ from typing import Any
 
 from flint import arb, arb_series, fmpz
 
-from .tree import Node, NotAnalytic, Undefined, is_int, is_nonneg
+from .special import hypot_ball, special_ball, special_order_ball
+from .tree import SPECIAL_FUNCTIONS, Node, NotAnalytic, Undefined, is_int, is_nonneg
 
 __all__ = ["ArbEval", "RingEval", "arb_pow_point", "series_prec"]
 
@@ -148,6 +149,12 @@ class ArbEval(RingEval):
     def apply(self, node: Node) -> Any:
         if node.kind == "minmax":
             return _minmax(node.args[0], [self.ev(a) for a in node.args[1]])
+        if node.kind == "callp":
+            fname, order, arg = node.args
+            return special_order_ball(fname, order, self.ev(arg))
+        if node.kind == "call2":
+            a, b = node.args[1]
+            return hypot_ball(self.ev(a), self.ev(b))
         return self.call(node.args[0], node.args[1])
 
     def power(self, node: Node) -> Any:
@@ -221,6 +228,8 @@ class ArbEval(RingEval):
             if series:
                 return _exp(v) - 1
             return v.expm1()
+        if fname in SPECIAL_FUNCTIONS:
+            return special_ball(fname, v)
         raise AssertionError(fname)  # pragma: no cover - parser whitelist
 
 

@@ -10,7 +10,13 @@ analytic on the real line; analyticity of ``f`` can only fail where an argument 
   domain of the function, with an unbounded derivative or an unbounded value);
 * a divisor ``u`` is 0 (a *pole*).
 
-* ``tan(u)`` has a pole where ``cos(u)`` is 0.
+* ``tan(u)`` has a pole where ``cos(u)`` is 0; ``gamma(u)``, ``lgamma(u)`` and
+  ``digamma(u)`` where ``u`` is a non-positive integer (found as the zeros of
+  ``rgamma(u)``), ``zeta(u)`` at ``u = 1``, ``atanh(u)`` and ``erfinv(u)`` at ``u = +-1``,
+  ``erfcinv(u)`` at ``u = 0, 2``;
+* ``cbrt(u)``, ``bessely(n, u)``, ``besselk(n, u)`` (and ``besselj``/``besseli`` of a
+  non-integer order) are singular at ``u = 0``, ``acosh(u)`` at ``u = 1``,
+  ``lambertw(u)`` at ``u = -1/e``; ``hypot(u, v)`` has a kink where ``u^2 + v^2 = 0``.
 
 :func:`breakpoints` finds the points of ``[a, b]`` where that happens.  When ``u`` is a
 polynomial with rational coefficients the rational roots come out exactly (``1/3`` for
@@ -32,7 +38,7 @@ from flint import fmpq, fmpq_poly
 
 from ..errors import DomainError
 from .expression import Expr
-from .tree import Node, canonical_text, is_int, is_polynomial_node, make_node
+from .tree import Node, canonical_text, is_int, is_polynomial_node, make_node, num_node
 
 __all__ = ["Breakpoint", "breakpoints", "as_polynomial", "MAX_BREAKPOINTS"]
 
@@ -93,7 +99,21 @@ def _critical(node: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
                 out += [(arg, 1, "singular"), (arg, -1, "singular")]
             elif name == "tan":
                 out.append((make_node("call", ("cos", arg), [arg]), 0, "pole"))
+            else:
+                out += _special_critical(name, arg)
             stack.append(arg)
+        elif k == "callp":
+            name, order, arg = nd.args
+            if not (order.q == 1 and name in ("besselj", "besseli")):
+                out.append((arg, 0, "singular"))
+            stack.append(arg)
+        elif k == "call2":
+            a, b = nd.args[1]
+            two = num_node(fmpq(2))
+            squares = make_node("sum", ((1, make_node("pow", (a, two), [a, two])),
+                                        (1, make_node("pow", (b, two), [b, two]))), [a, b])
+            out.append((squares, 0, "kink"))
+            stack.extend([a, b])
         elif k == "minmax":
             args = nd.args[1]
             for i in range(len(args)):
@@ -116,6 +136,23 @@ def _critical(node: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
         elif k == "neg":
             stack.append(nd.args[0])
     return out
+
+
+def _special_critical(name: str, arg: Node) -> list[tuple[Node | tuple[Node, Node], int, str]]:
+    """Where a one-argument special function of ``arg`` fails to be analytic."""
+    if name in ("gamma", "lgamma", "digamma"):
+        return [(make_node("call", ("rgamma", arg), [arg]), 0, "pole")]
+    poles = {"zeta": (1,), "atanh": (1, -1), "erfinv": (1, -1), "erfcinv": (0, 2)}
+    if name in poles:
+        return [(arg, c, "pole") for c in poles[name]]
+    if name in ("cbrt", "acosh"):
+        return [(arg, 0 if name == "cbrt" else 1, "singular")]
+    if name == "lambertw":   # -1/e
+        e = Node("const", ("e",), 1, True)
+        minus = make_node("neg", (make_node("prod", ((1, num_node(fmpq(1))), (-1, e)),
+                                            [e]),), [e])
+        return [((arg, minus), 0, "singular")]
+    return []
 
 
 def _as_poly(node: Node) -> fmpq_poly | None:
@@ -252,7 +289,8 @@ def breakpoints(f: Expr, a: fmpq, b: fmpq) -> list[Breakpoint]:
         if P is not None:
             zeros = _poly_zeros(P - c, a, b)
         else:
-            zeros = _numeric_zeros(Expr(canonical_text(target), (var,), target), c, a, b)
+            u_expr = Expr(canonical_text(target), (var,), target)
+            zeros = [_snap(u_expr, c, x, exact) for x, exact in _numeric_zeros(u_expr, c, a, b)]
         for x, exact in zeros:
             old = found.get(x)
             if old is not None:  # the stronger kind, and exactness if either had it
@@ -263,6 +301,21 @@ def breakpoints(f: Expr, a: fmpq, b: fmpq) -> list[Breakpoint]:
         if len(found) > MAX_BREAKPOINTS:
             break
     return sorted(found.values())[:MAX_BREAKPOINTS]
+
+
+def _snap(u: Expr, c: int, x: fmpq, exact: bool) -> tuple[fmpq, bool]:
+    """``x`` replaced by a nearby dyadic of at most 20 fractional bits where ``u`` equals
+    ``c`` exactly there (the poles of ``gamma(2 x)`` at the half-integers come out
+    exact)."""
+    if exact:
+        return x, exact
+    near = fmpq(round(x * 2**20), 2**20)
+    try:
+        if abs(near - x) < fmpq(1, 2**40) and u.eval_exact(near) == c:
+            return near, True
+    except DomainError:
+        pass
+    return x, exact
 
 
 def _difference(v: Node, w: Node) -> Node:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flint import acb, arb
+from flint import acb, arb, fmpq
 
 from .ball import RingEval
-from .tree import Node, is_int
+from .tree import SPECIAL_FUNCTIONS, Node, is_int
 
 __all__ = ["AcbEval", "NoAnalyticBox"]
 
@@ -57,7 +57,82 @@ class AcbEval(RingEval):
     def apply(self, node: Node) -> acb:
         if node.kind == "minmax":
             return self.minmax(node.args[0], [self.ev(a) for a in node.args[1]])
+        if node.kind == "callp":
+            fname, order, arg = node.args
+            return self.bessel(fname, order, self.ev(arg))
+        if node.kind == "call2":  # hypot(a, b) = sqrt(a^2 + b^2), principal branch
+            a, b = (self.ev(v) for v in node.args[1])
+            return self.call("sqrt", a * a + b * b)
         return self.call(node.args[0], self.ev(node.args[1]))
+
+    @staticmethod
+    def bessel(fname: str, order: fmpq, v: acb) -> acb:
+        """``J``/``I`` of an integer order are entire; otherwise the principal branch, with
+        its cut ``(-inf, 0]``."""
+        if not v.is_finite():
+            raise NoAnalyticBox
+        entire = order.q == 1 and fname in ("besselj", "besseli")
+        if not entire and _acb_straddles_real_ray(v, hi=0):
+            raise NoAnalyticBox
+        nu = acb(arb(order))
+        return {"besselj": v.bessel_j, "bessely": v.bessel_y, "besseli": v.bessel_i,
+                "besselk": v.bessel_k}[fname](nu)
+
+    def special(self, fname: str, v: acb) -> acb:
+        """The one-argument special functions where they are analytic (principal
+        branches); ``erfinv``/``erfcinv`` have no complex enclosure here: never proven."""
+        if fname in ("gamma", "digamma"):
+            if v.rgamma().contains(0):   # rgamma vanishes exactly at the poles
+                raise NoAnalyticBox
+            return v.gamma() if fname == "gamma" else v.digamma()
+        if fname == "lgamma":
+            return self.lgamma(v)
+        if fname in ("rgamma", "airyai", "airybi"):
+            return {"rgamma": v.rgamma, "airyai": v.airy_ai, "airybi": v.airy_bi}[fname]()
+        if fname == "cbrt":   # the real cube root: z^(1/3) right of 0, -(-z)^(1/3) left
+            if v.real > 0:
+                return v.root(3)
+            if v.real < 0:
+                return -((-v).root(3))
+            raise NoAnalyticBox
+        if fname == "asinh":   # cuts i*[1, inf) and -i*[1, inf)
+            if v.real.contains(0) and not (v.imag < 1 and v.imag > -1):
+                raise NoAnalyticBox
+            return v.asinh()
+        if fname == "acosh":   # cut (-inf, 1]
+            if _acb_straddles_real_ray(v, hi=1):
+                raise NoAnalyticBox
+            return v.acosh()
+        if fname == "atanh":   # cuts (-inf, -1] and [1, inf)
+            if _acb_straddles_real_ray(v, hi=-1) or _acb_straddles_real_ray(v, lo=1):
+                raise NoAnalyticBox
+            return v.atanh()
+        if fname == "zeta":
+            if (v - 1).contains(0):
+                raise NoAnalyticBox
+            return v.zeta()
+        if fname == "lambertw":   # principal branch, cut (-inf, -1/e]
+            if _acb_straddles_real_ray(v, hi=-arb(-1).exp()):
+                raise NoAnalyticBox
+            return v.lambertw()
+        raise NoAnalyticBox   # erfinv, erfcinv
+
+    @staticmethod
+    def lgamma(v: acb) -> acb:
+        """``log |gamma|`` continued from the real axis: Arb's principal ``lgamma`` right
+        of 0; left of 0, between two poles, ``log pi - log(+-sin(pi z)) - lgamma(1 - z)``
+        with the sign that makes ``+-sin(pi x)`` positive on the real axis."""
+        if v.real > 0:
+            return v.lgamma()
+        if v.real.contains_integer():
+            raise NoAnalyticBox
+        s = v.sin_pi()
+        sign = arb(v.real.mid()).sin_pi()
+        if sign < 0:
+            s = -s
+        if _acb_straddles_real_ray(s, hi=0):
+            raise NoAnalyticBox
+        return acb(arb.pi()).log() - s.log() - (1 - v).lgamma()
 
     @staticmethod
     def minmax(fname: str, vals: list[acb]) -> acb:
@@ -120,6 +195,8 @@ class AcbEval(RingEval):
             if _acb_straddles_real_ray(v, hi=-1) or _acb_straddles_real_ray(v, lo=1):
                 raise NoAnalyticBox
             return getattr(v, fname)()
+        if fname in SPECIAL_FUNCTIONS:
+            return self.special(fname, v)
         raise AssertionError(fname)  # pragma: no cover - parser whitelist
 
 

@@ -37,7 +37,9 @@ def _children(node: Node) -> list[Node]:
         return [node.args[0], node.args[1]]
     if k == "call":
         return [node.args[1]]
-    if k == "minmax":
+    if k == "callp":
+        return [node.args[2]]
+    if k in ("minmax", "call2"):
         return list(node.args[1])
     return []
 

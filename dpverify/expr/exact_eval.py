@@ -4,9 +4,11 @@ when exact rules decide it, else ``None``.
 
 from __future__ import annotations
 
-from flint import fmpq, fmpz
+import math
 
-from .tree import MAX_INT_EXPONENT, Node, Undefined, is_int
+from flint import arb, fmpq, fmpz
+
+from .tree import MAX_INT_EXPONENT, SPECIAL_FUNCTIONS, Node, Undefined, is_int
 
 __all__ = ["exact_value"]
 
@@ -20,6 +22,77 @@ def _exact_root(q: fmpq, k: int) -> fmpq | None:
     rp, rd = p.root(k), d.root(k)
     if rp**k == p and rd**k == d:
         return fmpq(rp, rd)
+    return None
+
+
+#: largest argument whose factorial is computed exactly (gamma at a positive integer)
+_MAX_FACTORIAL = 10_000
+
+
+def _special_exact(fname: str, v: fmpq) -> fmpq | None:
+    """The special functions at rational points where the value is rational (or where
+    they are undefined: Undefined, naming the point)."""
+    integer = v.q == 1
+    n = int(v.p) if integer else None
+    if fname in ("gamma", "lgamma", "digamma", "rgamma") and n is not None and n <= 0:
+        if fname == "rgamma":
+            return fmpq(0)
+        raise Undefined(f"{fname} has a pole at {n}")
+    if fname in ("gamma", "rgamma") and n is not None and n <= _MAX_FACTORIAL:
+        g = fmpq(math.factorial(n - 1))
+        return g if fname == "gamma" else 1 / g
+    if fname == "lgamma" and v in (1, 2):
+        return fmpq(0)
+    if fname == "cbrt":
+        r = _exact_root(abs(v), 3)
+        return None if r is None else (r if v >= 0 else -r)
+    if fname in ("asinh", "atanh", "erfinv", "lambertw") and v == 0:
+        return fmpq(0)
+    if fname == "acosh":
+        if v < 1:
+            raise Undefined(f"acosh is undefined at {v} < 1")
+        return fmpq(0) if v == 1 else None
+    if fname in ("atanh", "erfinv") and abs(v) >= 1:
+        raise Undefined(f"{fname} has a pole at {v}" if abs(v) == 1 else
+                        f"{fname} is undefined at {v} (|x| > 1)")
+    if fname == "erfcinv":
+        if v <= 0 or v >= 2:
+            raise Undefined(f"erfcinv has a pole at {v}" if v in (0, 2) else
+                            f"erfcinv is undefined at {v} (outside (0, 2))")
+        return fmpq(0) if v == 1 else None
+    if fname == "zeta" and n is not None:
+        return _zeta_exact(n)
+    if fname == "lambertw" and arb(v) < -arb(-1).exp():   # rigorous comparison
+        raise Undefined(f"lambertw is undefined at {v} < -1/e")
+    return None
+
+
+def _zeta_exact(n: int) -> fmpq | None:
+    """zeta at an integer ``n <= 0``: ``-1/2`` at 0, ``0`` at the negative even integers,
+    ``-B_(1-n)/(1-n)`` at the negative odd ones; a pole at 1."""
+    if n == 1:
+        raise Undefined("zeta has a pole at 1")
+    if n > 0 or n < -MAX_INT_EXPONENT:
+        return None
+    if n == 0:
+        return fmpq(-1, 2)
+    if n % 2 == 0:
+        return fmpq(0)
+    return -fmpq.bernoulli(1 - n) / (1 - n)
+
+
+def _bessel_exact(fname: str, order: fmpq, v: fmpq) -> fmpq | None:
+    """Bessel functions where exact: at 0 (``J_0 = I_0 = 1``, else 0 where defined), and
+    Undefined outside the real domain (module :mod:`.special`)."""
+    integer = order.q == 1
+    entire = integer and fname in ("besselj", "besseli")
+    if not entire:
+        if v < 0:
+            raise Undefined(f"{fname}({order}, x) is undefined (complex) at x = {v} < 0")
+        if v == 0 and not (fname in ("besselj", "besseli") and order > 0):
+            raise Undefined(f"{fname}({order}, x) has a singularity at x = 0")
+    if v == 0:
+        return fmpq(1) if order == 0 else fmpq(0)
     return None
 
 
@@ -84,10 +157,21 @@ def exact_value(node: Node, env: dict[str, fmpq]) -> fmpq | None:
         if len(vs) != len(ev):
             return None
         return min(vs) if node.args[0] == "min" else max(vs)
+    if k == "callp":
+        fname, order, arg = node.args
+        v = exact_value(arg, env)
+        return None if v is None else _bessel_exact(fname, order, v)
+    if k == "call2":
+        a, b = (exact_value(t, env) for t in node.args[1])
+        if a is None or b is None:
+            return None
+        return _exact_root(a * a + b * b, 2)
     fname, arg = node.args
     v = exact_value(arg, env)
     if v is None:
         return None
+    if fname in SPECIAL_FUNCTIONS:
+        return _special_exact(fname, v)
     if fname == "erfc" and v == 0:
         return fmpq(1)
     if fname == "abs":

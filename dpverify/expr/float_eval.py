@@ -28,6 +28,59 @@ _MP_FUNCS = {
 }  # fmt: skip
 
 
+def _mp_lgamma(x: Any) -> Any:
+    """``log |gamma(x)|``: the real part of mpmath's principal ``loggamma``."""
+    if x <= 0 and x == mpmath.floor(x):
+        raise DomainError(f"lgamma has a pole at {x}")
+    return mpmath.re(mpmath.loggamma(x))
+
+
+def _mp_cbrt(x: Any) -> Any:
+    return -mpmath.cbrt(-x) if x < 0 else mpmath.cbrt(x)
+
+
+def _mp_pole(name: str, fn: Callable[[Any], Any], *poles: int) -> Callable[[Any], Any]:
+    def f(x: Any) -> Any:
+        if x in poles:
+            raise DomainError(f"{name} has a pole at {x}")
+        return fn(x)
+    return f
+
+
+def _mp_erfcinv(x: Any) -> Any:
+    """``erfinv(1 - x)`` with the bits lost in ``1 - x`` added (mpmath has no erfcinv)."""
+    if not 0 < x < 2:
+        raise DomainError(f"erfcinv is undefined at {x} (outside (0, 2))")
+    t = x if x <= 1 else 2 - x
+    extra = max(0, -int(mpmath.floor(mpmath.log(t, 2)))) + 10 if t else 10
+    with mpmath.extraprec(extra):
+        return mpmath.erfinv(1 - mpmath.mpf(x))
+
+
+def _mp_erfinv(x: Any) -> Any:
+    if not -1 < x < 1:
+        raise DomainError(f"erfinv is undefined at {x} (outside (-1, 1))")
+    return mpmath.erfinv(x)
+
+
+def _mp_lambertw(x: Any) -> Any:
+    if x < -mpmath.exp(-1):
+        raise DomainError(f"lambertw is undefined at {x} < -1/e")
+    return mpmath.re(mpmath.lambertw(x))
+
+
+_MP_FUNCS.update({
+    "gamma": mpmath.gamma, "lgamma": _mp_lgamma, "rgamma": mpmath.rgamma,
+    "digamma": mpmath.digamma, "cbrt": _mp_cbrt, "asinh": mpmath.asinh,
+    "acosh": mpmath.acosh, "atanh": _mp_pole("atanh", mpmath.atanh, 1, -1),
+    "zeta": _mp_pole("zeta", mpmath.zeta, 1), "erfinv": _mp_erfinv,
+    "erfcinv": _mp_erfcinv, "airyai": mpmath.airyai, "airybi": mpmath.airybi,
+    "lambertw": _mp_lambertw,
+})
+_MP_ORDER = {"besselj": mpmath.besselj, "bessely": mpmath.bessely,
+             "besseli": mpmath.besseli, "besselk": mpmath.besselk}
+
+
 def mp_rational(q: fmpq) -> mpmath.mpf:
     return mpmath.mpf(int(q.p)) / int(q.q)
 
@@ -68,12 +121,23 @@ def mp_value(node: Node, env: dict[str, mpmath.mpf]) -> Any:
     if k == "minmax":
         vals = [mp_value(a, env) for a in node.args[1]]
         return min(vals) if node.args[0] == "min" else max(vals)
+    if k == "callp":
+        fname, order, arg = node.args
+        x = mp_value(arg, env)
+        if fname in ("bessely", "besselk") and x <= 0:
+            raise DomainError(f"{fname} is undefined at {x} (x <= 0)")
+        return _mp_real(_MP_ORDER[fname](mp_rational(order), x), node)
+    if k == "call2":
+        a, b = (mp_value(v, env) for v in node.args[1])
+        return mpmath.hypot(a, b)
     fname, arg = node.args
     return _mp_real(_MP_FUNCS[fname](mp_value(arg, env)), node)
 
 
 def _mp_real(v: Any, node: Node) -> Any:
     if isinstance(v, mpmath.mpc):
+        if v.imag == 0:
+            return v.real
         raise DomainError(f"non-real value {v} of {canonical_text(node)}")
     return v
 
@@ -96,6 +160,56 @@ _NP_FUNCS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "acos": np.arccos, "sinh": np.sinh, "cosh": np.cosh, "log1p": np.log1p,
     "expm1": np.expm1,
 }  # fmt: skip
+
+
+#: special functions in numpy: (scipy.special name, or None for numpy's own, numpy name)
+_SCIPY_SPECIAL = {
+    "gamma": "gamma", "lgamma": "gammaln", "rgamma": "rgamma", "digamma": "psi",
+    "zeta": "zeta", "erfinv": "erfinv", "erfcinv": "erfcinv", "airyai": "airy",
+    "airybi": "airy", "lambertw": "lambertw", "besselj": "jv", "bessely": "yv",
+    "besseli": "iv", "besselk": "kv",
+}  # fmt: skip
+_NP_FUNCS.update({"cbrt": np.cbrt, "asinh": np.arcsinh, "acosh": np.arccosh,
+                  "atanh": np.arctanh})
+
+
+def _numpy_special(name: str, order: float | None = None
+                   ) -> Callable[[np.ndarray], np.ndarray]:
+    """A special function vectorised: scipy's ufunc when scipy is installed (imported
+    here: scipy is optional), else a Python-level loop over mpmath at 53 bits."""
+    try:  # scipy is optional (the lp/experiments extras)
+        import scipy.special as sc
+    except ImportError:  # pragma: no cover - scipy is optional
+        return _mp_loop(name, order)
+    fn = getattr(sc, _SCIPY_SPECIAL[name])
+    if name in ("airyai", "airybi"):
+        pick = 0 if name == "airyai" else 2
+        return lambda a: fn(a)[pick]
+    if name == "lambertw":
+        def w(a: np.ndarray) -> np.ndarray:
+            out = fn(a)
+            return np.where(a >= -math.exp(-1), out.real, np.nan)
+        return w
+    if order is not None:
+        nu = order
+        return lambda a: fn(nu, a)
+    return fn
+
+
+def _mp_loop(name: str, order: float | None) -> Callable[[np.ndarray], np.ndarray]:
+    """Per point through mpmath (53 bits), NaN where it raises."""
+    def one(x: float) -> float:
+        try:
+            with mpmath.workprec(53):
+                if order is not None:
+                    v = _MP_ORDER[name](order, x)
+                else:
+                    v = _MP_FUNCS[name](mpmath.mpf(x))
+            return float(v.real) if isinstance(v, mpmath.mpc) and v.imag == 0 else float(v)
+        except (DomainError, ValueError, ZeroDivisionError, TypeError):
+            return math.nan
+    uf = np.frompyfunc(one, 1, 1)  # a Python-level loop over points
+    return lambda a: np.asarray(uf(a), dtype=np.float64)
 
 
 def _q_float(q: fmpq) -> float:
@@ -158,8 +272,22 @@ def np_compile(node: Node, index: dict[str, int]) -> Callable[[tuple], Any]:
             return acc
 
         return f_minmax
+    if k == "callp":
+        fname, order, arg = node.args
+        fo = _numpy_special(fname, _q_float(order))
+        g = np_compile(arg, index)
+        return lambda xs: fo(np.asarray(g(xs), dtype=np.float64))
+    if k == "call2":
+        ga, gb = (np_compile(a, index) for a in node.args[1])
+        return lambda xs: np.hypot(np.asarray(ga(xs), dtype=np.float64),
+                                   np.asarray(gb(xs), dtype=np.float64))
     fname, arg = node.args
-    fn = _numpy_erf(fname) if fname in ("erf", "erfc") else _NP_FUNCS[fname]
+    if fname in ("erf", "erfc"):
+        fn = _numpy_erf(fname)
+    elif fname in _SCIPY_SPECIAL:
+        fn = _numpy_special(fname)
+    else:
+        fn = _NP_FUNCS[fname]
     g = np_compile(arg, index)
     return lambda xs: fn(np.asarray(g(xs), dtype=np.float64))
 

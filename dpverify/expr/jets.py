@@ -52,6 +52,7 @@ from flint import arb, arb_series, ctx
 from ..errors import DomainError, PrecisionExhausted
 from .ball import ArbEval, arb_pow_point
 from .parser import Parser
+from .special import compose_series
 from .tree import NotAnalytic
 
 __all__ = [
@@ -300,18 +301,6 @@ def _tanh_recurrence(c: arb, n: int) -> list[arb]:
             acc -= h * h
         y.append(acc / (k + 1))
     return y
-
-
-def compose_series(s: arb_series, coeffs: list[arb]) -> arb_series:
-    """``sum_k coeffs[k] (s - s_0)^k`` (Horner; ``s_0`` the constant term of ``s``),
-    truncated like ``s``: the composition of the power series ``coeffs`` (expanded at
-    ``s_0``) with ``s``."""
-    cs = s.coeffs()
-    u = s - (cs[0] if cs else arb(0))
-    out = arb_series([coeffs[-1]], prec=s.prec)
-    for c in reversed(coeffs[:-1]):
-        out = out * u + c
-    return out
 
 
 def _power_range(c: arb, n: int) -> arb:

@@ -15,6 +15,7 @@ from flint import fmpq
 from ..errors import ExpressionError, InvalidParameterError
 from ..numbers import parse_exact
 from .tree import (
+    BINARY_FUNCTIONS,
     CONSTANTS,
     DEFAULT_VARIABLES,
     FUNCTIONS,
@@ -22,7 +23,9 @@ from .tree import (
     MAX_DEPTH,
     MAX_INT_EXPONENT,
     NARY_FUNCTIONS,
+    ORDER_FUNCTIONS,
     Node,
+    canonical_text,
     is_int,
     make_node,
     num_node,
@@ -184,10 +187,11 @@ class Parser:
                 if tok == ",":
                     while ops and ops[-1][0] not in ("(", "call"):
                         self.reduce(ops.pop(), values)
-                    if not ops or ops[-1][0] != "call" or ops[-1][1] not in NARY_FUNCTIONS:
+                    if not ops or ops[-1][0] != "call" or (
+                            ops[-1][1] not in NARY_FUNCTIONS + BINARY_FUNCTIONS):
                         raise self.fail(
-                            f"unexpected ',' (position {pos}): only min and max take more "
-                            "than one argument")
+                            f"unexpected ',' (position {pos}): only min, max and "
+                            f"{', '.join(BINARY_FUNCTIONS)} take more than one argument")
                     nargs[-1] += 1
                     expect_operand = True
                     continue
@@ -368,6 +372,8 @@ class Parser:
         return self.check(make_node("pow", (a, b), [a, b]))
 
     def build_call(self, fname: str, args: list[Node]) -> Node:
+        if fname in BINARY_FUNCTIONS:
+            return self.build_binary(fname, args)
         if fname not in NARY_FUNCTIONS:
             return self.check(make_node("call", (fname, args[0]), args))
         if len(args) < 2:
@@ -376,6 +382,22 @@ class Parser:
             vals = [a.args[0] for a in args]
             return num_node(min(vals) if fname == "min" else max(vals))
         return self.check(make_node("minmax", (fname, tuple(args)), args))
+
+
+    def build_binary(self, fname: str, args: list[Node]) -> Node:
+        """``besselj(n, x)`` and its kin (an exact order ``n``), ``hypot(x, y)``, and
+        ``pow(x, y)``, which is ``x ^ y``."""
+        if len(args) != 2:
+            raise self.fail(f"{fname} takes two arguments, got {len(args)}{self.cur}")
+        if fname == "pow":
+            return self.build_pow(args[0], args[1])
+        if fname in ORDER_FUNCTIONS:
+            order = args[0]
+            if order.kind != "num":
+                raise self.fail(f"the order of {fname} must be an exact number (such as 0, "
+                                f"1 or 1/3), got {canonical_text(order)!r}{self.cur}")
+            return self.check(make_node("callp", (fname, order.args[0], args[1]), [args[1]]))
+        return self.check(make_node("call2", (fname, tuple(args)), args))
 
 
 class _Acc:

@@ -16,7 +16,8 @@ from flint import fmpq
 from ..errors import DomainError
 
 __all__ = [
-    "CONSTANTS", "DEFAULT_VARIABLES", "FUNCTIONS", "MAX_CANONICAL_LENGTH",
+    "BINARY_FUNCTIONS", "CONSTANTS", "DEFAULT_VARIABLES", "FUNCTIONS", "MAX_CANONICAL_LENGTH",
+    "ORDER_FUNCTIONS", "SPECIAL_FUNCTIONS",
     "MAX_CONSTANT_BITS", "MAX_DEPTH", "MAX_INT_EXPONENT", "MAX_LENGTH", "NARY_FUNCTIONS",
     "Node", "NoEnclosure", "NotAnalytic", "Undefined",
     "canonical_text", "is_int", "is_nonneg", "is_polynomial_node", "make_node", "num_node",
@@ -52,13 +53,26 @@ class NoEnclosure(DomainError):
         self.overflow = overflow
 
 
-#: Whitelisted functions: one argument each, except the n-ary :data:`NARY_FUNCTIONS`.
+#: The special functions (Arb's rigorous versions; :mod:`.special`): one argument each,
+#: except the two-argument :data:`BINARY_FUNCTIONS` among them.
+SPECIAL_FUNCTIONS = (
+    "gamma", "lgamma", "rgamma", "digamma", "besselj", "bessely", "besseli", "besselk",
+    "cbrt", "asinh", "acosh", "atanh", "hypot", "pow", "zeta", "erfinv", "erfcinv",
+    "airyai", "airybi", "lambertw",
+)  # fmt: skip
+#: Whitelisted functions: one argument each, except the n-ary :data:`NARY_FUNCTIONS` and
+#: the two-argument :data:`BINARY_FUNCTIONS`.
 FUNCTIONS = (
     "exp", "log", "sqrt", "sin", "cos", "tan", "atan", "tanh", "abs", "erf", "erfc",
     "asin", "acos", "sinh", "cosh", "log1p", "expm1", "min", "max",
-)  # fmt: skip
+) + SPECIAL_FUNCTIONS  # fmt: skip
 #: Functions of two or more comma-separated arguments.
 NARY_FUNCTIONS = ("min", "max")
+#: Functions of exactly two comma-separated arguments: the Bessel functions (order, x),
+#: ``hypot(x, y)`` and ``pow(x, y)`` (which is ``x^y``).
+BINARY_FUNCTIONS = ("besselj", "bessely", "besseli", "besselk", "hypot", "pow")
+#: Functions whose first argument is an order that must be an exact number.
+ORDER_FUNCTIONS = ("besselj", "bessely", "besseli", "besselk")
 #: Named constants.
 CONSTANTS = ("pi", "e")
 #: Allowed variables when ``parse(..., variables=None)``, in canonical order.
@@ -94,6 +108,9 @@ class Node:
     * ``"neg"``: ``(node,)``
     * ``"pow"``: ``(base, exponent)``
     * ``"call"``: ``(function_name, node)``
+    * ``"callp"``: ``(function_name, order, node)`` with an exact ``fmpq`` order (the Bessel
+      functions of :data:`ORDER_FUNCTIONS`)
+    * ``"call2"``: ``(function_name, (node, node))`` (``hypot``)
     * ``"minmax"``: ``("min" | "max", (node, node, ...))`` with at least 2 arguments
     """
 
@@ -132,7 +149,7 @@ def canonical_text(node: Node) -> str:
         return _fmt_q(node.args[0])
     if k in ("const", "var"):
         return node.args[0]
-    if k in ("call", "minmax"):
+    if k in ("call", "minmax", "callp", "call2"):
         return _canon_inner(node)
     return "(" + _canon_inner(node) + ")"
 
@@ -182,9 +199,12 @@ def _canon_inner(node: Node) -> str:
     if k == "call":
         fname, arg = node.args
         return f"{fname}({_canon_arg(arg)})"
-    if k == "minmax":
+    if k in ("minmax", "call2"):
         fname, args = node.args
         return f"{fname}({', '.join(_canon_arg(a) for a in args)})"
+    if k == "callp":
+        fname, order, arg = node.args
+        return f"{fname}({canonical_text(num_node(order))}, {_canon_arg(arg)})"
     return canonical_text(node)
 
 
@@ -199,7 +219,9 @@ def is_nonneg(node: Node) -> bool:
     if k == "const":
         return True
     if k == "call":
-        return node.args[0] in ("abs", "sqrt", "exp", "cosh", "acos", "erfc")
+        return node.args[0] in ("abs", "sqrt", "exp", "cosh", "acos", "erfc", "acosh")
+    if k in ("call2", "callp"):
+        return node.args[0] in ("hypot", "besselk")
     if k == "minmax":
         test = all if node.args[0] == "min" else any
         return test(is_nonneg(a) for a in node.args[1])

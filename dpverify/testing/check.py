@@ -30,8 +30,11 @@ from flint import fmpq
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import ExactLike, check_int, fmpq_str, to_fmpq
-from .distribute import check_backend, run_tasks
+from .coverage import coverage
+from .decide import decide_point
+from .distribute import check_backend, default_workers, run_tasks
 from .formats import BINARY64, binary_format, pow2, round_nearest, ulp_exponent
+from .hardcases import special_points
 from .points import (
     DEFAULT_POINTS,
     MAX_POINTS,
@@ -41,12 +44,15 @@ from .points import (
     half_width,
     make_domain,
     plan,
+    plan_bits,
     refine,
 )
+from .properties import PropertyResult, parity, range_limits, special_values
 from .references import is_vectorized, resolve_reference
 from .report import ImplementationCheck, build_report, failure_message
-from .run import Setup
+from .run import Setup, Tally, call_impl
 from .screen import Tolerance
+from .state import StateFile
 
 __all__ = ["ImplementationCheck", "check_implementation", "ulp_of", "ADAPTIVE_ROUNDS"]
 
@@ -163,6 +169,13 @@ def check_implementation(
     scheduler: Any = None,
     progress: Callable[[str, int, int], None] | None = None,
     raise_on_failure: bool = True,
+    exhaustive: bool = False,
+    state: str | None = None,
+    first_failures: int = 10,
+    properties: bool = True,
+    symmetry: str | None = None,
+    ref_ulps: ExactLike | None = None,
+    workers: int | None = None,
 ) -> ImplementationCheck:
     """Check a float implementation ``impl`` against its reference, in ulps, at a million
     inputs by default.
@@ -221,13 +234,35 @@ def check_implementation(
     raise_on_failure : bool
         Raise ``AssertionError`` when a point fails (default); else return the report with
         ``passed=False``.
+    exhaustive : bool
+        Every binary32 input of the domain (``dtype=numpy.float32``; default domain: the
+        whole binary32 line), in bit-pattern order, in tasks of ``2^21`` inputs on
+        ``workers`` local processes or on Dask.
+    state : path, optional
+        With ``exhaustive``: a JSON state file recording every finished task; the same call
+        resumes an interrupted run from it (:mod:`dpverify.testing.state`).
+    first_failures : int
+        How many failing inputs the report names (``first_failures``), first in
+        bit-pattern order, each decided exactly (default 10).
+    properties : bool
+        Run the named property checks (signed zeros, special values, symmetry,
+        monotonicity, range: :mod:`dpverify.testing.properties`); default True.
+    symmetry : "odd", "even", "none" or None
+        The reference's parity for the symmetry check; None infers it from an expression.
+    ref_ulps : exact number, optional
+        The declared error of a float reference, in ulps of its binary64 result: every
+        error becomes an exact interval that accounts for it (trusted, not checked).
+    workers : int, optional
+        Local processes (forked): default every core for ``exhaustive``, else 1.
 
     Returns
     -------
     ImplementationCheck
         The worst input, the reference there (exact or a tight ball) and its correctly
         rounded value, the output, the error in ulps and absolute, a rigorous bound on all
-        errors, a histogram and a profile (``report.save(path)``; ``dpverify plot``).
+        errors, a histogram and a profile (``report.save(path)``; ``dpverify plot``); the
+        first failing inputs, the count of inputs not correctly rounded, the singular
+        inputs (poles), the property checks, and (default search) its coverage.
 
     Raises
     ------
@@ -283,12 +318,33 @@ def check_implementation(
     fmt = binary_format(dtype)
     backend = check_backend(backend, scheduler)
     seed = check_int(seed, "seed", minimum=0)
-    if not isinstance(raise_on_failure, bool):
-        raise ParameterTypeError("raise_on_failure must be a bool")
+    first_n = check_int(first_failures, "first_failures", minimum=0, maximum=10_000)
+    if workers is not None:
+        workers = check_int(workers, "workers", minimum=1, maximum=4096)
+    for name, flag in (("raise_on_failure", raise_on_failure), ("exhaustive", exhaustive),
+                       ("properties", properties)):
+        if not isinstance(flag, bool):
+            raise ParameterTypeError(f"{name} must be a bool")
+    if symmetry not in (None, "odd", "even", "none"):
+        raise InvalidParameterError(f"symmetry must be 'odd', 'even', 'none' or None "
+                                    f"(inferred), got {symmetry!r}")
+    if exhaustive:
+        if fmt.name != "binary32":
+            raise InvalidParameterError(
+                "exhaustive=True checks every binary32 input (dtype=numpy.float32); "
+                "binary64 has 2^64 of them: use points=N")
+        if points is not None:
+            raise InvalidParameterError("exhaustive=True visits every input: leave points "
+                                        "unset")
+    if state is not None and not exhaustive:
+        raise InvalidParameterError("state= records an exhaustive run (exhaustive=True)")
     explicit = points is not None and not isinstance(points, (int, str, np.integer))
     xs = _explicit(points, fmt.dtype) if explicit else None
+    if exhaustive and domain is None and not _has_domain(reference):
+        domain = (-fmt.max_finite, fmt.max_finite)   # the whole line of the format
     ref, (kind, lo, hi) = resolve_reference(
-        reference, domain, None if xs is None else (float(xs.min()), float(xs.max())))
+        reference, domain, None if xs is None else (float(xs.min()), float(xs.max())),
+        ref_ulps=ref_ulps)
     dom = make_domain(kind, lo, hi, fmt)
     if breakpoints is not None and (isinstance(breakpoints, (str, bytes))
                                     or _ndim(breakpoints) != 1):
@@ -297,26 +353,134 @@ def check_implementation(
     bps = [to_fmpq(b, "breakpoints") for b in (breakpoints if breakpoints is not None
                                                else ())]
     budget: int | str = 0
-    if xs is not None:
-        tasks, rest = given_tasks(xs), 0
+    rest = 0
+    if exhaustive:
+        tasks = plan_bits(dom)
+    elif xs is not None:
+        tasks = given_tasks(xs)
     else:
         budget = _budget(points, ref.per_point or (u == 0 and a is None))
-        tasks, rest = plan(dom, budget, bps, ref.degree)
+        extra = _special(ref, dom) if dom.kind == "interval" and budget != "all" else None
+        tasks, rest = plan(dom, budget, bps, ref.degree, extra)
+    expr = getattr(ref, "expr", None)
+    par = _parity(expr, symmetry) if properties and dom.kind == "interval" else None
+    rng = _range(expr, dom) if properties and dom.kind == "interval" else None
     setup = Setup(impl, is_vectorized(impl, _probe(dom, fmt.dtype)), ref, dom, u, a, tol,
-                  seed)
+                  seed, par[0] if par else None, None if rng is None else rng[:2], first_n,
+                  True, properties)
     t0 = time.perf_counter()
-    tally = run_tasks(tasks, setup, backend, scheduler, progress, "search")
+    store = _state(state, setup, impl, len(tasks))
+    done, start = store.load() if store is not None else (set(), None)
+    done_now = set(done)
+
+    def record(k: int, total: Tally) -> None:
+        done_now.add(k)
+        if store is not None:
+            store.save(done_now, total)
+
+    tally = run_tasks(tasks, setup, backend, scheduler, progress,
+                      "exhaustive" if exhaustive else "search", start=start, skip=done,
+                      on_done=record, workers=workers if workers is not None else
+                      default_workers() if exhaustive else 1)
     if rest > 0:
         spacing = 2 * half_width(dom) / max(int(budget) // 2, 1)
         for r in range(ADAPTIVE_ROUNDS):
             more = refine(dom, tally.screen_top, rest, ADAPTIVE_ROUNDS, r, spacing)
             tally = tally.merge(run_tasks(more, setup, backend, scheduler, progress,
                                           f"adaptive round {r + 1}"))
+    props = _properties(setup, tally, par, rng) if properties else ()
+    cover = None if exhaustive or xs is not None or dom.kind != "interval" or \
+        budget == "all" or rest == 0 else coverage(dom, int(budget))
     report = build_report(tally, ulps=u, atol=a, rigorous=ref.rigorous, reference=ref.what,
                           fmt_name=fmt.name, domain=(dom.lo, dom.hi),
-                          seconds=time.perf_counter() - t0, backend=backend)
+                          seconds=time.perf_counter() - t0, backend=backend,
+                          exhaustive=exhaustive, properties=props, coverage=cover,
+                          resumed=len(done), tasks=len(tasks))
     if not report.passed and raise_on_failure:
         err = AssertionError(failure_message(report, tally))
         err.report = report  # type: ignore[attr-defined]
         raise err
     return report
+
+
+def _has_domain(reference: Any) -> bool:
+    """Whether the reference carries its own domain (a polynomial, an Approximation)."""
+    return getattr(reference, "domain", None) is not None or (
+        isinstance(reference, tuple) and len(reference) == 2 and isinstance(reference[0], str)
+        and reference[0] != "expr")
+
+
+def _special(ref: Any, dom: Domain) -> np.ndarray | None:
+    """Hard cases and the floats around zeros and poles (:mod:`.hardcases`)."""
+    expr = getattr(ref, "expr", None)
+    if expr is None:
+        return None
+    return special_points(expr, dom.lo, dom.hi, dom.fmt)
+
+
+def _parity(expr: Any, symmetry: str | None) -> tuple[str, str] | None:
+    """(parity, how) for the symmetry check: declared, or inferred from the expression."""
+    if symmetry == "none":
+        return None
+    if symmetry is not None:
+        return symmetry, "declared"
+    if expr is None or len(expr.variables) != 1:
+        return None
+    p = parity(expr.tree)
+    return None if p is None else (p, "inferred from the expression")
+
+
+def _range(expr: Any, dom: Domain) -> tuple[float, float, str] | None:
+    if expr is None:
+        return None
+    return range_limits(expr, dom.lo_q, dom.hi_q, dom.fmt)
+
+
+def _state(path: str | None, setup: Setup, impl: Any, n: int) -> StateFile | None:
+    if path is None:
+        return None
+    name = f"{getattr(impl, '__module__', '')}.{getattr(impl, '__qualname__', type(impl).__name__)}"
+    dom = setup.dom
+    return StateFile(path, {
+        "reference": setup.ref.what, "implementation": name, "format": dom.fmt.name,
+        "domain": [dom.lo.hex(), dom.hi.hex()], "ulps": None if setup.ulps is None else
+        str(setup.ulps), "atol": None if setup.atol is None else str(setup.atol),
+        "tasks": n, "first": setup.first, "properties": setup.properties})
+
+
+def _properties(setup: Setup, tally: Tally, par: tuple[str, str] | None,
+                rng: tuple[float, float, str] | None) -> tuple[PropertyResult, ...]:
+    """The named property checks of the report (:mod:`.properties`)."""
+
+    def call(v: np.ndarray) -> np.ndarray:
+        return call_impl(setup, v)
+
+    def decide(x: float, y: float) -> Any:
+        return decide_point(setup.ref, x, y, setup.fmt, setup.ulps, setup.atol)
+
+    zeros, special = special_values(setup, call, decide)
+    out = [zeros, special]
+    for name, detail, skipped in (
+            ("symmetry", "" if par is None else f"{par[0]}, {par[1]}",
+             "no parity declared or inferred"),
+            ("monotonicity", "between consecutive checked inputs, on the pieces where the "
+             "reference is monotone", "no monotone piece"),
+            ("range", "" if rng is None else f"[{rng[0]!r}, {rng[1]!r}] on {rng[2]}",
+             "the reference has no bounded range on a half-line containing the domain")):
+        t = tally.props.get(name)
+        if t is None or t.checked == 0:
+            out.append(PropertyResult(name, "skipped", detail=skipped))
+            continue
+        # a correctly rounded implementation of a monotone (odd, even) function is
+        # monotone (odd, even): a violation fails a check of correct rounding, and is
+        # reported ("warn") when the limit allows larger errors
+        soft = name in ("symmetry", "monotonicity") and not _cr_limit(setup)
+        verdict = "pass" if not t.violations else "warn" if soft else "fail"
+        out.append(PropertyResult(name, verdict, t.checked, t.violations, detail,
+                                  tuple(e for _, e in t.examples)))
+    return tuple(out)
+
+
+def _cr_limit(setup: Setup) -> bool:
+    """The limit demands correct rounding (at most half an ulp, no absolute limit)."""
+    return setup.atol is None and setup.ulps is not None and setup.ulps <= fmpq(1, 2)

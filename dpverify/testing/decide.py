@@ -46,6 +46,10 @@ class Enclosing(Protocol):
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None: ...
 
 
+#: an Enclosing whose ``fixed`` attribute is True (a float reference with a declared error)
+#: gives the same enclosure at every precision: decide_point decides what it can from it
+
+
 @dataclass(frozen=True)
 class PointResult:
     """The decision at one input.  ``ref_lo <= f(x) <= ref_hi`` (equal when exact);
@@ -105,7 +109,7 @@ def decide_point(ref: Enclosing, x: float, y: float, fmt: BinaryFormat,
         lo, hi = enc
         if lo is None or hi is None:
             return _beyond(x, y, lo, hi, fmt, prec)
-        last = _at(x, y, lo, hi, fmt, ulps, atol, prec)
+        last = _at(x, y, lo, hi, fmt, ulps, atol, prec, getattr(ref, "fixed", False))
         if last.status != "undecided":
             return last
         prec *= 2
@@ -132,16 +136,23 @@ def _beyond(x: float, y: float, lo: fmpq | None, hi: fmpq | None, fmt: BinaryFor
 
 
 def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | None,
-        atol: fmpq | None, prec: int) -> PointResult:
+        atol: fmpq | None, prec: int, fixed: bool = False) -> PointResult:
     r_lo = round_nearest(lo, fmt)
     r_hi = r_lo if hi == lo else round_nearest(hi, fmt)
+    ulp_hi = ulp = pow2(ulp_exponent(r_lo, fmt))
     if r_lo != r_hi:
-        return PointResult(x, y, lo, hi, math.nan, fmpq(0), None, None, None, None,
-                           "undecided", prec)
-    rounded = r_lo
-    ulp = pow2(ulp_exponent(rounded, fmt))
+        if not (fixed and math.isfinite(r_lo) and math.isfinite(r_hi)):
+            return PointResult(x, y, lo, hi, math.nan, fmpq(0), None, None, None, None,
+                               "undecided", prec)
+        # a fixed enclosure (a float reference with a declared error) whose ends round
+        # differently: the ulp of RN(f) lies between the least and the greatest ulp of
+        # [r_lo, r_hi] (monotone in |v| on each side of 0); the rounded value is unknown
+        ends = [pow2(ulp_exponent(v, fmt)) for v in (r_lo, r_hi)]
+        ulp = pow2(ulp_exponent(0.0, fmt)) if r_lo < 0 < r_hi else min(ends)
+        ulp_hi = max(ends)
+    rounded = r_lo if r_lo == r_hi else math.nan
     if not math.isfinite(y):
-        if y == rounded:
+        if y == rounded and not math.isnan(rounded):
             z = fmpq(0)
             return PointResult(x, y, lo, hi, rounded, ulp, z, z, z, z, "pass", prec)
         return PointResult(x, y, lo, hi, rounded, ulp, None, None, None, None, "fail", prec)
@@ -150,10 +161,11 @@ def _at(x: float, y: float, lo: fmpq, hi: fmpq, fmt: BinaryFormat, ulps: fmpq | 
         a_lo, a_hi = fmpq(0), max(yq - lo, hi - yq)
     else:
         a_lo, a_hi = sorted((abs(yq - lo), abs(yq - hi)))
-    u_lo, u_hi = a_lo / ulp, a_hi / ulp
+    u_lo, u_hi = a_lo / ulp_hi, a_hi / ulp
     surely = (ulps is not None and u_hi <= ulps) or (atol is not None and a_hi <= atol)
     maybe = (ulps is not None and u_lo <= ulps) or (atol is not None and a_lo <= atol)
-    sharp = (u_hi - u_lo) <= u_lo / (1 << 20) or (u_hi - u_lo) <= fmpq(1, 1 << 40)
+    # a fixed enclosure never sharpens: decided as far as it goes (more bits cannot help)
+    sharp = fixed or (u_hi - u_lo) <= u_lo / (1 << 20) or (u_hi - u_lo) <= fmpq(1, 1 << 40)
     if surely and sharp:
         status = "pass"
     elif not maybe and sharp:

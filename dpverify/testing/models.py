@@ -43,16 +43,19 @@ import numpy as np
 from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from ..errors import DomainError, PrecisionExhausted
-from ..expr import Expr, NotAnalytic
+from ..expr import Expr, NotAnalytic, Undefined
+from ..expr.bounds import range_bounds
 from ..expr.jets import series_cap, series_coeffs
 from .eft import SPLIT_MAX, horner_error_terms
-from .formats import BinaryFormat, floor_log2, pow2
+from .formats import BinaryFormat, floor_log2, pow2, round_nearest, ulp_exponent
 
-__all__ = ["PieceModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece", "cover",
-           "MAX_ORDER", "MIN_POINTS", "float_up"]
+__all__ = ["PieceModel", "FlatModel", "ModelBuilder", "ExprModels", "PolyModels", "Piece",
+           "cover", "MAX_ORDER", "MIN_POINTS", "float_up", "float_down", "rounds_to"]
 
-#: Highest order of a piece's Taylor model (beyond it the piece is bisected).
-MAX_ORDER = 20
+#: Highest order of a piece's Taylor model (beyond it the piece is bisected): a model takes
+#: the least order that meets its accuracy, so a high cap costs only where it is needed
+#: (gamma far left of 0, between poles: pieces three times wider at order 32 than at 20)
+MAX_ORDER = 32
 #: A piece with fewer points is decided point by point (a model costs about as much as
 #: a dozen exact evaluations).
 MIN_POINTS = 12
@@ -77,6 +80,9 @@ class PieceModel:
     bl: np.ndarray
     eb: np.ndarray
     vanish: int = 0   # the order to which f vanishes at m (bh_j = 0 for j < vanish)
+    #: +1 / -1 where f is increasing / decreasing on the whole piece (its derivative's
+    #: ball excludes 0), 0 when not known
+    slope: int = 0
 
     @property
     def bound(self) -> float:
@@ -84,17 +90,53 @@ class PieceModel:
 
 
 @dataclass(frozen=True)
+class FlatModel:
+    """A piece where the reference is flat at the format's resolution: ``lo <= f(x) <=
+    hi`` (floats rounded outward; +-inf for a value beyond every float) and every value of
+    ``[lo, hi]`` rounds to the same number ``rounded`` of the format (an overflow to
+    ``+-inf``, an underflow to 0, a saturation at ``+-1``...); ``rounded`` NaN: the
+    reference is undefined at every point of the piece (``log`` left of 0)."""
+
+    lo: float
+    hi: float
+    rounded: float
+    #: ``log2`` of the ulp of ``rounded`` and ``lo_u <= f(x) 2^-q <= hi_u`` (floats rounded
+    #: outward): the enclosure in ulps, sharp even where ``f`` is subnormal
+    q: int = 0
+    lo_u: float = -math.inf
+    hi_u: float = math.inf
+
+
+@dataclass(frozen=True)
 class Piece:
     """Points ``xs[start:stop]`` (sorted) and the model that covers them (None: decide
-    those points exactly)."""
+    those points exactly, unless ``flat`` is given)."""
 
     start: int
     stop: int
     model: PieceModel | None
+    flat: FlatModel | None = None
 
 
 class ModelBuilder(Protocol):
     def build(self, m: float, r: float) -> PieceModel | None: ...
+
+
+def float_down(x: arb) -> float:
+    """A float <= the lower end of the ball ``x``: the greatest one, or the largest finite
+    float beyond it, or -inf."""
+    lo = x.lower()
+    if not lo.is_finite():
+        return -math.inf
+    if lo >= arb(_MAX64):
+        return _MAX64
+    f = float(lo)
+    if not math.isfinite(f):
+        return -math.inf
+    return f if arb(f) <= lo else math.nextafter(f, -math.inf)
+
+
+_MAX64 = np.finfo(np.float64).max
 
 
 def float_up(q: fmpq | arb) -> float:
@@ -117,8 +159,8 @@ def _double_double(b: arb) -> tuple[float, float, arb]:
     return hi, lo, (rest - arb(lo)).abs_upper()
 
 
-def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb]
-            ) -> PieceModel | None:
+def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb],
+            slope: int = 0) -> PieceModel | None:
     """Round the (scaled) coefficient balls to double-double and close the error
     polynomial: ``extra[j]`` (truncation, remainder) plus, per power of ``t``, the
     rounding of the coefficient and :func:`~dpverify.testing.eft.horner_error_terms`."""
@@ -136,7 +178,7 @@ def _finish(m: float, rho: int, scale: int, coeffs: list[arb], extra: list[arb]
     eb[0] += slack
     vanish = next((j for j, h in enumerate(bh) if h != 0 or bl[j] != 0), 0)
     return PieceModel(m, rho, scale, np.array(bh), np.array(bl),
-                      np.array([float_up(e) for e in eb]), vanish)
+                      np.array([float_up(e) for e in eb]), vanish, slope)
 
 
 def _accept(model: PieceModel | None, size: arb, p: int, tmax: float) -> PieceModel | None:
@@ -147,6 +189,27 @@ def _accept(model: PieceModel | None, size: arb, p: int, tmax: float) -> PieceMo
     limit = size * arb(2) ** -(p + _EXTRA_BITS - 2)
     worst = float(np.polynomial.polynomial.polyval(tmax, model.eb)) * (1 + 2.0 ** -40)
     return model if arb(worst) <= limit else None
+
+
+def _round_end(e: arb, fmt: BinaryFormat) -> float | None:
+    """The number of ``fmt`` nearest to the exact ball end ``e`` (None: not decided
+    here, an end far outside the float64 range but not beyond the format)."""
+    if not e.is_finite():   # an infinite end: +-inf
+        return math.inf if e > 0 else -math.inf
+    big = arb(2) ** (fmt.emax + 1)
+    if abs(e) >= big:
+        return math.inf if e > 0 else -math.inf
+    if abs(e) <= arb(2) ** (fmt.emin - fmt.p - 1):   # at most half the least subnormal
+        return 0.0
+    man, ex = e.mid().man_exp()
+    return round_nearest(int(man) * pow2(int(ex)), fmt)
+
+
+def rounds_to(a: arb, b: arb, fmt: BinaryFormat) -> float | None:
+    """The number of ``fmt`` that every value in ``[a, b]`` rounds to (exact ball ends),
+    or None when the ends round differently (rounding is monotone)."""
+    ra, rb = _round_end(a, fmt), _round_end(b, fmt)
+    return ra if ra is not None and ra == rb else None
 
 
 def _rho(r: float) -> int:
@@ -183,6 +246,34 @@ class ExprModels:
         except (NotAnalytic, DomainError, PrecisionExhausted, ValueError, ZeroDivisionError):
             return None
 
+    def flat(self, lo: float, hi: float) -> FlatModel | None:
+        """A :class:`FlatModel` of ``[lo, hi]`` when ``f`` there rounds to one number of the
+        format: decided exactly from inf-sup bounds of ``f``
+        (:func:`dpverify.expr.bounds.range_bounds`); an *undefined* one (``rounded`` NaN)
+        where ``f`` is proven undefined at every point (``log`` of negative numbers); else
+        None."""
+        ball = arb(fmpq(*lo.as_integer_ratio())).union(arb(fmpq(*hi.as_integer_ratio())))
+        try:
+            with ctx.workprec(self.prec):
+                self.expr.eval_arb(ball)
+        except Undefined:   # proven undefined on the whole ball (expr.Undefined)
+            return FlatModel(math.nan, math.nan, math.nan)
+        except (DomainError, ValueError, ZeroDivisionError):
+            pass
+        try:
+            with ctx.workprec(self.prec):
+                a, b = range_bounds(self.expr, fmpq(*lo.as_integer_ratio()),
+                                    fmpq(*hi.as_integer_ratio()))
+                ra = rounds_to(a, b, self.fmt)
+                if ra is None:
+                    return None
+                q = ulp_exponent(ra, self.fmt)
+                scale = arb(2) ** -q
+                return FlatModel(float_down(a), float_up(b), ra, q, float_down(a * scale),
+                                 float_up(b * scale))
+        except (DomainError, ValueError, ZeroDivisionError):
+            return None
+
     def _build(self, m: float, r: float) -> PieceModel | None:
         whole = self._series(arb(m, r), MAX_ORDER + 1)  # f_j(I) over the piece
         if not all(g.is_finite() for g in whole):
@@ -215,7 +306,8 @@ class ExprModels:
         rem = whole[order].abs_upper() * two ** (rho * order - scale)
         coeffs = [c * two ** (rho * j - scale) for j, c in enumerate(at_m[:order])]
         extra = [arb(0)] * order + [rem]
-        return _accept(_finish(m, rho, scale, coeffs, extra), ref * two ** -scale,
+        slope = 1 if whole[1] > 0 else -1 if whole[1] < 0 else 0   # f'(I)
+        return _accept(_finish(m, rho, scale, coeffs, extra, slope), ref * two ** -scale,
                        self.fmt.p, math.ldexp(r, -rho))
 
 
@@ -245,9 +337,14 @@ class PolyModels:
         while n > k + 1 and tail + abs(scaled[n - 1]) < target / 8:
             tail += abs(scaled[n - 1])
             n -= 1
+        # p'(m + s 2^rho) 2^(rho - scale) = sum_j j a_j t^(j-1), |t| <= 1: the sign of a_1
+        # when |a_1| exceeds the rest
+        rest = sum((j * abs(c) for j, c in enumerate(scaled) if j >= 2), fmpq(0))
+        slope = (1 if scaled[1] > 0 else -1) if len(scaled) > 1 and abs(scaled[1]) > rest \
+            else 0
         with ctx.workprec(self.fmt.p + 64):   # arb(fmpq) rounds into the ball: rigorous
             model = _finish(m, rho, scale, [arb(c) for c in scaled[:n]],
-                            [arb(0)] * n + [arb(tail)])
+                            [arb(0)] * n + [arb(tail)], slope)
             return _accept(model, arb(lead), self.fmt.p, math.ldexp(r, -rho))
 
 
@@ -288,6 +385,11 @@ def _zero_piece(xs: np.ndarray, builder: ModelBuilder, min_points: int
             return int(i0), a, b, int(i1), model
         k -= 3
     return None
+
+
+def _flat(builder: ModelBuilder, lo: float, hi: float) -> FlatModel | None:
+    fn = getattr(builder, "flat", None)
+    return None if fn is None else fn(lo, hi)
 
 
 def cover(xs: np.ndarray, builder: ModelBuilder | None, min_points: int = MIN_POINTS
@@ -335,6 +437,10 @@ def cover(xs: np.ndarray, builder: ModelBuilder | None, min_points: int = MIN_PO
             built = builder.build(m, r) if r > 0 else None
             if built is not None:
                 pieces.append(Piece(i0, i1, built))
+                continue
+            flat = _flat(builder, lo, hi)
+            if flat is not None:
+                pieces.append(Piece(i0, i1, None, flat))
                 continue
             k = i0 + int(np.searchsorted(xs[i0:i1], m))
             if not i0 < k < i1:

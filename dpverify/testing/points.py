@@ -7,10 +7,12 @@ search of a budget of ``N`` points on an interval:
 
 * ``structural``: the domain's ends and their neighbouring floats, the implementation's
   breakpoints (the two floats around each, and their neighbours), 0 and the smallest
-  subnormals when inside, the Chebyshev extrema and nodes of a polynomial reference's
-  degree, and, in *every binade* of either sign that meets the domain, its first and last
-  float (and, from a budget of :data:`FULL_BINADES`, its middle float and two random
-  ones): about 4300 (or 10^4) points for a binary64 domain around 0;
+  subnormals when inside, the published hard cases of the reference and the floats around
+  its zeros and poles (``extra``: :mod:`dpverify.testing.hardcases`), the Chebyshev
+  extrema and nodes of a polynomial reference's degree, and, in *every binade* of either
+  sign that meets the domain, its first and last float (and, from a budget of
+  :data:`FULL_BINADES`, its middle float and two random ones): about 4300 (or 10^4)
+  points for a binary64 domain around 0;
 * ``uniform``: ``N/2`` points uniform in ``[lo, hi]`` (rounded to the format), in strata;
 * ``ordinal``: ``N/4`` points uniform over the *representable numbers* of the domain
   (each binade equally likely: log-uniform in ``|x|``), in strata;
@@ -36,8 +38,8 @@ from ..errors import InvalidParameterError
 from .formats import BinaryFormat, from_ordinal, round_nearest, to_ordinal
 
 __all__ = ["ALL_INTEGERS_MAX", "MAX_POINTS", "DEFAULT_POINTS", "PER_POINT_DEFAULT", "CHUNK",
-           "FULL_BINADES", "Domain", "Task", "make_domain", "plan", "refine", "task_points",
-           "given_tasks", "half_width"]
+           "FULL_BINADES", "BLOCK", "Domain", "Task", "make_domain", "plan", "plan_bits",
+           "refine", "task_points", "given_tasks", "half_width"]
 
 #: Largest integer domain checked point by point by default (larger ones are sampled).
 ALL_INTEGERS_MAX = 100_000
@@ -52,7 +54,11 @@ PER_POINT_DEFAULT = 1 << 14
 FULL_BINADES = 1 << 17
 #: Points per task (the unit of work of a backend).
 CHUNK = 1 << 18
-_KINDS = ("given", "structural", "uniform", "ordinal", "range", "refine", "integers")
+_KINDS = ("given", "structural", "uniform", "ordinal", "range", "refine", "integers",
+          "bits")
+#: inputs per task of an exhaustive run (``2^21`` bit patterns: ``2^11`` tasks for all of
+#: binary32)
+BLOCK = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -151,7 +157,7 @@ def _binade_points(dom: Domain, rng: np.random.Generator, full: bool) -> list[np
 
 
 def _structural(dom: Domain, args: tuple[Any, ...], seed: int) -> np.ndarray:
-    breakpoints, degree, full = args
+    breakpoints, degree, full, extra = args
     fmt, rng = dom.fmt, _rng(seed, "structural", 0)
     olo, ohi = dom.ordinals
     near = np.arange(-4, 5)
@@ -164,6 +170,8 @@ def _structural(dom: Domain, args: tuple[Any, ...], seed: int) -> np.ndarray:
         ords.append(np.arange(-2, 3))
     pts = [from_ordinal(np.clip(np.concatenate(ords), olo, ohi), fmt)]
     pts += _binade_points(dom, rng, full)
+    if extra is not None:
+        pts.append(np.asarray(extra, dtype=np.float64))
     if degree is not None and 0 < degree <= 100_000:
         j = np.arange(degree + 1)
         mid, rad = dom.lo / 2 + dom.hi / 2, dom.hi / 2 - dom.lo / 2   # no overflow
@@ -196,6 +204,11 @@ def task_points(task: Task, dom: Domain, seed: int) -> np.ndarray:
     elif kind == "range":
         lo, hi = a
         xs = from_ordinal(np.arange(lo, hi + 1, dtype=np.int64), fmt)
+    elif kind == "bits":   # bit patterns lo..hi of non-negative numbers, negated if asked
+        lo, hi, negative = a
+        xs = np.arange(lo, hi + 1, dtype=np.int64).astype(fmt.int_dtype).view(
+            fmt.dtype).astype(np.float64)
+        return -xs[::-1] if negative else xs
     elif kind == "refine":
         centre, half, n, neighbours = a
         rng = _rng(seed, kind, task.index)
@@ -251,8 +264,37 @@ def _strata(kind: str, lo: Any, hi: Any, n: int, start: int = 0) -> list[Task]:
             if c > 0]
 
 
-def plan(dom: Domain, budget: int | str, breakpoints: list[fmpq], degree: int | None
-         ) -> tuple[list[Task], int]:
+def plan_bits(dom: Domain, block: int | None = None) -> list[Task]:
+    """Every number of the format in the interval ``dom``, in bit-pattern order: the
+    non-negative ones from ``+0`` up, then the negative ones from the least in magnitude
+    (``-0`` is skipped: the same input as ``+0`` for the value; its sign is a property);
+    tasks of ``block`` consecutive patterns."""
+    if dom.kind != "interval":
+        raise InvalidParameterError("exhaustive checks need an interval domain")
+    block = BLOCK if block is None else block
+    tasks: list[Task] = []
+    one = np.array([0.0, 0.0], dtype=dom.fmt.dtype)
+
+    def pattern(v: float) -> int:
+        one[0] = v
+        return int(one[:1].view(dom.fmt.int_dtype)[0])
+
+    parts = []
+    if dom.hi >= 0:
+        parts.append((pattern(max(dom.lo, 0.0)), pattern(dom.hi), False))
+    if dom.lo < 0:
+        smallest = math.ldexp(1.0, dom.fmt.emin - dom.fmt.p + 1)
+        parts.append((pattern(max(-dom.hi, smallest)), pattern(-dom.lo), True))
+    for lo, hi, negative in parts:
+        if lo > hi:
+            continue
+        for a in range(lo, hi + 1, block):
+            tasks.append(Task("bits", len(tasks), (a, min(a + block - 1, hi), negative)))
+    return tasks
+
+
+def plan(dom: Domain, budget: int | str, breakpoints: list[fmpq], degree: int | None,
+         extra: np.ndarray | None = None) -> tuple[list[Task], int]:
     """The tasks of the first pass and the budget left for :func:`refine`
     (module docstring)."""
     if dom.kind == "integers":
@@ -269,7 +311,8 @@ def plan(dom: Domain, budget: int | str, breakpoints: list[fmpq], degree: int | 
                 for i, a in enumerate(range(olo, ohi + 1, CHUNK))], 0
     n = int(budget)
     # five points per binade with a large budget, its two ends with a small one
-    tasks = [Task("structural", 0, (tuple(breakpoints), degree, n >= FULL_BINADES))]
+    tasks = [Task("structural", 0, (tuple(breakpoints), degree, n >= FULL_BINADES,
+                                    None if extra is None else tuple(extra.tolist())))]
     tasks += _strata("uniform", dom.lo, dom.hi, n // 2)
     tasks += _strata("ordinal", olo, ohi, n // 4)
     return tasks, n - n // 2 - n // 4

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # annotations only: the expression package loads on first use
 
 __all__ = ["DEFAULT_DEGREE", "Reference", "ExprReference", "PolyReference",
            "CallableReference", "FloatReference", "as_reference", "resolve_reference",
-           "call_vectorized", "is_vectorized"]
+           "call_vectorized", "is_vectorized", "OVERFLOW", "overflowed"]
 
 
 def _bernstein_approx(f: Any, k: Any, h: Any, dim: Any = 1) -> Any:
@@ -99,6 +99,8 @@ class Reference:
     domain: tuple[fmpq, fmpq] | None = None
     #: every point costs a Python call (no models, no vectorised values)
     per_point: bool = False
+    #: "sin" or "cos" when the reference is exactly that function of its variable
+    trig: str | None = None
 
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None:
         """``(lo, hi)`` with ``lo <= f(x) <= hi`` at about ``prec`` bits (``lo == hi``
@@ -112,6 +114,10 @@ class Reference:
     def values(self, xs: np.ndarray) -> np.ndarray | None:
         return None
 
+    def bounds(self, vals: np.ndarray) -> np.ndarray:
+        """``|f - v|`` is at most this at each of :meth:`values`."""
+        return np.zeros(vals.shape)
+
 
 class ExprReference(Reference):
     """A one-variable expression, evaluated in arb (rigorous at every precision)."""
@@ -119,6 +125,9 @@ class ExprReference(Reference):
     def __init__(self, expr: Expr):
         self.expr = expr
         self.what = expr.text
+        # sin(x) and cos(x) in binary32: reduced exactly (dpverify.testing.trig)
+        self.trig = expr.canonical[:3] if expr.canonical in ("sin(x)", "cos(x)") and \
+            expr.variables == ("x",) else None
 
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq | None, fmpq | None] | None:
         args = [x] * len(self.expr.variables)
@@ -202,27 +211,45 @@ class CallableReference(Reference):
 
 
 class FloatReference(Reference):
-    """A callable returning floats: its value is taken as exact (not rigorous)."""
+    """A callable returning floats: its value is taken as exact (not rigorous), or, with a
+    declared error ``ref_ulps`` (in ulps of its own binary64 result), as an enclosure
+    ``|f - v| <= ref_ulps ulp(v)`` that the screen and the exact decisions carry into every
+    error bound (rigorous *given* the declaration, which is trusted, not checked)."""
 
     rigorous = False
 
     def __init__(self, fn: Callable[..., Any], what: str, vectorized: bool,
-                 domain: tuple[fmpq, fmpq] | None = None):
+                 domain: tuple[fmpq, fmpq] | None = None, ref_ulps: fmpq | None = None):
         self.fn = fn
         self.what = what
         self.vectorized = vectorized
         self.domain = domain
         self.per_point = False
+        self.ref_ulps = ref_ulps
+        #: the enclosure does not improve with precision (decide.py: an undecided
+        #: rounding is resolved by the ulp alone when every candidate shares it)
+        self.fixed = True
 
     def values(self, xs: np.ndarray) -> np.ndarray:
         return call_vectorized(self.fn, xs, self.vectorized, "reference")
+
+    def bounds(self, vals: np.ndarray) -> np.ndarray:
+        """``|f - v| <=`` this at each value ``v`` (0 without a declared error)."""
+        if self.ref_ulps is None:
+            return np.zeros(vals.shape)
+        k = float(self.ref_ulps) * (1 + 2.0 ** -50)
+        with np.errstate(all="ignore"):
+            return np.where(np.isfinite(vals), np.spacing(np.abs(vals)) * k, np.inf)
 
     def enclose(self, x: fmpq, prec: int) -> tuple[fmpq, fmpq] | None:
         v = float(self.values(np.array([int(x.p) / int(x.q)]))[0])
         if not math.isfinite(v):
             return None
         q = fmpq(*v.as_integer_ratio())
-        return q, q
+        if self.ref_ulps is None:
+            return q, q
+        w = self.ref_ulps * fmpq(*math.ulp(v).as_integer_ratio())
+        return q - w, q + w
 
 
 def call_vectorized(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool,
@@ -238,11 +265,49 @@ def call_vectorized(fn: Callable[..., Any], xs: np.ndarray, vectorized: bool,
         if vectorized:
             raw = fn(xs.copy())
         else:
-            raw = np.frompyfunc(fn, 1, 1)(xs) if xs.size else np.zeros(0)
+            raw = np.frompyfunc(_errno(fn), 1, 1)(xs) if xs.size else np.zeros(0)
     out = _real_outputs(raw, what)
     if out.shape != xs.shape:
         raise AssertionError(f"{what} returned shape {out.shape} for {xs.shape[0]} inputs")
     return out
+
+
+#: the output a scalar function's OverflowError stands for (a NaN with a payload of its own):
+#: the check replaces it by the infinity the reference rounds to (:func:`overflowed`)
+OVERFLOW = np.array([0x7FF8_0000_0F10_F10F], dtype=np.int64).view(np.float64)[0]
+
+
+def _errno(fn: Callable[..., Any]) -> Callable[[Any], Any]:
+    """A scalar function whose domain and range errors become values, as C's ``errno``
+    does: ``ValueError`` (``math.gamma(-2)``: "math domain error"; mpmath's "gamma function
+    pole") is NaN; ``OverflowError`` (``math.gamma(200)``: "math range error") is an
+    infinity, of the reference's sign (:data:`OVERFLOW`, resolved by :func:`overflowed`)."""
+    def call(x: Any) -> Any:
+        try:
+            return fn(x)
+        except ValueError:
+            return math.nan
+        except OverflowError:
+            return float(OVERFLOW)
+    return call
+
+
+def overflowed(ref: Reference, xs: np.ndarray, ys: np.ndarray, p: int) -> None:
+    """Replace the :data:`OVERFLOW` outputs in ``ys`` (in place) by ``+-inf`` with the sign
+    of the reference at the input (enclosed at ``p`` bits; NaN where it is undefined or its
+    sign is not decided)."""
+    bits = ys.view(np.int64)
+    for i in np.flatnonzero(bits == OVERFLOW.view(np.int64)).tolist():
+        x = float(xs[i])
+        enc = ref.enclose(fmpq(*x.as_integer_ratio()), p)
+        sign = math.nan
+        if enc is not None:
+            lo, hi = enc
+            if lo is None or (hi is not None and hi < 0):
+                sign = -1.0
+            elif hi is None or lo > 0:
+                sign = 1.0
+        ys[i] = sign * math.inf
 
 
 def _real_outputs(raw: Any, what: str) -> np.ndarray:
@@ -312,23 +377,25 @@ def _float_name(fn: Any) -> str:
 
 
 def _classify(fn: Callable[..., Any], probe: fmpq | None, what: str, degree: int | None,
-              dom: tuple[fmpq, fmpq] | None) -> Reference:
+              dom: tuple[fmpq, fmpq] | None, ref_ulps: fmpq | None = None) -> Reference:
     """An exact callable or a float one, by what it returns at the probe point."""
     if probe is None:
         raise InvalidParameterError("domain is required for a reference without one")
     try:
         v = fn(probe)
-    except TypeError:
+    except (TypeError, ValueError):
         # numpy ufuncs and scipy.special refuse fmpq: a float function of arrays
         xs = np.array([int(probe.p) / int(probe.q)])
         if not is_vectorized(fn, xs):
             raise ParameterTypeError(
                 f"reference: {what} accepts neither an exact point (fmpq) nor a float "
                 "array") from None
-        return FloatReference(fn, _float_name(fn), True, dom)
-    if isinstance(v, (float, np.floating)):
+        return FloatReference(fn, _float_name(fn), True, dom, ref_ulps)
+    if isinstance(v, (float, np.floating)) or (
+            isinstance(v, np.ndarray) and v.size == 1 and v.dtype.kind == "f"):
+        # a float function, scalar or numpy-wrapped (a 0-d array at a scalar)
         xs = np.array([int(probe.p) / int(probe.q)] * 2)
-        return FloatReference(fn, _float_name(fn), is_vectorized(fn, xs), dom)
+        return FloatReference(fn, _float_name(fn), is_vectorized(fn, xs), dom, ref_ulps)
     _exact_result(v, what)
     return CallableReference(fn, what, DEFAULT_DEGREE if degree is None else degree, dom)
 
@@ -362,7 +429,8 @@ def _expression(obj: Any) -> Expr:
     return e
 
 
-def as_reference(obj: Any, probe: fmpq | None = None) -> Reference:
+def as_reference(obj: Any, probe: fmpq | None = None, ref_ulps: fmpq | None = None
+                 ) -> Reference:
     """A univariate reference (module docstring).  ``probe``, a point of the domain, tells
     an exact callable from a float one."""
     # lazy: `import dpverify.testing` loads no polynomial code (266 modules instead of 294)
@@ -371,6 +439,9 @@ def as_reference(obj: Any, probe: fmpq | None = None) -> Reference:
     from ..expr import Expr
 
     if isinstance(obj, (str, Expr)) or (isinstance(obj, tuple) and obj and obj[0] == "expr"):
+        if ref_ulps is not None:
+            raise InvalidParameterError("ref_ulps declares the error of a float reference; "
+                                        "an expression is evaluated rigorously")
         return ExprReference(_expression(obj))
     dom_attr: Any = getattr(obj, "domain", None)
     what = type(obj).__name__
@@ -410,13 +481,17 @@ def as_reference(obj: Any, probe: fmpq | None = None) -> Reference:
             "polynomial, a numpy polynomial, an Approximation, a (construction name, "
             "params) pair, or a function (exact, or returning floats), got "
             f"{type(obj).__name__}")
-    return _classify(ev, probe if probe is not None else (None if dom is None else
-                                                          (dom[0] + dom[1]) / 2),
-                     name, deg, dom)
+    ref = _classify(ev, probe if probe is not None else (None if dom is None else
+                                                         (dom[0] + dom[1]) / 2),
+                    name, deg, dom, ref_ulps)
+    if ref_ulps is not None and not isinstance(ref, FloatReference):
+        raise InvalidParameterError("ref_ulps declares the error of a float reference; "
+                                    f"{name} returns exact numbers")
+    return ref
 
 
-def resolve_reference(reference: Any, domain: Any, fallback: tuple[float, float] | None = None
-                      ) -> tuple[Reference, tuple[str, fmpq, fmpq]]:
+def resolve_reference(reference: Any, domain: Any, fallback: tuple[float, float] | None = None,
+                      ref_ulps: Any = None) -> tuple[Reference, tuple[str, fmpq, fmpq]]:
     """(univariate reference, ("integers" | "interval", lo, hi)); the domain is ``domain``,
     else the reference's own, else ``fallback`` (the span of given inputs)."""
     from ..approximation import Approximation  # lazy, as in as_reference
@@ -448,7 +523,10 @@ def resolve_reference(reference: Any, domain: Any, fallback: tuple[float, float]
     probe = None if dom is None else (dom[1] + dom[2]) / 2
     if dom is not None and dom[0] == "integers":
         probe = dom[1]
-    ref = as_reference(reference, probe)
+    declared = None if ref_ulps is None else to_fmpq(ref_ulps, "ref_ulps")
+    if declared is not None and declared < 0:
+        raise InvalidParameterError(f"ref_ulps must be >= 0, got {declared}")
+    ref = as_reference(reference, probe, declared)
     if dom is None:
         if ref.domain is None:
             raise InvalidParameterError("domain is required for a reference without one")

@@ -22,7 +22,9 @@ from flint import arb, ctx, fmpq
 
 from ..atomic import write_text
 from ..numbers import fmpq_str, fmpq_to_decimal
+from .coverage import Coverage
 from .decide import PointResult, q_float
+from .properties import PropertyResult
 from .run import HIST_EDGES, Tally
 
 __all__ = ["ImplementationCheck", "failure_message", "q_text", "REPORT_KIND", "build_report"]
@@ -120,6 +122,36 @@ class ImplementationCheck:
     #: the worst error is infinite (a NaN or infinite output, or a reference beyond every
     #: format): ``worst_ulps`` then holds its known lower end
     infinite: bool = False
+    #: every number of the format in the domain was checked (``exhaustive=True``)
+    exhaustive: bool = False
+    #: the first failing inputs in bit-pattern order (decided exactly)
+    first_failures: tuple[PointResult, ...] = field(default=(), repr=False)
+    #: inputs whose error exceeds half an ulp (None: not counted); ``correctly_rounded``
+    #: is True when there are none (and nothing is undecided)
+    incorrectly_rounded: int | None = None
+    #: the named property checks (signed zeros, special values, symmetry, monotonicity,
+    #: range)
+    properties: tuple[PropertyResult, ...] = field(default=(), repr=False)
+    #: what the search covers (the default search of an interval; None otherwise)
+    coverage: Coverage | None = field(default=None, repr=False)
+    #: inputs where the reference is undefined (poles, outside its domain), and the first
+    #: few with the output there
+    singularities: int = 0
+    singular_inputs: tuple[tuple[float, float], ...] = ()
+    #: tasks of the run, and those read back from a state file (a resumed run)
+    tasks: int = 0
+    resumed: int = 0
+
+    @property
+    def correctly_rounded(self) -> bool | None:
+        """Every checked error is at most half an ulp (None when not counted)."""
+        if self.incorrectly_rounded is None:
+            return None
+        return self.incorrectly_rounded == 0 and self.undecided == 0
+
+    def property(self, name: str) -> PropertyResult | None:
+        """The property check ``name`` (``"monotonicity"``...), if it ran."""
+        return next((p for p in self.properties if p.name == name), None)
 
     def _worst_text(self, digits: int = 6) -> str:
         if self.infinite:   # an infinite error: its known lower end, if any
@@ -133,7 +165,8 @@ class ImplementationCheck:
                 f"{'' if self.rigorous else ', reference not rigorous'})")
 
     def summary(self) -> str:
-        """A few lines: the worst point, the counts, the histogram."""
+        """A few lines: the worst point, the counts, the histogram, the properties, and
+        (exhaustive) the first failures and correct rounding, (sampled) the coverage."""
         lines = [
             f"{self.reference} ({'rigorous' if self.rigorous else 'reference not rigorous'}"
             f", {self.format}) on [{self.domain[0]!r}, {self.domain[1]!r}]: "
@@ -146,6 +179,30 @@ class ImplementationCheck:
             f"every checked error <= {self.ulps_bound:.6g} ulps; failures: {self.failures}",
             "errors in ulps: " + _hist_text(self.histogram),
         ]
+        lo, hi = self.worst_ulps_enclosure
+        if not self.infinite and hi - lo > hi / (1 << 20) and hi > 0:
+            lines[1] = lines[1].replace(f"worst: {self._worst_text()} ulps",
+                                        f"worst: [{q_text(lo)}, {q_text(hi)}] ulps")
+        if self.incorrectly_rounded is not None:
+            n = self.incorrectly_rounded
+            lines.append(("every input of the domain checked" if self.exhaustive else
+                          "checked inputs") + f": correctly rounded: "
+                         f"{'yes' if self.correctly_rounded else 'no'}"
+                         f"{'' if n == 0 else f' ({n} err by more than 1/2 ulp)'}")
+        if self.first_failures:
+            lines.append("first failing inputs: " + "; ".join(
+                f"{r.x!r} (got {r.y!r}, {q_text(r.ulps_hi)} ulps)"
+                for r in self.first_failures[:3]))
+        if self.singularities:
+            lines.append(f"reference singular (undefined) at {self.singularities} inputs: " +
+                         ", ".join(f"x = {x!r} (got {y!r})" for x, y in
+                                   self.singular_inputs[:3]))
+        lines += [p.text() for p in self.properties]
+        if self.coverage is not None:
+            lines.append(self.coverage.text())
+        if self.resumed:
+            lines.append(f"resumed: {self.resumed} of {self.tasks} tasks read from the "
+                         "state file")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -175,6 +232,19 @@ class ImplementationCheck:
             "failing": [{"x": r.x.hex(), "y": r.y.hex() if math.isfinite(r.y) else str(r.y),
                          "ulps": q_text(r.ulps_hi, 8)} for r in self.failing],
             "seconds": round(self.seconds, 3), "backend": self.backend,
+            "exhaustive": self.exhaustive,
+            "incorrectly_rounded": self.incorrectly_rounded,
+            "correctly_rounded": self.correctly_rounded,
+            "first_failures": [{"x": r.x.hex(), "y": r.y.hex() if math.isfinite(r.y)
+                                else str(r.y), "ulps": q_text(r.ulps_hi, 8)}
+                               for r in self.first_failures],
+            "singularities": self.singularities,
+            "singular_inputs": [[x.hex(), y.hex() if math.isfinite(y) else str(y)]
+                                for x, y in self.singular_inputs],
+            "properties": [{"name": p.name, "status": p.status, "checked": p.checked,
+                            "violations": p.violations, "detail": p.detail,
+                            "examples": list(p.examples)} for p in self.properties],
+            "coverage": None if self.coverage is None else self.coverage.to_json(),
         }
 
     def save(self, path: str) -> None:
@@ -206,7 +276,11 @@ def failure_message(rep: ImplementationCheck, tally: Tally) -> str:
         None if rep.atol is None else f"atol {q_text(rep.atol, 6)}") if t)
     r = tally.failing[0] if tally.failing else (tally.odd[0] if tally.odd else None)
     head = "implementation"
+    broken = [p.text() for p in rep.properties if p.status == "fail"]
     if r is None:
+        if broken and rep.failures == 0:
+            return (f"{head} violates {len(broken)} property check(s) (errors within the "
+                    f"limit {limit}):\n" + "\n".join(broken))
         return f"{head}: {rep.failures} of {rep.points} points fail (limit {limit})"
     y = f"{r.y!r} ({r.y.hex()})" if math.isfinite(r.y) else repr(r.y)
     if r.status == "undefined":
@@ -228,22 +302,29 @@ def failure_message(rep: ImplementationCheck, tally: Tally) -> str:
     rigour = "" if rep.rigorous else f"; reference not rigorous ({rep.reference} returns floats)"
     return (f"{first}; {rep.failures} of {rep.points} points fail"
             f"{'' if not rep.undecided else f', {rep.undecided} undecided'}{rigour}\n"
-            f"errors in ulps (screened): {hist}")
+            f"errors in ulps (screened): {hist}" + "".join("\n" + b for b in broken))
 
 
 def build_report(tally: Tally, *, ulps: fmpq | None, atol: fmpq | None, rigorous: bool,
                  reference: str, fmt_name: str, domain: tuple[float, float], seconds: float,
-                 backend: str) -> ImplementationCheck:
+                 backend: str, exhaustive: bool = False,
+                 properties: tuple[PropertyResult, ...] = (), coverage: Coverage | None = None,
+                 resumed: int = 0, tasks: int = 0) -> ImplementationCheck:
     """The report of a merged tally."""
     worst = tally.worst[0] if tally.worst else None
     hist = tuple((HIST_EDGES[i], HIST_EDGES[i + 1], int(n)) for i, n in enumerate(tally.hist))
-    passed = tally.failures == 0 and tally.undecided == 0
+    passed = tally.failures == 0 and tally.undecided == 0 and not any(
+        p.status == "fail" for p in properties)
     common = dict(ulps=ulps, atol=atol, passed=passed, rigorous=rigorous, reference=reference,
                   format=fmt_name, failures=tally.failures, undecided=tally.undecided,
                   screened=tally.screened, exact=tally.exact, pieces=tally.pieces,
                   histogram=hist, profile=tuple(float(v) for v in tally.profile),
                   domain=domain, failing=tuple(tally.failing), seconds=seconds,
-                  backend=backend)
+                  backend=backend, exhaustive=exhaustive,
+                  first_failures=tuple(r for _, r in tally.first),
+                  incorrectly_rounded=None if tally.not_cr < 0 else tally.not_cr,
+                  properties=properties, coverage=coverage, singularities=tally.singular,
+                  singular_inputs=tuple(tally.singular_at), resumed=resumed, tasks=tasks)
     if worst is None:
         z = fmpq(0)
         return ImplementationCheck(points=tally.points, worst_input=math.nan,

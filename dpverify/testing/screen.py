@@ -45,8 +45,8 @@ from .eft import comp_horner, two_sum
 from .formats import BinaryFormat
 from .models import Piece
 
-__all__ = ["Screen", "Tolerance", "screen_models", "screen_values", "PASS", "FAIL",
-           "UNDECIDED"]
+__all__ = ["Screen", "Tolerance", "screen_models", "screen_values", "limit_status", "PASS",
+           "FAIL", "UNDECIDED"]
 
 PASS, FAIL, UNDECIDED = 0, 1, 2
 _U = 2.0 ** -53
@@ -88,9 +88,29 @@ class Screen:
                    nan.copy())
 
 
+def limit_status(ulps_lo: np.ndarray, ulps_hi: np.ndarray, abs_lo: np.ndarray,
+                 abs_hi: np.ndarray, ok: np.ndarray, tol: Tolerance) -> np.ndarray:
+    """PASS where an enclosure is within a limit, FAIL where beyond every limit given,
+    UNDECIDED otherwise or where not ``ok``."""
+    n = ulps_lo.size
+    passes = np.zeros(n, dtype=bool)
+    if tol.ulps_lo is not None:
+        passes |= ulps_hi <= tol.ulps_lo
+    if tol.atol_lo is not None:
+        passes |= abs_hi <= tol.atol_lo
+    fails = np.ones(n, dtype=bool)
+    if tol.ulps_hi is not None:
+        fails &= ulps_lo > tol.ulps_hi
+    if tol.atol_hi is not None:
+        fails &= abs_lo > tol.atol_hi
+    status = np.full(n, UNDECIDED, dtype=np.int8)
+    status[ok & passes] = PASS
+    status[ok & fails & ~passes] = FAIL
+    return status
+
+
 def _decide(ys: np.ndarray, s: np.ndarray, c: np.ndarray, bound: np.ndarray,
             scale: np.ndarray, fmt: BinaryFormat, tol: Tolerance) -> Screen:
-    n = ys.size
     with np.errstate(all="ignore"):
         Y = np.ldexp(ys, -scale)
         ok = np.isfinite(Y) & (np.ldexp(Y, scale) == ys) & np.isfinite(s) & np.isfinite(c)
@@ -138,19 +158,7 @@ def _decide(ys: np.ndarray, s: np.ndarray, c: np.ndarray, bound: np.ndarray,
             small = lo_ < 2.0 ** -1000
             lo_[small] = np.maximum(lo_[small] - _TINY, 0.0)
         ok &= np.isfinite(D)   # an overflowing bound is +inf: still a bound
-    passes = np.zeros(n, dtype=bool)
-    if tol.ulps_lo is not None:
-        passes |= ulps_hi <= tol.ulps_lo
-    if tol.atol_lo is not None:
-        passes |= abs_hi <= tol.atol_lo
-    fails = np.ones(n, dtype=bool)
-    if tol.ulps_hi is not None:
-        fails &= ulps_lo > tol.ulps_hi
-    if tol.atol_hi is not None:
-        fails &= abs_lo > tol.atol_hi
-    status = np.full(n, UNDECIDED, dtype=np.int8)
-    status[ok & passes] = PASS
-    status[ok & fails & ~passes] = FAIL
+    status = limit_status(ulps_lo, ulps_hi, abs_lo, abs_hi, ok, tol)
     nan = ~ok
     for arr in (ulps_lo, ulps_hi, abs_lo, abs_hi):
         arr[nan] = np.nan
@@ -171,11 +179,12 @@ def _decide(ys: np.ndarray, s: np.ndarray, c: np.ndarray, bound: np.ndarray,
 
 
 def screen_values(ys: np.ndarray, refs: np.ndarray, fmt: BinaryFormat,
-                  tol: Tolerance) -> Screen:
-    """The screen against reference *values* (a float reference, taken as exact)."""
+                  tol: Tolerance, bound: np.ndarray | None = None) -> Screen:
+    """The screen against reference *values* (a float reference, taken as exact, or
+    within ``bound`` of the true value when its error is declared)."""
     z = np.zeros(ys.size)
-    return _decide(ys, np.asarray(refs, dtype=np.float64), z, z, np.zeros(ys.size, np.int64),
-                   fmt, tol)
+    return _decide(ys, np.asarray(refs, dtype=np.float64), z, z if bound is None else bound,
+                   np.zeros(ys.size, np.int64), fmt, tol)
 
 
 def _error_at(eb: np.ndarray, k: np.ndarray, at: np.ndarray) -> np.ndarray:

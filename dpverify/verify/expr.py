@@ -2,8 +2,11 @@
 
 Grammar (docs/certificates.md): numbers (read exactly), ``pi``, ``e``, the listed variables,
 ``+ - * /``, ``^`` / ``**`` (right-associative, tighter than unary minus), unary ``+ -``,
-parentheses, the one-argument functions in :data:`FUNCTIONS` and the n-ary ``min(a, b, ...)``
-/ ``max(a, b, ...)`` (two or more comma-separated arguments).  The parser is an
+parentheses, the one-argument functions in :data:`FUNCTIONS` (the special functions of
+:mod:`.expr_special` among them), the n-ary ``min(a, b, ...)`` / ``max(a, b, ...)`` (two or
+more comma-separated arguments) and the two-argument :data:`BINARY` functions: the Bessel
+functions of an exact order ``besselj(n, x)``, ``hypot(a, b)``, ``pow(a, b)`` (``a ^ b``).
+The parser is an
 iterative shunting-yard (no recursion, no ``eval``); a syntax error raises Malformed.
 An exponent that folds to an exact integer constant ``n`` is ``u^n`` (``n < 0`` needs
 ``u != 0``); any other exponent needs ``u > 0``, except that a constant ``v > 0`` allows 0.
@@ -24,7 +27,7 @@ of the evaluated set (an argument whose whole enclosure lies outside the real do
 its function, or a divisor that is exactly 0), and :class:`Indeterminate` when the balls
 cannot decide (or, for series, the point is not one where the function is analytic).
 
-Size: about 660 lines, over the usual 600: the parser and both evaluators implement one
+Size: about 700 lines, over the usual 600: the parser and both evaluators implement one
 language and share its tables (functions, real domains, special values); the postfix code
 type and the algebras are checked against each other here.  Tests reach ``SerAlg`` and
 ``Malformed`` through this module, so a split would also need them re-exported.
@@ -38,18 +41,32 @@ from typing import Literal, Protocol, TypeVar
 
 from flint import arb, arb_series, fmpq
 
+from .expr_special import (
+    ORDERED,
+    SPECIAL,
+    Indeterminate,
+    Undefined,
+    hypot_ball,
+    order_name,
+    special_ball,
+    special_series,
+    split_name,
+)
 from .numbers import charge, read_exact
 from .report import Malformed
 
-__all__ = ["FUNCTIONS", "NARY", "CONSTANTS", "SPACE", "MAX_LENGTH", "MAX_INT_EXPONENT", "IDENT",
+__all__ = ["FUNCTIONS", "NARY", "BINARY", "CONSTANTS", "SPACE", "MAX_LENGTH", "MAX_INT_EXPONENT",
+           "IDENT",
            "Undefined", "Indeterminate", "BinaryOp", "Instr", "Code", "parse", "Algebra", "run",
            "ipow", "constant", "nonzero", "arb_call", "Iv", "point", "interval", "IvAlg", "c0",
            "coeffs", "series_call", "SerAlg"]
 
 FUNCTIONS = frozenset(
     "exp log sqrt sin cos tan atan tanh abs erf erfc asin acos sinh cosh log1p expm1 min max"
-    .split())
+    .split()) | SPECIAL | ORDERED | {"hypot", "pow"}
 NARY = frozenset(("min", "max"))
+#: functions of exactly two arguments: an exact order and x (Bessel), hypot, pow (= ``^``)
+BINARY = ORDERED | {"hypot", "pow"}
 CONSTANTS = ("pi", "e")
 MAX_LENGTH = 100_000
 MAX_INT_EXPONENT = 100_000
@@ -64,14 +81,6 @@ _BINARY = {"+": (10, False), "-": (10, False), "*": (20, False), "/": (20, False
            "^": (40, True)}
 _UNARY = 30
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class Undefined(Exception):
-    """The expression is undefined at every point of the evaluated set."""
-
-
-class Indeterminate(Exception):
-    """The enclosure is not good enough to decide (or the series does not exist)."""
 
 
 def _height(q: fmpq) -> int:
@@ -100,6 +109,8 @@ Instr = (
     | tuple[Literal["neg"]]  # negate the top
     | tuple[Literal["call"], str]  # apply a one-argument function to the top
     | tuple[Literal["minmax"], str, int]  # min / max of the top n values
+    | tuple[Literal["callp"], str, fmpq]  # pop the order (constant), top := name_order(top)
+    | tuple[Literal["hypot"]]  # sqrt(a^2 + b^2) of the two top values
     | tuple[Literal["powi"], int]  # pop an integer exponent n (constant), top := top^n
     | tuple[Literal["pow"], bool]  # u^v (flag: v is a constant expression)
     | tuple[BinaryOp]  # binary arithmetic on the two top values
@@ -109,7 +120,8 @@ _ARITH: dict[str, tuple[BinaryOp]] = {"+": ("+",), "-": ("-",), "*": ("*",), "/"
 # the parser's operator stack: calls, parentheses (with their argument count), operators
 _Op = (tuple[Literal["call"], str] | tuple[Literal["("], list[int]] | tuple[Literal["neg"]]
        | tuple[Literal["bin"], str])
-_Pending = _Op | tuple[Literal["minmax"], str, int]
+_Pending = (_Op | tuple[Literal["minmax"], str, int] | tuple[Literal["callp"], str]
+            | tuple[Literal["hypot"]])
 
 
 def parse(text: str, variables: list[str], where: str) -> Code:
@@ -136,6 +148,17 @@ def parse(text: str, variables: list[str], where: str) -> Code:
             cs = [info.pop()[0] for _ in range(entry[2])]
             out.append(entry)
             info.append((all(cs), None))
+        elif entry[0] == "callp":
+            (cx, _), (_, order) = info.pop(), info.pop()
+            if order is None:
+                raise bad(f"the order of {entry[1]} must be an exact number")
+            charge(_digits(order), where)
+            out.append(("callp", entry[1], order))
+            info.append((cx, None))
+        elif entry[0] == "hypot":
+            (cb, _), (ca, _) = info.pop(), info.pop()
+            out.append(("hypot",))
+            info.append((ca and cb, None))
         elif entry[0] == "bin":
             (cb, vb), (ca, va) = info.pop(), info.pop()
             sym = entry[1]
@@ -203,8 +226,8 @@ def parse(text: str, variables: list[str], where: str) -> Code:
             paren = ops[-1] if ops else None
             call = ops[-2] if len(ops) >= 2 else None
             if paren is None or paren[0] != "(" or call is None or call[0] != "call" \
-                    or call[1] not in NARY:
-                raise bad("',' outside min(...) or max(...)")
+                    or call[1] not in NARY | BINARY:
+                raise bad("',' outside min, max or a two-argument function")
             paren[1][0] += 1
             expect_operand = True
         elif op == ")":
@@ -224,6 +247,11 @@ def parse(text: str, variables: list[str], where: str) -> Code:
                     if nargs < 2:
                         raise bad(f"{fname} needs two or more arguments")
                     emit(("minmax", fname, nargs))
+                elif fname in BINARY:
+                    if nargs != 2:
+                        raise bad(f"{fname} needs two arguments")
+                    emit(("bin", "^") if fname == "pow" else ("hypot",) if fname == "hypot"
+                         else ("callp", fname))
                 else:
                     emit(("call", fname))
         elif expect_operand:
@@ -302,6 +330,15 @@ def run(code: Code, alg: Algebra[V], args: list[V]) -> V:
         elif ins[0] == "powi":
             st.pop()
             st.append(alg.powi(st.pop(), ins[1]))
+        elif ins[0] == "callp":   # the order travels in the name (every algebra's call)
+            arg = st.pop()
+            st.pop()   # the order's own value: ins[2] holds it exactly
+            st.append(alg.call(order_name(ins[1], ins[2]), arg))
+        elif ins[0] == "hypot":
+            b, a = st.pop(), st.pop()
+            own: Callable[[V, V], V] | None = getattr(alg, "hypot", None)
+            st.append(own(a, b) if own is not None else alg.call(
+                "sqrt", alg.binop("+", alg.powi(a, 2), alg.powi(b, 2))))
         elif ins[0] == "pow":
             b, a = st.pop(), st.pop()
             st.append(alg.pow(a, b, ins[1]))
@@ -513,7 +550,12 @@ class IvAlg:
             return Iv(arb(0).union((v.b * top.log()).exp() if top > 0 else arb(0)))
         raise Indeterminate()
 
+    def hypot(self, a: Iv, b: Iv) -> Iv:
+        return Iv(hypot_ball(a.b, b.b))
+
     def call(self, name: str, a: Iv) -> Iv:
+        if split_name(name)[0] in SPECIAL | ORDERED:
+            return Iv(special_ball(name, a.b))
         q = a.value
         if q is not None:
             if name == "abs":
@@ -574,6 +616,8 @@ def coeffs(s: arb_series, n: int) -> list[arb]:
 
 def series_call(name: str, s: arb_series) -> arb_series:
     """``name(s)`` for a series whose constant term is a ball where ``name`` is analytic."""
+    if split_name(name)[0] in SPECIAL | ORDERED:
+        return special_series(name, s)
     c = c0(s)
     if name in ("sqrt", "log", "log1p"):
         edge = -1 if name == "log1p" else 0
