@@ -26,6 +26,7 @@ from ._common import (
     add_json_flag,
     exact,
     format_table,
+    interval_flag,
     make_progress,
     progress_flags,
     read_poly_arg,
@@ -35,7 +36,8 @@ __all__ = ["register", "PRELOAD"]
 
 #: What the handler imports when it runs: the isolating parent imports it before it
 #: forks the computing child (dpverify.cli), so the child imports nothing under --timeout.
-PRELOAD = ("dpverify.certify.evalbound_cert", "dpverify.verify.load", "jsonschema")
+PRELOAD = ("dpverify.certify.evalbound_cert", "dpverify.expr.constant", "dpverify.verify.load",
+           "jsonschema")
 
 _ERRORS = {"abs": "absolute", "rel": "relative", "ulps": "ulps"}
 
@@ -156,12 +158,16 @@ def _program(args: Any) -> CommandResult:
         if value is not None:
             raise InvalidParameterError(f"{flag} applies to --poly, not to programs")
     ranges: dict[str, Any] | None = None
+    asked: dict[str, Any] = {}  # ranges given as constant expressions, rounded outward
     if args.var:
         ranges = {}
         for name, lo, hi in args.var:
             if name in ranges:
                 raise InvalidParameterError(f"--var {name} given twice")
-            ranges[name] = (exact(lo, f"--var {name} LO"), exact(hi, f"--var {name} HI"))
+            box = _range(lo, hi, f"--var {name}")
+            (ranges[name],) = box.stated
+            if not box.exact:
+                asked[name] = box
     if args.expr is not None:
         if args.name is not None:
             raise InvalidParameterError("--name applies to --fpcore")
@@ -211,16 +217,60 @@ def _program(args: Any) -> CommandResult:
         ("boxes", f"{len(r.leaves)} (search stopped: {r.stats['stop']})"),
         ("certificate", "kind roundoff: dpverify verify FILE"),
     ]
-    return CommandResult(data=r.certificate().data, text=format_table(rows))
+    data = r.certificate().data
+    if asked:
+        rows.insert(3, ("inputs asked", ", ".join(
+            f"{v} in {box.describe()}" for v, box in asked.items())))
+        data.setdefault("info", {})["requested_ranges"] = {
+            v: box.info() for v, box in asked.items()}
+    return CommandResult(data=data, text=format_table(rows))
+
+
+def _range(lo: str, hi: str, flag: str) -> Any:
+    """``LO HI`` of ``--var NAME`` or ``--interval``: exact numbers, or constant expressions
+    (``0 pi/2``) rounded outward to rationals.  Sound for a round-off bound: the floats of
+    the rounded interval include those of the asked one, so a bound over it covers them."""
+    # deferred: the constant-expression reader, needed only once a range is read
+    from ..expr.constant import Box, read_pair
+
+    if flag == "--interval":
+        return interval_flag([lo, hi])
+    return Box((read_pair(lo, hi, f"{flag} LO", f"{flag} HI", flag),))
 
 
 def _poly(args: Any) -> CommandResult:
+    box = _range(args.interval[0], args.interval[1], "--interval")
+    if box.exact:
+        return _poly_at(args, box.stated[0])
+    # the inputs are floats: the binary64 numbers inside [0, pi/2] are the inputs asked for
+    # (binary32 ones among them), so the ends are rounded inward, as the Python API does
+    if args.basis != "monomial" and args.domain is None:
+        raise InvalidParameterError(
+            "--interval: with an end such as pi/2, give --domain A B for the chebyshev basis "
+            "(its default domain is the interval)")
+    (ea, eb), = box.ends
+    a, b = ea.binary64_inside("up", "--interval A"), eb.binary64_inside("down", "--interval B")
+    result = _poly_at(args, (a, b))
+    result.data.setdefault("info", {})["requested_interval"] = {
+        "requested": box.requested[0], "rounding": "inward to binary64",
+        "meaning": "the statement's interval holds the same float inputs as the requested "
+                   "one (binary64 and binary32 numbers)"}
+    shown = f"[{box.ends[0][0]}, {box.ends[0][1]}]"
+    text = result.text + "\n" + format_table([(
+        "interval asked", f"{shown}: the same floats as [{_hex(a)}, {_hex(b)}] "
+                          "(ends rounded inward to binary64)")])
+    return result._replace(text=text)
+
+
+def _hex(q: Any) -> str:
+    """A binary64 number (exact rational) in C's hexadecimal notation."""
+    return float(int(q.p)).hex() if q.q == 1 else (int(q.p) / int(q.q)).hex()
+
+
+def _poly_at(args: Any, interval: tuple[Any, Any]) -> CommandResult:
     if not 1 <= args.pieces <= 65536:
         raise InvalidParameterError(f"--pieces must be in 1..65536, got {args.pieces}")
-    a, b = exact(args.interval[0], "--interval A"), exact(args.interval[1], "--interval B")
-    if not a < b:
-        raise InvalidParameterError(
-            f"--interval needs A < B, got {args.interval[0]} {args.interval[1]}")
+    a, b = interval
     coeffs = read_poly_arg(args.poly, "--poly")
     domain = None
     if args.basis == "chebyshev":
