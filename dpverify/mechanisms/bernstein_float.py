@@ -59,6 +59,7 @@ from ..expr.program import Program, parse_program
 from ..numbers import check_int, fmpq_str, to_fmpq
 from .bernstein_queries import FunctionQuery
 from .float_program import (
+    check_defined,
     check_evaluator,
     exact_sums,
     numpy_dtype,
@@ -268,6 +269,7 @@ def expression_query(expr: str, domain: Any, *, dim: Any = None, format: Any = "
     prog, dim = _parse(expr, len(box_x), dim)
     supported(prog)
     box = box_x + tuple((fmpq(0), fmpq(1)) for _ in range(dim))
+    check_defined(prog, box)  # a vanishing divisor: refused now, not at the time limit
     ranges = dict(zip(prog.variables, box))
     rb = program_bound(prog, ranges, format=fmt, round_inputs=True, error="abs",
                        rtol=rtol, max_boxes=max_boxes, timeout=timeout)

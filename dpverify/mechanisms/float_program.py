@@ -52,6 +52,7 @@ __all__ = [
     "program_range",
     "numpy_dtype",
     "supported",
+    "check_defined",
 ]
 
 _NP = {"binary64": np.float64, "binary32": np.float32}
@@ -357,9 +358,11 @@ def _ball(lo: fmpq, hi: fmpq) -> arb:
     return arb(lo) if lo == hi else arb(lo).union(arb(hi))
 
 
-def _ball_value(program: Program, live: list[bool], balls: Sequence[arb]) -> arb | None:
-    """An enclosure of ``P`` over the balls (None where none is finite)."""
-    vals: list[Any] = []
+def _ball_value(program: Program, live: list[bool], balls: Sequence[arb],
+                vals: list[Any] | None = None) -> arb | None:
+    """An enclosure of ``P`` over the balls (None where none is finite); ``vals``, when
+    given, receives the enclosure of every operation (None for dead ones)."""
+    vals = [] if vals is None else vals
     for k, op in enumerate(program.ops):
         if not live[k]:
             vals.append(None)
@@ -444,6 +447,69 @@ def _extreme(program: Program, box: tuple[tuple[fmpq, fmpq], ...], sign: int, to
             mid = (lo + hi) / 2
             for half in ((lo, mid), (mid, hi)):
                 push(b[:axis] + (half,) + b[axis + 1:], depth + 1)
+
+
+def check_defined(program: Program, box: Sequence[tuple[Any, Any]]) -> None:
+    """Refuse at once a program that is certainly undefined somewhere on ``box``: at its
+    public points (:func:`check_evaluator`'s, and every corner of a box of at most 6
+    variables) no divisor may be 0 and no square root's argument negative, and no divisor
+    may take both signs (then it vanishes somewhere between, or the program has a pole
+    there: no finite float error bound exists).  Without it the certifier would bisect
+    towards the zero until its time limit.
+
+    Guarantee
+    ---------
+    Raises ``DomainError`` only for a program undefined at some point of the box
+    (rigorous ball arithmetic at exact points); passing proves nothing (the certifier
+    decides).
+
+    Examples
+    --------
+    >>> from dpverify.expr.program import parse_program
+    >>> check_defined(parse_program("1 / (x - 0.3)", ["x"]), [(0, 1)])
+    Traceback (most recent call last):
+    ...
+    dpverify.errors.DomainError: the program is undefined on its box: a divisor takes ...
+    """
+    if not isinstance(program, Program):
+        raise ParameterTypeError(f"program must be a Program, got {type(program).__name__}")
+    bx = _read_box(program, box)
+    live = program.live()
+    pts = _public_points(bx)
+    if len(bx) <= 6:
+        for mask in range(1 << len(bx)):
+            pts.append([bx[j][(mask >> j) & 1] for j in range(len(bx))])
+    signs: dict[int, set[int]] = {}
+    with ctx.workprec(128):
+        for p in pts:
+            vals: list[Any] = []
+            _ball_value(program, live, [arb(x) for x in p], vals)
+            for k, op in enumerate(program.ops[:len(vals)]):
+                if not live[k] or op.kind not in ("div", "sqrt"):
+                    continue
+                a = vals[op.args[-1] if op.kind == "div" else op.args[0]]
+                if a is None:
+                    continue
+                if op.kind == "sqrt" and a < 0:
+                    raise DomainError("the program is undefined on its box: the square root "
+                                      "of a negative number")
+                if op.kind == "div":
+                    if a == 0:
+                        raise DomainError("the program is undefined on its box: a division "
+                                          "by zero")
+                    if a > 0 or a < 0:
+                        signs.setdefault(k, set()).add(1 if a > 0 else -1)
+                        if len(signs[k]) == 2:
+                            raise DomainError(
+                                "the program is undefined on its box: a divisor takes both "
+                                "signs (it vanishes or has a pole in between)")
+            if len(vals) < len(program.ops):  # stopped at an operation with no finite value
+                kind = program.ops[len(vals)].kind
+                raise DomainError(
+                    "the program is undefined on its box: " + (
+                        "a division by zero (a divisor within 2^-128 of 0)" if kind == "div"
+                        else "the square root of a number <= 0 (within 2^-128)"
+                        if kind == "sqrt" else "no finite value") + " at a point of the box")
 
 
 def program_range(program: Program, box: Sequence[tuple[Any, Any]], *, rtol: Any = "1e-3",
