@@ -262,8 +262,10 @@ def expression_query(expr: str, domain: Any, *, dim: Any = None, format: Any = "
     >>> q.roundoff.certificate().check().status
     'holds'
     """
-    if not isinstance(expr, str) or not expr.strip():
-        raise ParameterTypeError("expr must be a non-empty string")
+    if not isinstance(expr, str):
+        raise ParameterTypeError(f"expr must be a string, got {type(expr).__name__}")
+    if not expr.strip():
+        raise InvalidParameterError("expr must be a non-empty string")
     fmt = read_format(format)
     box_x = _domain(domain)
     prog, dim = _parse(expr, len(box_x), dim)
