@@ -1,7 +1,8 @@
 """``dpverify release`` / ``dpverify answer``: Bernstein mechanism and Wang summary.
 
-``dpverify release bernstein --data SOURCE --function
-kde|linear-mean|priestley-chao|naive-bayes|logistic [--bandwidth B] [--label-bound B]
+``dpverify release bernstein --data SOURCE (--function
+kde|linear-mean|priestley-chao|naive-bayes|logistic | --query-expr EXPR [--query-domain
+"LO,HI;..."] [--query-format binary64|binary32]) [--bandwidth B] [--label-bound B]
 [--gap C] [--lambda LAM] [--label-column J] [--label-encoding pm1|01] [--e-max E]
 --k K --h H --epsilon E [--delta D] [--beta BETA] [--insecure-seed S] [--no-check]
 --out summary.json`` (alda2017 Algorithm 1; KDE/linear-mean: every CSV column is a
@@ -235,56 +236,29 @@ def _data_rows_named(args: Any, tab: Any, fn: Any, *a: Any, **kw: Any) -> Any:
         raise InvalidParameterError(msg) from None
 
 
-def _builtin(args: Any, tab: Any, X: Any, width: int) -> Any:
-    """The built-in query of ``--function`` (and the rows it reads, possibly relabelled)."""
-    # deferred: `dpverify --help` imports every command module (CLI start-up)
-    from ..mechanisms.bernstein_builtin import builtin_query
-
-    with flag_names({"function": "--function", "bandwidth": "--bandwidth",
-                     "label_bound": "--label-bound", "gap": "--gap", "lam": "--lambda",
-                     "label_column": "--label-column", "label_encoding": "--label-encoding",
-                     "data": "--data", "backend": "--backend"}):
-        return _data_rows_named(
-            args, tab, builtin_query, args.function, X, columns=width,
-            bandwidth=None if args.bandwidth is None else exact(args.bandwidth, "--bandwidth"),
-            label_bound=exact(args.label_bound, "--label-bound"),
-            gap=None if args.gap is None else exact(args.gap, "--gap"),
-            lam=None if args.lam is None else exact(args.lam, "--lambda"),
-            label_column=int_flag(args.label_column, "--label-column"),
-            label_encoding=args.label_encoding)
-
-
 def _expression_query(args: Any, width: int) -> Any:
     """The query of ``--query-expr`` over ``width`` data columns, its float error
     certified (:func:`dpverify.mechanisms.bernstein_float.expression_query`)."""
     # deferred: `dpverify --help` imports every command module (CLI start-up)
-    from ..mechanisms.bernstein_float import MAX_COLUMNS, expression_query
+    from ..mechanisms.bernstein_float import expression_query
 
-    if width > MAX_COLUMNS:
-        raise InvalidParameterError(f"--data has {width} columns; --query-expr reads at most "
-                                    f"{MAX_COLUMNS}")
     text = "0,1" if args.query_domain is None else str(args.query_domain)
-    pairs = []
-    for i, item in enumerate(text.split(";")):
-        ends = item.split(",")
-        if len(ends) != 2:
-            raise InvalidParameterError(f"--query-domain: item {i + 1} must be 'LO,HI', got "
-                                        f"{item.strip()[:40]!r}")
-        pairs.append((exact(ends[0], "--query-domain"), exact(ends[1], "--query-domain")))
-    if len(pairs) == 1:
-        pairs *= width
-    if len(pairs) != width:
-        raise InvalidParameterError(f"--query-domain has {len(pairs)} intervals for the "
-                                    f"{width} columns of --data (give one, or one per column)")
+    if ";" not in text:  # one interval for every column
+        text = ";".join([text] * width)
     with flag_names({"expr": "--query-expr", "domain": "--query-domain",
                      "format": "--query-format", "dim": "--query-expr"}):
-        return expression_query(args.query_expr, pairs, format=args.query_format)
+        q = expression_query(args.query_expr, text, format=args.query_format)
+    if len(q.box) - q.dim != width:
+        raise InvalidParameterError(f"--query-domain has {len(q.box) - q.dim} intervals for "
+                                    f"the {width} columns of --data (give one, or one each)")
+    return q
 
 
 def _release_bernstein(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms import bernstein_mech as bm
-    from ..mechanisms.bernstein_builtin import ROW_SUM_QUERIES
+    from ..mechanisms.bernstein_builtin import ROW_SUM_QUERIES, builtin_query
+    from ..mechanisms.bernstein_float import MAX_COLUMNS
 
     seed = insecure_seed(args, "dpverify release bernstein")
     backend, scheduler = backend_params(args)
@@ -304,7 +278,7 @@ def _release_bernstein(args: Any) -> CommandResult:
     X: np.ndarray | None = None
     if args.query_expr is not None:
         # certified before any data value is read (the columns' count is public)
-        width = _width(args, src, 10**6)
+        width = _width(args, src, MAX_COLUMNS)
         q = _expression_query(args, width)
         tab = _in_memory(args, src)
         X = tab.values
@@ -317,7 +291,19 @@ def _release_bernstein(args: Any) -> CommandResult:
         tab = _in_memory(args, src)
         X, width = tab.values, tab.width
     if args.query_expr is None:
-        q, X = _builtin(args, tab, X, width)
+        with flag_names({"function": "--function", "bandwidth": "--bandwidth",
+                         "label_bound": "--label-bound", "gap": "--gap", "lam": "--lambda",
+                         "label_column": "--label-column", "label_encoding":
+                         "--label-encoding", "data": "--data", "backend": "--backend"}):
+            q, X = _data_rows_named(
+                args, tab, builtin_query, args.function, X, columns=width,
+                bandwidth=None if args.bandwidth is None else exact(args.bandwidth,
+                                                                    "--bandwidth"),
+                label_bound=exact(args.label_bound, "--label-bound"),
+                gap=None if args.gap is None else exact(args.gap, "--gap"),
+                lam=None if args.lam is None else exact(args.lam, "--lambda"),
+                label_column=int_flag(args.label_column, "--label-column"),
+                label_encoding=args.label_encoding)
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
     nb = _neighbours(args)

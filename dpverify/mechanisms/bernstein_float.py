@@ -12,7 +12,7 @@ does, nothing folded or reassociated): each data value and each lattice coordina
 ``nu/k`` is rounded to the format, the program runs element by element in numpy
 (:func:`~dpverify.mechanisms.float_program.program_values`, checked against an exact
 emulation at public points first), and the float results of the ``n`` rows are summed
-*exactly* (:func:`~dpverify.mechanisms.float_program.exact_sums`: the sum depends neither
+*exactly* (:func:`~dpverify.mechanisms.exact_sum.exact_sums`: the sum depends neither
 on the order of the rows nor on how they are cut into blocks) and divided by ``n``
 exactly.
 
@@ -58,10 +58,10 @@ from ..errors import ExpressionError, InvalidParameterError, ParameterTypeError
 from ..expr.program import Program, parse_program
 from ..numbers import check_int, fmpq_str, to_fmpq
 from .bernstein_queries import FunctionQuery
+from .exact_sum import exact_sums
 from .float_program import (
     check_defined,
     check_evaluator,
-    exact_sums,
     numpy_dtype,
     program_range,
     program_values,
@@ -159,6 +159,8 @@ _VAR = re.compile(r"^([xy])([1-9][0-9]*)$")
 
 
 def _domain(domain: Any) -> tuple[tuple[fmpq, fmpq], ...]:
+    if isinstance(domain, str):  # "LO,HI;LO,HI": the CLI's form, read exactly
+        domain = [tuple(item.split(",")) for item in domain.split(";")]
     if isinstance(domain, Mapping):
         names = sorted(domain, key=lambda s: (len(str(s)), str(s)))
         want = [f"x{j + 1}" for j in range(len(domain))]
@@ -226,7 +228,7 @@ def expression_query(expr: str, domain: Any, *, dim: Any = None, format: Any = "
         The program (:func:`~dpverify.expr.program.parse_program`: evaluated in the
         written order; ``+ - * /``, ``sqrt``, ``abs``, assignments ``t = ...;``) over the
         data columns ``x1, ..., xc`` and the query point's coordinates ``y1, ..., yl``.
-    domain : sequence of (lo, hi), or mapping ``{"x1": (lo, hi), ...}``
+    domain : sequence of (lo, hi), mapping ``{"x1": (lo, hi), ...}`` or ``"LO,HI;LO,HI"``
         The public domain of each data column (exact numbers; part of the neighbouring
         relation: rows outside are refused).  ``c`` is its length.
     dim : int, optional

@@ -18,14 +18,14 @@ zero by a library's FTZ/DAZ flags) is refused before it computes anything that m
 ``exp``, ``log``, ... are neither correctly rounded nor guaranteed to give the same bits
 for every array layout.
 
-Two exact companions: :func:`exact_sums` (sums of float values, exact, in any order and
-any split) and :func:`program_range` (an enclosure of the exact program's values over a
-box, ball arithmetic with bisection).
+An exact companion: :func:`program_range` (an enclosure of the exact program's values over
+a box, ball arithmetic with bisection); :func:`check_defined` refuses a program with a
+vanishing divisor at once.  Exact sums of the float values: :mod:`.exact_sum`.
 
 Guarantee
 ---------
-:func:`emulate_program`, :func:`exact_sums` and :func:`program_range` are exact or
-rigorous; :func:`program_values` is the IEEE computation on an IEEE machine, which
+:func:`emulate_program` and :func:`program_range` are exact or rigorous;
+:func:`program_values` is the IEEE computation on an IEEE machine, which
 :func:`check_evaluator` tests (not proves) at public points.
 """
 
@@ -48,7 +48,6 @@ __all__ = [
     "emulate_program",
     "check_evaluator",
     "round_to_format",
-    "exact_sums",
     "program_range",
     "numpy_dtype",
     "supported",
@@ -294,61 +293,6 @@ def emulate_program(program: Program, format: Any, point: Mapping[str, Any], *,
                 raise DomainError("square root of a negative number")
             vals.append(_round_sqrt(fmt, a[0]))
     return vals[program.output]
-
-
-# --------------------------------------------------------------------------- exact sums
-
-
-_BAND = 8  # exponents per band: a mantissa shifted within its band stays below 2^61
-_LIMB = 30
-
-
-def exact_sums(values: Any) -> list[fmpq]:
-    """The exact sum of each row of a 2-D array of finite float64 (or float32) values.
-
-    Each value is ``M 2^E`` with an integer ``|M| < 2^53`` (``frexp``); values whose
-    exponents share a band of 8 are shifted to the band's base (``< 2^61``) and split into
-    two limbs below ``2^31``, summed in int64 (at most ``2^20`` columns: no overflow), and
-    the band sums are combined as Python integers.
-
-    Guarantee
-    ---------
-    Exact; a function of the multiset of each row's values (any order, any split of the
-    columns gives the same sum).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> exact_sums(np.array([[0.1, 0.2, 2.0**-1074]]))[0] == (fmpq(3602879701896397, 2**55)
-    ...     + fmpq(3602879701896397, 2**54) + fmpq(1, 2**1074))
-    True
-    """
-    V = np.asarray(values)
-    if V.ndim != 2:
-        raise InvalidParameterError(f"values must be a 2-D array, got shape {V.shape}")
-    if V.dtype not in (np.float64, np.float32):
-        raise ParameterTypeError(f"values must be float64 or float32, got {V.dtype}")
-    V = V.astype(np.float64)  # exact: binary32 numbers are binary64 numbers
-    if not np.all(np.isfinite(V)):
-        raise InvalidParameterError("values must be finite")
-    base = 1126  # frexp of 2^-1074 is 0.5 * 2^-1073: M = 2^52, E = -1126
-    totals = [0] * V.shape[0]
-    for c0 in range(0, V.shape[1], 1 << 20):
-        m, e = np.frexp(V[:, c0:c0 + (1 << 20)])
-        M = np.ldexp(m, 53).astype(np.int64)  # exact integers, |M| < 2^53
-        E = e.astype(np.int64) - 53 + base  # >= 0
-        band = E // _BAND
-        S = M << (E - band * _BAND)  # |S| < 2^61
-        hi, lo = S >> _LIMB, S & ((1 << _LIMB) - 1)
-        for b in np.unique(band[M != 0]):
-            mask = band == b
-            sh = np.where(mask, hi, 0).sum(axis=1).tolist()
-            sl = np.where(mask, lo, 0).sum(axis=1).tolist()
-            shift = int(b) * _BAND
-            for i, (x, y) in enumerate(zip(sh, sl)):
-                if x or y:
-                    totals[i] += ((x << _LIMB) + y) << shift
-    return [fmpq(t, 1 << base) for t in totals]
 
 
 # ------------------------------------------------------------------- the range of P
