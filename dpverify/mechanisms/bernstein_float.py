@@ -228,15 +228,16 @@ def expression_query(expr: str, domain: Any, *, dim: Any = None, format: Any = "
         The program (:func:`~dpverify.expr.program.parse_program`: evaluated in the
         written order; ``+ - * /``, ``sqrt``, ``abs``, assignments ``t = ...;``) over the
         data columns ``x1, ..., xc`` and the query point's coordinates ``y1, ..., yl``.
-    domain : sequence of (lo, hi), mapping ``{"x1": (lo, hi), ...}`` or ``"LO,HI;LO,HI"``
-        The public domain of each data column (exact numbers; part of the neighbouring
-        relation: rows outside are refused).  ``c`` is its length.
+    domain : sequence, mapping or str
+        The public domain of each data column: ``(lo, hi)`` pairs, a mapping
+        ``{"x1": (lo, hi), ...}`` or the text ``"LO,HI;LO,HI"`` (exact numbers; part of
+        the neighbouring relation: rows outside are refused).  ``c`` is its length.
     dim : int, optional
         ``l`` (1..4); default: the largest ``y`` index the expression uses (at least 1).
     format : {"binary64", "binary32"}
         The float format of every operation, literal and input.
     name : str, optional
-        The query's name in the record (default: the expression).
+        The query's name in the record (default: ``"float program"``).
     rtol, max_boxes, timeout
         Passed to :func:`dpverify.certify.roundoff.program_bound`.
 
