@@ -45,6 +45,11 @@ _COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "privacy-dlist": (
         ["privacy", "dlist", "--m", "4", "--k", "3", "--gamma", "1/10", "--epsilon", "1"],
         ["privacy", "dlist", "--m", "4", "--k", "2", "--gamma", "1/10", "--epsilon", "1"]),
+    "release-bernstein-expr": (
+        ["release", "bernstein", "--data", "{rows}", "--query-expr", "x1 * y1 - x2",
+         "--k", "2", "--epsilon", "1", "--insecure-seed", "1"],
+        ["release", "bernstein", "--data", "{rows}", "--query-expr", "x1 * y1 + x2",
+         "--k", "2", "--epsilon", "1", "--insecure-seed", "1"]),
     "answer": (
         ["answer", "--summary", "{summary}", "--query", "x^2"],
         ["answer", "--summary", "{summary}", "--query", "x^3"]),

@@ -1,7 +1,8 @@
 """``dpverify release`` / ``dpverify answer``: Bernstein mechanism and Wang summary.
 
-``dpverify release bernstein --data SOURCE --function
-kde|linear-mean|priestley-chao|naive-bayes|logistic [--bandwidth B] [--label-bound B]
+``dpverify release bernstein --data SOURCE (--function
+kde|linear-mean|priestley-chao|naive-bayes|logistic | --query-expr EXPR [--query-domain
+"LO,HI;..."] [--query-format binary64|binary32]) [--bandwidth B] [--label-bound B]
 [--gap C] [--lambda LAM] [--label-column J] [--label-encoding pm1|01] [--e-max E]
 --k K --h H --epsilon E [--delta D] [--beta BETA] [--insecure-seed S] [--no-check]
 --out summary.json`` (alda2017 Algorithm 1; KDE/linear-mean: every CSV column is a
@@ -86,8 +87,18 @@ def register(sub: Any) -> None:
                         "evaluator.")
     data_flags(b, "CSV or Parquet rows (kde, linear-mean: read in blocks; the other "
                "functions hold the rows in memory)")
-    b.add_argument("--function", required=True, type=str,
-                   help="kde, linear-mean, priestley-chao, naive-bayes or logistic")
+    fq = b.add_mutually_exclusive_group(required=True)
+    fq.add_argument("--function", default=None, type=str,
+                    help="kde, linear-mean, priestley-chao, naive-bayes or logistic")
+    fq.add_argument("--query-expr", dest="query_expr", default=None, type=str,
+                    help="a float query program P over the data columns x1..xc and the "
+                    "query point y1..yl (+ - * / sqrt, t = ...; in the written order): "
+                    "F(D, y) = mean of P(d_i, y); its float error is certified")
+    b.add_argument("--query-domain", dest="query_domain", default=None, type=str,
+                   help="--query-expr: the public domain of the data columns, 'LO,HI' for "
+                   "every column or 'LO,HI;LO,HI;...' one per column (default 0,1)")
+    b.add_argument("--query-format", dest="query_format", default="binary64", type=str,
+                   help="--query-expr: binary64 (default) or binary32")
     b.add_argument("--bandwidth", default=None, type=str, help="kernel bandwidth b > 0")
     b.add_argument("--label-bound", dest="label_bound", default="1", type=str,
                    help="Priestley-Chao label bound B")
@@ -225,10 +236,29 @@ def _data_rows_named(args: Any, tab: Any, fn: Any, *a: Any, **kw: Any) -> Any:
         raise InvalidParameterError(msg) from None
 
 
+def _expression_query(args: Any, width: int) -> Any:
+    """The query of ``--query-expr`` over ``width`` data columns, its float error
+    certified (:func:`dpverify.mechanisms.bernstein_float.expression_query`)."""
+    # deferred: `dpverify --help` imports every command module (CLI start-up)
+    from ..mechanisms.bernstein_float import expression_query
+
+    text = "0,1" if args.query_domain is None else str(args.query_domain)
+    if ";" not in text:  # one interval for every column
+        text = ";".join([text] * width)
+    with flag_names({"expr": "--query-expr", "domain": "--query-domain",
+                     "format": "--query-format", "dim": "--query-expr"}):
+        q = expression_query(args.query_expr, text, format=args.query_format)
+    if len(q.box) - q.dim != width:
+        raise InvalidParameterError(f"--query-domain has {len(q.box) - q.dim} intervals for "
+                                    f"the {width} columns of --data (give one, or one each)")
+    return q
+
+
 def _release_bernstein(args: Any) -> CommandResult:
     # deferred: `dpverify --help` imports every command module (CLI start-up)
     from ..mechanisms import bernstein_mech as bm
     from ..mechanisms.bernstein_builtin import ROW_SUM_QUERIES, builtin_query
+    from ..mechanisms.bernstein_float import MAX_COLUMNS
 
     seed = insecure_seed(args, "dpverify release bernstein")
     backend, scheduler = backend_params(args)
@@ -245,25 +275,35 @@ def _release_bernstein(args: Any) -> CommandResult:
             raise InvalidParameterError(f"--e-max must be >= 0, got {args.e_max!r}")
     src = open_data(args, backend)
     tab = None
-    if backend == "dask" or str(args.function).strip().lower() in ROW_SUM_QUERIES:
+    X: np.ndarray | None = None
+    if args.query_expr is not None:
+        # certified before any data value is read (the columns' count is public)
+        width = _width(args, src, MAX_COLUMNS)
+        q = _expression_query(args, width)
+        tab = _in_memory(args, src)
+        X = tab.values
+    elif args.query_domain is not None or args.query_format != "binary64":
+        raise InvalidParameterError("--query-domain and --query-format need --query-expr")
+    elif backend == "dask" or str(args.function).strip().lower() in ROW_SUM_QUERIES:
         # a sum over rows: the rows are read in blocks by the release itself
-        X: np.ndarray | None = None
         width = _width(args, src, 10**6)
     else:
         tab = _in_memory(args, src)
         X, width = tab.values, tab.width
-    with flag_names({"function": "--function", "bandwidth": "--bandwidth",
-                     "label_bound": "--label-bound", "gap": "--gap", "lam": "--lambda",
-                     "label_column": "--label-column", "label_encoding": "--label-encoding",
-                     "data": "--data", "backend": "--backend"}):
-        q, X = _data_rows_named(
-            args, tab, builtin_query, args.function, X, columns=width,
-            bandwidth=None if args.bandwidth is None else exact(args.bandwidth, "--bandwidth"),
-            label_bound=exact(args.label_bound, "--label-bound"),
-            gap=None if args.gap is None else exact(args.gap, "--gap"),
-            lam=None if args.lam is None else exact(args.lam, "--lambda"),
-            label_column=int_flag(args.label_column, "--label-column"),
-            label_encoding=args.label_encoding)
+    if args.query_expr is None:
+        with flag_names({"function": "--function", "bandwidth": "--bandwidth",
+                         "label_bound": "--label-bound", "gap": "--gap", "lam": "--lambda",
+                         "label_column": "--label-column", "label_encoding":
+                         "--label-encoding", "data": "--data", "backend": "--backend"}):
+            q, X = _data_rows_named(
+                args, tab, builtin_query, args.function, X, columns=width,
+                bandwidth=None if args.bandwidth is None else exact(args.bandwidth,
+                                                                    "--bandwidth"),
+                label_bound=exact(args.label_bound, "--label-bound"),
+                gap=None if args.gap is None else exact(args.gap, "--gap"),
+                lam=None if args.lam is None else exact(args.lam, "--lambda"),
+                label_column=int_flag(args.label_column, "--label-column"),
+                label_encoding=args.label_encoding)
     if (k + 1) ** q.dim > bm.MAX_LATTICE:
         raise InvalidParameterError(f"--k: lattice (k+1)^{q.dim} exceeds {bm.MAX_LATTICE}")
     nb = _neighbours(args)

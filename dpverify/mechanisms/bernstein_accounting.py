@@ -25,6 +25,7 @@ from flint import arb, fmpq, fmpz
 
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..numbers import ExactLike, IntLike, arb_to_fmpq_bounds, check_int, fmpq_str, to_fmpq
+from .bernstein_float import FLOAT_PART, ExpressionQuery, certified_roundoff
 from .bernstein_queries import EVALUATION_MODES, FunctionQuery, MeanQuery
 from .privacy import calibrate_laplace, check_neighbours, guarantee_block
 
@@ -141,6 +142,7 @@ def release_privacy(
     mode, l = query.evaluation, query.dim
     m = (k + 1) ** l
     mq = query if isinstance(query, MeanQuery) else None
+    rb = certified_roundoff(query)  # None: a declared float error (an assumption)
     assumptions: list[str] = []
     proven: list[dict[str, str]] = []
     outside: list[str] = []
@@ -183,7 +185,11 @@ def release_privacy(
                         "neighbours='replace')")
                 S = to_fmpq(query.add_remove_sensitivity(min_rows), "add_remove_sensitivity")
             which = "S(F)" if nb == "replace" else f"add/remove S(F) at n = {min_rows}"
-            if query.derived:
+            if query.derived and rb is not None:
+                assert isinstance(query, ExpressionQuery)
+                proven.append({"claim": f"{which} = {fmpq_str(S)}",
+                               "how": query.sensitivity_how()})
+            elif query.derived and not isinstance(query, ExpressionQuery):
                 proven.append({"claim": f"{which} = {fmpq_str(S)}",
                                "how": f"derived in the docstring of the built-in query "
                                       f"{query.name!r}: {query.notes}"})
@@ -193,7 +199,20 @@ def release_privacy(
         sens = lattice_sensitivity(S, k, l, g, mode=mode, e_max=e_max,
                                    float_error=query.float_error)
         per = to_fmpq(sens["per_coordinate"], "per_coordinate")
-    if mode == "float":
+    if mode == "float" and rb is not None:
+        st = rb.certificate().statement
+        sens["per_coordinate_derivation"] = (
+            f"S + 2 float_error + g (certified float_error = {fmpq_str(rb.bound)})")
+        proven.append({
+            "claim": f"float evaluation error <= {fmpq_str(rb.bound)} for {query.name!r}: "
+                     f"|fl(P)(x, y) - P(x, y)| over the data domain x [0, 1]^{l}, every "
+                     f"operation in {st['format']} in the written order, inputs rounded "
+                     "to the format",
+            "how": "round-off certificate (dpverify.certify.roundoff.program_bound: "
+                   "first-order terms and a rigorous remainder, ball arithmetic with "
+                   f"bisection), embedded as part {FLOAT_PART!r}: dpverify verify FILE "
+                   f"--part {FLOAT_PART}"})
+    elif mode == "float":
         assumptions.append(f"declared float evaluation error <= "
                            f"{fmpq_str(query.float_error)} for {query.name!r} (user "
                            "assertion)")
@@ -218,8 +237,9 @@ def release_privacy(
         "evaluation_mode": mode,
         "assumptions": assumptions,
         "function_sensitivity": fmpq_str(S),
-        "function_sensitivity_source": "derived (see the query's docstring)"
-        if query.derived else "declared by the user",
+        "function_sensitivity_source": "declared by the user" if not query.derived
+        else "derived (enclosure of the query program's range)" if rb is not None
+        else "derived (see the query's docstring)",
         "function_sensitivity_note": query.notes,
         "lattice_sensitivity": sens,
         "sensitivity_check": checked,
@@ -298,7 +318,8 @@ def is_exact_number(v: Any) -> bool:
 
 def query_lattice_points(query: FunctionQuery, k: int) -> Any:
     """Exact fmpq tuples for exact/ball queries, a float array otherwise."""
-    if query.evaluation in ("exact", "ball"):
+    if query.evaluation in ("exact", "ball") or isinstance(query, ExpressionQuery):
+        # a query program rounds the exact point to its format once (no double rounding)
         return exact_lattice_points(k, query.dim)
     return lattice_points(k, query.dim)
 
@@ -372,7 +393,7 @@ def check_sensitivity(
                 kinds.add("exact")
                 diff = abs(to_fmpq(x, "F") - to_fmpq(y, "F"))
                 worst = max(worst, diff)
-                bad = diff > declared
+                bad = diff > declared + slack  # exact values of a float evaluation
                 shown = fmpq_str(diff)
             elif isinstance(x, arb) or isinstance(y, arb):
                 kinds.add("ball")

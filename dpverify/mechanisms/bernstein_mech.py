@@ -119,6 +119,7 @@ from .bernstein_accounting import (
     query_lattice_points,
     release_privacy,
 )
+from .bernstein_float import FLOAT_PART, certified_roundoff
 from .bernstein_queries import (
     EVALUATION_MODES,
     FunctionQuery,
@@ -424,7 +425,7 @@ def _certified_centres(query: FunctionQuery, D: np.ndarray, k: int, g: fmpq,
     todo = list(range(m))
     prec = 64
     while True:
-        sub = [pts[i] for i in todo] if mode in ("exact", "ball") else pts[todo]
+        sub = [pts[i] for i in todo] if isinstance(pts, list) else pts[todo]
         with ctx.workprec(prec):
             vals = list(query.func(D, sub))
         if len(vals) != len(todo):
@@ -648,6 +649,12 @@ def release_bernstein(
                      "row only; sums over rows are exact integers)",
         "role": "accuracy only: the privacy accounting does not use it",
     }
+    if mode == "float":  # the per-coordinate sensitivity S + 2 float_error + g uses it
+        info["float_error"]["role"] = "accuracy and privacy (S + 2 float_error + g)"
+        if certified_roundoff(query) is not None:
+            info["float_error"]["holds_for"] = (
+                "every block and file split (each float value depends on its own row "
+                "only; sums over rows are exact)")
     if isinstance(query, MeanQuery):
         sums = red.value if red is not None else \
             mean_lattice_sums(query, D, lattice_points(k, l), g, progress)
@@ -668,6 +675,9 @@ def release_bernstein(
         info["statistics"] = red.info()  # how the exact integer sums were reduced
     if not src.secure:
         info["insecure_seed"] = src.seed
+    rb = certified_roundoff(query)
+    if rb is not None:  # the float error's certificate (bound to function_params)
+        info["parts"] = {FLOAT_PART: rb.certificate().data}
     return BernsteinRelease(k, h, l, g, tuple(noisy), tuple(coeffs), privacy, info)
 
 
@@ -689,6 +699,7 @@ def _add_remove_mean(query: MeanQuery, sums: list[int], n: int, g: fmpq, scale: 
 def _evaluation_record(query: FunctionQuery, g: fmpq, e: fmpq, nb: str) -> dict[str, Any]:
     """How the lattice values were computed (mode, per-value accuracy error)."""
     mode = query.evaluation
+    rb = certified_roundoff(query)
     if mode == "mean":
         per_value = g if nb == "replace" else g / 2
         acc_note = ("plus the float64 error of phi, which is not bounded (accuracy only; "
@@ -697,6 +708,8 @@ def _evaluation_record(query: FunctionQuery, g: fmpq, e: fmpq, nb: str) -> dict[
         per_value, acc_note = g / 2, ""
     elif mode == "ball":
         per_value, acc_note = e + g / 2, ""
+    elif rb is not None:
+        per_value, acc_note = rb.bound + g / 2, ""
     else:
         per_value = query.float_error + g / 2
         acc_note = "assumes the declared float_error"
@@ -712,7 +725,11 @@ def _evaluation_record(query: FunctionQuery, g: fmpq, e: fmpq, nb: str) -> dict[
             "exact": "exact values rounded to the grid",
             "ball": "arb ball midpoints rounded to the grid; radius <= e_max checked",
             "float": "float values rounded to the grid; declared float error",
-        }[mode],
+        }[mode] if rb is None else (
+            "the query program in floats, every operation in the written order (numpy, "
+            "checked bit for bit against an exact emulation at public points), exact sum "
+            "over rows, exact division by n, rounded to the grid; certified float error "
+            f"(part {FLOAT_PART!r})"),
         "per_value_error": fmpq_str(per_value),
         "per_value_error_note": acc_note,
     }
@@ -722,6 +739,8 @@ def _evaluation_record(query: FunctionQuery, g: fmpq, e: fmpq, nb: str) -> dict[
         evaluation["e_max"] = fmpq_str(e)
     if mode == "float":
         evaluation["float_error"] = fmpq_str(query.float_error)
+        evaluation["float_error_source"] = "declared by the user" if rb is None else \
+            f"certified (part {FLOAT_PART!r})"
     return evaluation
 
 

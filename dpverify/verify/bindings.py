@@ -73,6 +73,16 @@ BINDINGS: dict[tuple[str, str | None], dict[str, tuple[tuple[str, str, str], ...
     # dpverify privacy dlist: the record repeats nothing of h_k (its sensitivity is
     # derived from h_k by formulas, re-derived by the same command)
     ("privacy", "tuv-dlist"): {"polynomial": ()},
+    # dpverify release bernstein --query-expr: the query program's certified float error
+    # (the sensitivity uses it); the program, format, input model and box it is about
+    ("release", "bernstein"): {"float_error": (
+        ("function_params.program", "program", "text"),
+        ("function_params.format", "format", "text"),
+        ("function_params.inputs", "inputs", "text"),
+        ("function_params.error", "error", "text"),
+        ("function_params.box", "box", "box"),
+        ("privacy.evaluation.float_error", "bound", "number"),
+    )},
     # dpverify answer --query (wang2013 Algorithm 2): the query's approximation and its
     # certified error; alpha adds the noise term (a formula, not a certificate kind)
     ("answer", None): {"approximation": (
@@ -153,10 +163,23 @@ def _l1_tail(mine: Any, theirs: Any) -> bool:
     return read_exact(mine, "file") == sum((abs(c) for c in cs[1:]), fmpq(0))
 
 
+def _box(mine: Any, theirs: Any) -> bool:
+    """The same list of intervals ``[lo, hi]``, endpoints equal as exact numbers."""
+    if not isinstance(mine, list) or not isinstance(theirs, list) or \
+            len(mine) != len(theirs) or len(mine) > 64:
+        return False
+    for a, b in zip(mine, theirs):
+        if not (isinstance(a, list) and isinstance(b, list) and len(a) == len(b) == 2):
+            return False
+        if any(read_exact(x, "file") != read_exact(y, "statement") for x, y in zip(a, b)):
+            return False
+    return True
+
+
 #: comparison name -> (file value, statement value) -> equal? (None: undecided)
 COMPARISONS: dict[str, Callable[[Any, Any], bool | None]] = {
     "int": _int, "number": _number, "name": _name, "text": _text, "present": _present,
-    "polynomial": _polynomial, "l1 without the constant": _l1_tail}
+    "polynomial": _polynomial, "l1 without the constant": _l1_tail, "box": _box}
 
 
 def binding_of(doc: Any) -> tuple[_KEY, dict[str, tuple[tuple[str, str, str], ...]] | None]:
@@ -241,6 +264,6 @@ def _bind(doc: Any, st: Any, field_path: str, st_path: str, how: str
                f"{'states' if theirs is not None else 'does not state'} {st_path}")
     else:
         why = f"{_show(mine)} {'==' if ok else '!='} statement.{st_path}" + (
-            "" if how in ("polynomial", "l1 without the constant")
+            "" if how in ("polynomial", "l1 without the constant", "box")
             else f" = {_show(theirs)}")
     return label, ok, one_line(why, 200)
