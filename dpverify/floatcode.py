@@ -415,7 +415,9 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
         raise CertificationFailed(
             f"not certified within {tu} ulps: the bound stopped decreasing ({last}); the "
             f"rounding of {scheme} in {fmt.name} dominates, so higher degrees do not help: "
-            "try a fused scheme (horner-fma), a larger target or a shorter interval")
+            + ("try --scheme horner-fma (fewer roundings), " if scheme != "horner-fma" else
+               "try ")
+            + "a larger target or a shorter interval")
     raise CertificationFailed(f"no degree <= {top} is certified within {tu} ulps ({last}); "
                               "raise max_degree, or try another scheme")
 
