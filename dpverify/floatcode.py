@@ -53,7 +53,13 @@ from .certify.fpformat import Format, read_format
 from .certify.scheme_error import scheme_error_bound
 from .certify.schemes import SCHEME_NAMES
 from .certify.weights import prove_sign
-from .errors import CertificationFailed, InvalidParameterError, ParameterTypeError
+from .errors import (
+    CertificationFailed,
+    DomainError,
+    InvalidParameterError,
+    ParameterTypeError,
+    TimeLimitExceeded,
+)
 from .fast.codegen import Emitted, emit, hex_literal
 from .machine import MAX_FPMINIMAX_DEGREE, fpminimax
 from .numbers import check_int, check_interval, fmpq_str, fmpq_to_decimal, to_fmpq
@@ -308,7 +314,7 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
         most :data:`EXHAUSTIVE_MAX`, else ``2^20`` inputs; ``"all"`` every float; a number
         of inputs; None: no check.
     timeout : seconds, optional
-        Bounds each degree's certification.
+        Bounds the whole search (each degree gets what is left).
     progress : callable, optional
         :mod:`dpverify.progress` callback.
     log : callable, optional
@@ -368,14 +374,25 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
     # ulps are relative: f must keep one sign (proven), else no bound can be finite
     prove_sign(fx, a, b, what="f", positive_only=False)
     tu = fmpq_to_decimal(u, 6)
+    deadline = None
+    if timeout is not None:
+        tq = to_fmpq(timeout, "timeout")
+        if not tq > 0:
+            raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
+        deadline = t0 + float(tq)
     attempts: list[DegreeAttempt] = []
     degrees = _degrees(parity, top)
     mon = parity
     with tempfile.TemporaryDirectory(prefix="dpverify-implement-") as tmp:
         for i, n in enumerate(degrees):
             report(progress, f"implement: degree {n}", i, len(degrees))
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeLimitExceeded(f"timeout: no degree certified within {tu} ulps in "
+                                        f"{timeout} s (last: " + (attempts[-1].describe(tu)
+                                        if attempts else "none") + ")")
             att, cs, bnd = _attempt(fx, n, (a, b), fmt, u, scheme, parity, relative, mon, fix,
-                                    timeout, Path(tmp), name)
+                                    left, Path(tmp), name)
             if att.note.startswith("no such polynomial"):
                 continue
             attempts.append(att)
@@ -457,7 +474,9 @@ def _attempt(fx: Any, n: int, box: tuple[fmpq, fmpq], fmt: Format, u: fmpq, sche
     try:
         bnd = scheme_error_bound(fx, cs, box, scheme=scheme, parity=parity, format=fmt.name,
                                  error="ulps", timeout=timeout)
-    except CertificationFailed as exc:
+    except (CertificationFailed, DomainError) as exc:
+        # f was proven nonzero up front: a DomainError here is a box the search could not
+        # separate from 0 in its budget -- no bound, not a refutation
         return DegreeAttempt(n, "not certified", approximation=r.error,
                              note=f"total error: {exc}"), cs, None
     if bnd.bound <= u:
