@@ -53,6 +53,7 @@ from .certify.fpformat import Format, read_format
 from .certify.scheme_error import scheme_error_bound
 from .certify.schemes import SCHEME_NAMES
 from .certify.weights import prove_sign
+from .constructions.float_formats import FORMATS as MACHINE_FORMATS
 from .errors import (
     CertificationFailed,
     DomainError,
@@ -204,7 +205,7 @@ def _load(path: Path, name: str) -> Callable[..., Any]:
 
 def _hex(x: float, fmt: Format) -> str:
     """The exact hex text of a number of ``fmt`` (``0x1.8p-3``)."""
-    return hex_literal(fmpq(*x.as_integer_ratio()), fmt)
+    return hex_literal(fmpq(*x.as_integer_ratio()), MACHINE_FORMATS[fmt.name])
 
 
 def _dtype(fmt: Format) -> Any:
@@ -237,8 +238,8 @@ def _read_check(check: Any) -> str | int | None:
 
 def _final_check(fn: Callable[..., Any], f: str, interval: tuple[fmpq, fmpq], fmt: Format,
                  bound: fmpq, check: str | int) -> dict[str, Any]:
-    """The check of the generated function (not proof: the certificate is); CertificationFailed when it contradicts the
-    certificate."""
+    """The check of the generated function (testing, not proof: the certificate is);
+    CertificationFailed when it contradicts the certificate."""
     count = float_count(interval, fmt)
     exhaustive = check == "all" or (check == "auto" and count <= EXHAUSTIVE_MAX)
     points: Any = "all" if exhaustive else (_SAMPLE_POINTS if check == "auto" else check)
@@ -424,7 +425,8 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
             return Implementation(
                 f=fx.canonical, interval=(a, b), format=fmt.name, scheme=scheme,
                 parity=parity, target_ulps=u, degree=len(cs) - 1, coefficients=cs,
-                hex=[hex_literal(c, fmt) for c in cs], bound=bnd.bound, certificate=cert,
+                hex=[hex_literal(c, MACHINE_FORMATS[fmt.name]) for c in cs], bound=bnd.bound,
+                certificate=cert,
                 attempts=attempts, emitted=emitted, check=summary,
                 stats={"seconds": round(time.monotonic() - t0, 3)})
     last = attempts[-1].describe(tu) if attempts else "no degree tried"

@@ -13,9 +13,9 @@ from flint import fmpq
 
 import dpverify
 from dpverify import cli
+from dpverify.certify.fpformat import BINARY32
 from dpverify.errors import CertificationFailed, InvalidParameterError
 from dpverify.fast.codegen import emit, emulate
-from dpverify.certify.fpformat import BINARY32
 from dpverify.floatcode import float_count, implement
 from dpverify.testing import check_implementation
 from dpverify.verify import verify_document
