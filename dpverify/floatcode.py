@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 from flint import fmpq
 
+from .budget import check_timeout
 from .certify.alternation import expr_of
 from .certify.fpformat import Format, read_format
 from .certify.scheme_error import scheme_error_bound
@@ -387,12 +388,8 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
     # ulps are relative: f must keep one sign (proven), else no bound can be finite
     prove_sign(fx, a, b, what="f", positive_only=False)
     tu = fmpq_to_decimal(u, 6)
-    deadline = None
-    if timeout is not None:
-        tq = to_fmpq(timeout, "timeout")
-        if not tq > 0:
-            raise InvalidParameterError(f"timeout must be > 0 seconds, got {timeout}")
-        deadline = t0 + float(tq)
+    seconds = check_timeout(timeout)
+    deadline = None if seconds is None else t0 + seconds
     attempts: list[DegreeAttempt] = []
     degrees = _degrees(parity, top)
     mon = parity

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+import subprocess
 
 import mpmath
 import numpy as np
@@ -171,3 +173,11 @@ def test_exp_binary32_one_ulp_reduced_interval(tmp_path):
     with pytest.raises(CertificationFailed, match="stopped decreasing"):
         implement("exp(x)", ("-0.3466", "0.3466"), format="binary32", target_ulps=1,
                   scheme="horner", fix={0: 1}, check=None)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_emitted_c_compiles(small, tmp_path):
+    obj = tmp_path / "e.o"
+    subprocess.run(["cc", "-std=c99", "-O2", "-ffp-contract=off", "-c",
+                    str(small.emitted.c), "-o", str(obj)], check=True, timeout=60)
+    assert obj.stat().st_size > 0
