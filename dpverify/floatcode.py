@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from flint import fmpq
 
-from .budget import check_timeout
+from .budget import after, check_timeout, limits
 from .certify.alternation import expr_of
 from .certify.fpformat import Format, read_format
 from .certify.scheme_error import scheme_error_bound
@@ -59,6 +59,7 @@ from .errors import (
     CertificationFailed,
     DomainError,
     InvalidParameterError,
+    MemoryLimitExceeded,
     ParameterTypeError,
     TimeLimitExceeded,
 )
@@ -393,7 +394,9 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
     attempts: list[DegreeAttempt] = []
     degrees = _degrees(parity, top)
     mon = parity
-    with tempfile.TemporaryDirectory(prefix="dpverify-implement-") as tmp:
+    # the budget bounds the checks too (check_implementation stops between its tasks)
+    with limits(timeout=after(seconds), shown=seconds), \
+            tempfile.TemporaryDirectory(prefix="dpverify-implement-") as tmp:
         for i, n in enumerate(degrees):
             report(progress, f"implement: degree {n}", i, len(degrees))
             left = None if deadline is None else deadline - time.monotonic()
@@ -477,6 +480,8 @@ def _attempt(fx: Any, n: int, box: tuple[fmpq, fmpq], fmt: Format, u: fmpq, sche
             return DegreeAttempt(n, "not certified", note=f"no such polynomial: {exc}"), [], \
                 None
         raise
+    except (TimeLimitExceeded, MemoryLimitExceeded):
+        raise
     except (CertificationFailed, ArithmeticError) as exc:
         return DegreeAttempt(n, "not certified", note=f"fpminimax: {exc}"), [], None
     except ValueError as exc:  # an internal limit of the search (e.g. huge integers)
@@ -498,6 +503,8 @@ def _attempt(fx: Any, n: int, box: tuple[fmpq, fmpq], fmt: Format, u: fmpq, sche
     try:
         bnd = scheme_error_bound(fx, cs, box, scheme=scheme, parity=parity, format=fmt.name,
                                  error="ulps", timeout=timeout)
+    except (TimeLimitExceeded, MemoryLimitExceeded):
+        raise
     except (CertificationFailed, DomainError) as exc:
         # f was proven nonzero up front: a DomainError here is a box the search could not
         # separate from 0 in its budget -- no bound, not a refutation

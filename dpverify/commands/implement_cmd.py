@@ -67,7 +67,8 @@ def register(sub: Any) -> None:
     p.add_argument("--name", default="poly", help="the generated function's name")
     p.add_argument("--check", default="auto",
                    help="check of the generated numpy function: auto (every float up to 2^24 "
-                   "of them, else 2^20 inputs), all, a number of inputs, or none")
+                   "of them, else 2^20 inputs), all (raise --timeout: about 1 s per 2^21 "
+                   "floats), a number of inputs, or none")
     timeout_flag(p)
     progress_flags(p)
     add_json_flag(p)
