@@ -32,7 +32,8 @@ PRELOAD = ("dpverify.verify.load", "jsonschema")
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "implement",
-        help="least degree of certified float code within U ulps of f, with generated code",
+        help="least degree of float code certified within U ulps of f, with generated numpy "
+        "and C code",
         description="For each degree upwards: machine-number coefficients (fpminimax, "
         "relative error), then the certified total error (approximation + every rounding of "
         "the scheme) in ulps of f(x) at every float x of the interval (kind float-error). "
