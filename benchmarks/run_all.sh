@@ -38,3 +38,5 @@ python3 benchmarks/issue_overhead.py
 python3 benchmarks/roundoff_fpbench.py
 # total error of exp polynomials: binary32 exhaustively, binary64 at 10^6 inputs
 python3 benchmarks/total_error.py
+# dpverify implement: whole process of exp (binary32, binary64) and cos at 1 ulp, ratio to the import baseline
+python3 benchmarks/implement_speed.py

@@ -22,6 +22,7 @@ __all__ = [
     "minimax",
     "approx",
     "fpminimax",
+    "implement",
     "evalbound",
     "float_error_bound",
     "as_poly",
@@ -42,7 +43,7 @@ __all__ = [
 
 _LAZY = {"Approximation": "approximation", "supnorm": "api", "certify_approximation": "api",
          "chebyshev_coefficients": "api", "minimax": "api", "approx": "api",
-         "fpminimax": "machine",
+         "fpminimax": "machine", "implement": "floatcode",
          "evalbound": "api", "float_error_bound": "api", "as_poly": "exact",
          "Certificate": "certify.certificate"}
 _ERRORS = set(__all__) - {"__version__"} - set(_LAZY)

@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "best uniform approximation of degree N with a certified bracket of E_N(f)"),
     "fpminimax": ("fpminimax_cmd", "machine-number coefficients (lattice reduction) with the "
                   "certified error of that polynomial"),
+    "implement": ("implement_cmd", "least degree of float code certified within U ulps of f, "
+                  "with generated numpy and C code"),
     "and": ("or_cmd", "certified AND polynomial on integer counts (thaler2012 Fact 4.2)"),
     "check": ("check_cmd", "check a float implementation against a rigorous reference, in "
               "ulps (every binary32 input with --exhaustive)"),

@@ -156,6 +156,10 @@ CASES = {
     # degree 100: a Remez search, a bracket, lattices of 101 dimensions, a certificate
     "dpverify.fpminimax": (lambda t, _: dpverify.fpminimax("exp(x)", 100, (-1, 1), timeout=t),
                            None),
+    # a degree search in binary64 on [-1, 1]: fpminimax, total error and checks per degree
+    "dpverify.implement": (
+        lambda t, _: dpverify.implement("exp(x)", (-1, 1), format="binary64", target_ulps=1,
+                                        scheme="horner-fma", timeout=t), None),
     "dpverify.evalbound": (
         lambda t, _: dpverify.evalbound(_DEG300, (0, 1), pieces=65536, timeout=t),
         lambda r: r.stats["stop"] == "timeout" or pytest.fail(r.stats["stop"])),

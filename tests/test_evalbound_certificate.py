@@ -161,7 +161,7 @@ def test_cli_writes_certificates_verify_checks_them(tmp_path, capsys):
 #: commands whose JSON is a certificate; every other command writes a data document
 CERTIFICATE_COMMANDS = {"or", "and", "rofk", "dlist", "supnorm", "minimax", "approx",
                         "fpminimax", "bernstein", "bernstein-approx", "jackson",
-                        "jackson-approx", "evalbound"}
+                        "jackson-approx", "evalbound", "implement"}
 
 
 def test_every_data_command_says_how_to_verify():
