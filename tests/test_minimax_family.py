@@ -277,3 +277,18 @@ def test_certification_failure_is_an_error_not_a_claim():
     bad = dataclasses.replace(ap, extra=dict(ap.extra, alternation=alt))
     with pytest.raises(CertificationFailed, match="strictly increasing"):
         certify_minimax(bad, family=fam)
+
+
+def test_weights_longer_than_python_int_text_limit():
+    # Python refuses int -> str beyond 4300 digits (sys.get_int_max_str_digits); the
+    # evidence of high-degree families can carry such weights, and the checker reads them
+    from flint import fmpq as _q
+    from flint import fmpz as _z
+
+    from dpverify.certify.annihilator import FamilyBound
+    from dpverify.verify.numbers import read_exact
+
+    big = _z(3) ** 10000  # 4772 decimal digits
+    ev = FamilyBound(points=[_q(0), _q(1)], weights=[big, -big], lower=_q(0)).evidence()
+    assert len(ev["annihilator"][0]) == 4772
+    assert read_exact(ev["annihilator"][1], "w") == -big

@@ -179,7 +179,8 @@ class FamilyBound:
 
     def evidence(self) -> dict[str, Any]:
         return {"alternation": [fmpq_str(x) for x in self.points],
-                "annihilator": [str(int(v)) for v in self.weights]}
+                # FLINT prints fmpz of any size (Python's int to str stops at 4300 digits)
+                "annihilator": [str(v) for v in self.weights]}
 
 
 def family_lower_bound(f: Expr, w: Expr | None, p: fmpq_poly, points: list[Any],
