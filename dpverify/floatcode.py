@@ -384,8 +384,21 @@ def implement(f: Any, interval: Any, *, format: Any = "binary32", target_ulps: A
         raise ParameterTypeError("name must be a string")
     if not name.isidentifier() or name.startswith("_"):
         raise InvalidParameterError(f"name must be a public identifier, got {name!r}")
+    if max(abs(a), abs(b)) > fmt.largest:
+        raise InvalidParameterError(
+            f"interval: beyond the largest finite {fmt.name} number "
+            f"({fmpq_to_decimal(fmt.largest, 6)}), got [{fmpq_to_decimal(a, 6)}, "
+            f"{fmpq_to_decimal(b, 6)}]")
     if fmt.ceil(a) > fmt.floor(b):
         raise InvalidParameterError(f"no {fmt.name} number lies in the interval")
+    if emit_dir is not None:
+        # refused before the search, not after it: a directory that cannot be made
+        try:
+            Path(emit_dir).mkdir(parents=True, exist_ok=True)
+        except (OSError, TypeError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise InvalidParameterError(
+                f"emit_dir: cannot create the directory {str(emit_dir)[:200]!r}: {why}") from None
     # ulps are relative: f must keep one sign (proven), else no bound can be finite
     prove_sign(fx, a, b, what="f", positive_only=False)
     tu = fmpq_to_decimal(u, 6)

@@ -181,3 +181,17 @@ def test_emitted_c_compiles(small, tmp_path):
     subprocess.run(["cc", "-std=c99", "-O2", "-ffp-contract=off", "-c",
                     str(small.emitted.c), "-o", str(obj)], check=True, timeout=60)
     assert obj.stat().st_size > 0
+
+
+def test_refusals_before_the_search(tmp_path):
+    # an interval past the format's largest finite number, and an --emit directory that
+    # cannot be made (a path under a regular file), are refused at once in one line
+    from dpverify import cli
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for extra in (["--interval", "0", "1e400"],
+                  ["--interval", "0", "1", "--emit", str(blocker / "sub")]):
+        args = ["implement", "--f", "exp(x)", "--format", "binary32", "--target-ulps", "2",
+                *extra]
+        assert cli.main(args) == 2

@@ -500,7 +500,11 @@ def emit(coefficients: Sequence[Any], fmt: Any, scheme: str, parity: str | None 
     name = _check_name(name)
     program(coefficients, fmt, scheme, parity)  # validates everything first
     d = Path(dir)
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidParameterError(f"dir: cannot create the directory {str(dir)[:200]!r}: "
+                                    f"{exc.strerror or exc}") from None
     py_path = None
     if python:
         py_path = d / f"{name}.py"
