@@ -197,8 +197,9 @@ def _parse(expr: str, c: int, dim: int | None) -> tuple[Program, int]:
     try:
         probe = parse_program(expr, xs + [f"y{i + 1}" for i in range(_MAX_DIM)])
     except ExpressionError as exc:
-        raise ExpressionError(f"{exc} (the variables of a query are x1..x{c}, the data "
-                              f"columns, and y1..y{_MAX_DIM}, the query point)") from None
+        cols = "x1, the data column" if c == 1 else f"x1..x{c}, the data columns"
+        raise ExpressionError(f"{exc} (the variables of a query are {cols}, and "
+                              f"y1..y{_MAX_DIM}, the query point)") from None
     live = probe.live()
     used = [int(m.group(2)) for k, op in enumerate(probe.ops)
             if live[k] and op.kind == "var" and (m := _VAR.match(op.name)) and
