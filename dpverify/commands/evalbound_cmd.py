@@ -227,9 +227,10 @@ def _program(args: Any) -> CommandResult:
 
 
 def _range(lo: str, hi: str, flag: str) -> Any:
-    """``LO HI`` of ``--var NAME`` or ``--interval``: exact numbers, or constant expressions
-    (``0 pi/2``) rounded outward to rationals.  Sound for a round-off bound: the floats of
-    the rounded interval include those of the asked one, so a bound over it covers them."""
+    """``LO HI`` of ``--var NAME`` or ``--interval`` as a Box: exact numbers, or constant
+    expressions (``0 pi/2``) whose ``stated`` interval is rounded outward to rationals.
+    Sound for a round-off bound: the inputs of the rounded interval include those of the
+    asked one, so a bound over it covers them (``--poly`` takes the ends inward instead)."""
     # deferred: the constant-expression reader, needed only once a range is read
     from ..expr.constant import Box, read_pair
 
@@ -250,6 +251,10 @@ def _poly(args: Any) -> CommandResult:
             "(its default domain is the interval)")
     (ea, eb), = box.ends
     a, b = ea.binary64_inside("up", "--interval A"), eb.binary64_inside("down", "--interval B")
+    if not a < b:
+        raise InvalidParameterError(
+            f"--interval [{ea}, {eb}] holds {'no' if a > b else 'only one'} binary64 number: "
+            "nothing to bound over (give a wider interval)")
     result = _poly_at(args, (a, b))
     result.data.setdefault("info", {})["requested_interval"] = {
         "requested": box.requested[0], "rounding": "inward to binary64",
